@@ -1,0 +1,56 @@
+package dev.skillport.api.skill;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/** What code answers a tool call, decided once when the skill is read. */
+public sealed interface ToolBinding {
+
+  /** A short description for listings and diagnostics. */
+  String describe();
+
+  /** A Java handler registered under an id (skill SDK or plugin). */
+  record Handler(String handlerId) implements ToolBinding {
+    public Handler {
+      Objects.requireNonNull(handlerId, "handlerId");
+    }
+
+    @Override
+    public String describe() {
+      return "handler " + handlerId;
+    }
+  }
+
+  /** A script run out of process. */
+  record Script(Path script, ScriptSource source) implements ToolBinding {
+    public Script {
+      Objects.requireNonNull(script, "script");
+      Objects.requireNonNull(source, "source");
+    }
+
+    @Override
+    public String describe() {
+      return "script " + script.getFileName() + " (" + source.label() + ")";
+    }
+  }
+
+  /** No code found: calls answer with {@code NO_HANDLER}. */
+  record Unbound() implements ToolBinding {
+    @Override
+    public String describe() {
+      return "unbound";
+    }
+  }
+
+  /** How a script binding was found, first rule that matched. */
+  enum ScriptSource {
+    SOURCE_FILE,
+    STEM,
+    SINGLE_SCRIPT,
+    SCRIPT_ONLY;
+
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+  }
+}

@@ -1,0 +1,189 @@
+package dev.skillport.api.skill;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One tool a skill declares.
+ *
+ * @param name unique within its skill
+ * @param description shown to agents (already defaulted when the author left it empty)
+ * @param inputSchema full JSON Schema of the arguments (defensive copy)
+ * @param outputSchema JSON Schema of {@code structuredContent}, or {@code null}
+ * @param annotations MCP hints
+ * @param nextTools suggested follow-up tools
+ * @param group the group the tool belongs to, or {@code null} when always active
+ * @param execution sync or async
+ * @param timeoutHintSecs expected duration and script timeout, or {@code null}
+ * @param affinity which thread the tool needs
+ * @param binding the code that answers a call
+ * @param requiredCapabilities capabilities the server or adapter must declare
+ * @param searchAliases extra search terms
+ * @param extras the other documented keys kept verbatim ({@code call_examples}, {@code risk}, …)
+ */
+public record ToolSpec(
+    String name,
+    String description,
+    JsonNode inputSchema,
+    JsonNode outputSchema,
+    ToolAnnotations annotations,
+    NextTools nextTools,
+    String group,
+    Execution execution,
+    Integer timeoutHintSecs,
+    ThreadAffinity affinity,
+    ToolBinding binding,
+    List<String> requiredCapabilities,
+    List<String> searchAliases,
+    Map<String, Object> extras) {
+
+  public ToolSpec {
+    Objects.requireNonNull(name, "name");
+    if (name.isBlank()) {
+      throw new IllegalArgumentException("tool name must not be blank");
+    }
+    description = description == null ? "" : description;
+    inputSchema = Objects.requireNonNull(inputSchema, "inputSchema").deepCopy();
+    outputSchema = outputSchema == null ? null : outputSchema.deepCopy();
+    annotations = annotations == null ? ToolAnnotations.NONE : annotations;
+    nextTools = nextTools == null ? NextTools.NONE : nextTools;
+    execution = execution == null ? Execution.SYNC : execution;
+    if (timeoutHintSecs != null && timeoutHintSecs <= 0) {
+      throw new IllegalArgumentException("timeoutHintSecs must be positive");
+    }
+    affinity = affinity == null ? ThreadAffinity.ANY : affinity;
+    binding = binding == null ? new ToolBinding.Unbound() : binding;
+    requiredCapabilities = Immutables.list(requiredCapabilities);
+    searchAliases = Immutables.list(searchAliases);
+    extras = Immutables.map(extras);
+  }
+
+  /** The schema used when a tool declares none: {@code {"type":"object"}}. */
+  public static JsonNode defaultInputSchema() {
+    return JsonNodeFactory.instance.objectNode().put("type", "object");
+  }
+
+  public static Builder builder(String name, JsonNode inputSchema) {
+    return new Builder(name, inputSchema);
+  }
+
+  public Builder toBuilder() {
+    return new Builder(name, inputSchema)
+        .description(description)
+        .outputSchema(outputSchema)
+        .annotations(annotations)
+        .nextTools(nextTools)
+        .group(group)
+        .execution(execution)
+        .timeoutHintSecs(timeoutHintSecs)
+        .affinity(affinity)
+        .binding(binding)
+        .requiredCapabilities(requiredCapabilities)
+        .searchAliases(searchAliases)
+        .extras(extras);
+  }
+
+  /** Builds a {@link ToolSpec}; required fields are the constructor's arguments. */
+  public static final class Builder {
+    private final String name;
+    private final JsonNode inputSchema;
+    private String description = "";
+    private JsonNode outputSchema;
+    private ToolAnnotations annotations = ToolAnnotations.NONE;
+    private NextTools nextTools = NextTools.NONE;
+    private String group;
+    private Execution execution = Execution.SYNC;
+    private Integer timeoutHintSecs;
+    private ThreadAffinity affinity = ThreadAffinity.ANY;
+    private ToolBinding binding = new ToolBinding.Unbound();
+    private List<String> requiredCapabilities = List.of();
+    private List<String> searchAliases = List.of();
+    private Map<String, Object> extras = Map.of();
+
+    private Builder(String name, JsonNode inputSchema) {
+      this.name = name;
+      this.inputSchema = inputSchema;
+    }
+
+    public Builder description(String value) {
+      this.description = value;
+      return this;
+    }
+
+    public Builder outputSchema(JsonNode value) {
+      this.outputSchema = value;
+      return this;
+    }
+
+    public Builder annotations(ToolAnnotations value) {
+      this.annotations = value;
+      return this;
+    }
+
+    public Builder nextTools(NextTools value) {
+      this.nextTools = value;
+      return this;
+    }
+
+    public Builder group(String value) {
+      this.group = value;
+      return this;
+    }
+
+    public Builder execution(Execution value) {
+      this.execution = value;
+      return this;
+    }
+
+    public Builder timeoutHintSecs(Integer value) {
+      this.timeoutHintSecs = value;
+      return this;
+    }
+
+    public Builder affinity(ThreadAffinity value) {
+      this.affinity = value;
+      return this;
+    }
+
+    public Builder binding(ToolBinding value) {
+      this.binding = value;
+      return this;
+    }
+
+    public Builder requiredCapabilities(List<String> value) {
+      this.requiredCapabilities = value;
+      return this;
+    }
+
+    public Builder searchAliases(List<String> value) {
+      this.searchAliases = value;
+      return this;
+    }
+
+    public Builder extras(Map<String, Object> value) {
+      this.extras = value;
+      return this;
+    }
+
+    public ToolSpec build() {
+      return new ToolSpec(
+          name,
+          description,
+          inputSchema,
+          outputSchema,
+          annotations,
+          nextTools,
+          group,
+          execution,
+          timeoutHintSecs,
+          affinity,
+          binding,
+          requiredCapabilities,
+          searchAliases,
+          extras);
+    }
+  }
+}
