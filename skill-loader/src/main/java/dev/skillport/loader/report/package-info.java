@@ -1,0 +1,2 @@
+/** Collecting diagnostics for one skill, with strict mode applied in one place. */
+package dev.skillport.loader.report;

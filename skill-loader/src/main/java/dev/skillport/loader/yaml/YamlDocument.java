@@ -1,0 +1,50 @@
+package dev.skillport.loader.yaml;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A parsed YAML document as a Jackson tree, with the source position of every value.
+ *
+ * <p>Positions are keyed by JSON Pointer ({@code /tools/0/name}); {@link #locate} falls back to the
+ * nearest enclosing value, so a pointer reported by a schema validator always finds a position.
+ */
+public final class YamlDocument {
+  private final JsonNode root;
+  private final Map<String, YamlLocation> positions;
+
+  YamlDocument(JsonNode root, Map<String, YamlLocation> positions) {
+    this.root = Objects.requireNonNull(root, "root");
+    this.positions = positions;
+  }
+
+  /** The document's value; a {@code NullNode} for an empty document. Callers must not mutate it. */
+  public JsonNode root() {
+    return root;
+  }
+
+  /** The position of the value at {@code pointer}, or of its nearest ancestor. */
+  public YamlLocation locate(String pointer) {
+    String p = pointer == null ? "" : pointer;
+    while (true) {
+      YamlLocation loc = positions.get(p);
+      if (loc != null) {
+        return loc;
+      }
+      if (p.isEmpty()) {
+        return YamlLocation.UNKNOWN;
+      }
+      int slash = p.lastIndexOf('/');
+      p = slash <= 0 ? "" : p.substring(0, slash);
+    }
+  }
+
+  /** Escapes one JSON Pointer reference token ({@code ~} → {@code ~0}, {@code /} → {@code ~1}). */
+  public static String escape(String token) {
+    if (token.indexOf('~') < 0 && token.indexOf('/') < 0) {
+      return token;
+    }
+    return token.replace("~", "~0").replace("/", "~1");
+  }
+}
