@@ -15,6 +15,8 @@ public enum DiagnosticCode {
   SKILL_MD_ENCODING(Severity.ERROR, "SKILL.md is not valid UTF-8"),
   DISCOVERY_DEPTH_LIMIT(Severity.NOTICE, "discovery stopped descending at the depth limit"),
   SKILL_DUPLICATE_PATH(Severity.NOTICE, "the same skill folder was reached twice"),
+  DISCOVERY_SYMLINK_SKIPPED(
+      Severity.NOTICE, "discovery did not follow a directory link that leaves its root"),
 
   // SKILL.md frontmatter.
   FRONTMATTER_MISSING(Severity.ERROR, "SKILL.md does not start with a --- frontmatter fence"),
@@ -93,7 +95,10 @@ public enum DiagnosticCode {
   // Across skills.
   DEPENDENCY_MISSING(Severity.WARNING, "a dependency is not available; the skill waits for it"),
   DEPENDENCY_CYCLE(Severity.ERROR, "skills depend on each other in a cycle"),
-  SHADOWED(Severity.NOTICE, "another skill with the same name wins by scope or root order");
+  SHADOWED(Severity.NOTICE, "another skill with the same name wins by scope or root order"),
+
+  // The loader itself.
+  LOADER_INTERNAL_ERROR(Severity.ERROR, "reading the skill failed unexpectedly; others still load");
 
   private final Severity defaultSeverity;
   private final String summary;
