@@ -1,0 +1,408 @@
+package dev.skillport.registry;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.skillport.api.skill.GroupSpec;
+import dev.skillport.api.skill.Skill;
+import dev.skillport.api.skill.SkillState;
+import dev.skillport.api.skill.ToolAnnotations;
+import dev.skillport.api.skill.ToolSpec;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Assembles and pages a session's {@code tools/list}: core tools, the session's loaded tools, one
+ * stub per inactive group of a loaded skill, one stub per discoverable skill not loaded. The
+ * assembled list is cached per session and rebuilt when the session or the catalog changes.
+ */
+public final class ToolListing {
+  public static final String GROUP_STUB_PREFIX = "__group__";
+  public static final String SKILL_STUB_PREFIX = "__skill__";
+  public static final String QUALIFIER = "__";
+
+  private static final Pattern LISTABLE = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final String CURSOR_PREFIX = "o:";
+
+  private final List<CoreTool> coreTools;
+  private final Map<String, CoreTool> coreByName;
+  private final int pageSize;
+  private final Cache<SessionView, Entries> cache;
+
+  /**
+   * @param coreTools listed first in every session, in this order
+   * @param pageSize entries per {@code tools/list} page
+   */
+  public ToolListing(List<CoreTool> coreTools, int pageSize) {
+    if (pageSize < 1) {
+      throw new IllegalArgumentException("pageSize must be >= 1");
+    }
+    this.coreTools = List.copyOf(coreTools);
+    Map<String, CoreTool> byName = new LinkedHashMap<>();
+    this.coreTools.forEach(t -> byName.put(t.name(), t));
+    this.coreByName = Map.copyOf(byName);
+    this.pageSize = pageSize;
+    this.cache = Caffeine.newBuilder().weakKeys().maximumSize(100_000).build();
+  }
+
+  /** One page of the listing. {@code cursor} is null for the first page. */
+  public Page page(Catalog catalog, SessionView view, String cursor) throws InvalidCursorException {
+    Entries entries = entries(catalog, view);
+    int offset = cursor == null ? 0 : decode(cursor);
+    if (offset > entries.tools.size()) {
+      throw new InvalidCursorException(cursor);
+    }
+    int end = Math.min(entries.tools.size(), offset + pageSize);
+    String next = end < entries.tools.size() ? encode(end) : null;
+    return new Page(entries.tools.subList(offset, end), next);
+  }
+
+  /** The whole listing for a session (cached). */
+  public List<ListedTool> all(Catalog catalog, SessionView view) {
+    return entries(catalog, view).tools;
+  }
+
+  /** Listed names that could not be made to fit the MCP name pattern, and were left out. */
+  public List<String> unlistable(Catalog catalog, SessionView view) {
+    return entries(catalog, view).unlistable;
+  }
+
+  /** Forgets a session's cached listing (the cache also forgets views no longer referenced). */
+  public void invalidate(SessionView view) {
+    cache.invalidate(view);
+  }
+
+  /**
+   * Resolves a called name: the exact listed name, then {@code <skill>__<tool>} (hyphen or
+   * underscore skill form), then a bare name among the session's loaded tools.
+   */
+  public ToolResolution resolve(Catalog catalog, SessionView view, String name) {
+    Objects.requireNonNull(name, "name");
+    Entries entries = entries(catalog, view);
+    ListedTool listed = entries.byName.get(name);
+    if (listed != null) {
+      return switch (listed.kind()) {
+        case CORE -> new ToolResolution.Core(coreByName.get(name));
+        case TOOL ->
+            new ToolResolution.Tool(catalog.skill(listed.skill()).orElseThrow(), listed.spec());
+        case GROUP_STUB ->
+            new ToolResolution.GroupNotActive(
+                catalog.skill(listed.skill()).orElseThrow(), listed.group(), null);
+        case SKILL_STUB ->
+            new ToolResolution.SkillNotLoaded(catalog.skill(listed.skill()).orElseThrow());
+      };
+    }
+    int sep = name.indexOf(QUALIFIER);
+    if (sep > 0 && sep + QUALIFIER.length() < name.length()) {
+      Skill skill = catalog.skill(name.substring(0, sep)).orElse(null);
+      String toolName = name.substring(sep + QUALIFIER.length());
+      if (skill != null && skill.tool(toolName).isPresent()) {
+        if (!view.isLoaded(skill.name()) || skill.state() != SkillState.AVAILABLE) {
+          return new ToolResolution.SkillNotLoaded(skill);
+        }
+        return active(view, skill, skill.tool(toolName).get());
+      }
+    }
+    ToolResolution found = null;
+    for (String skillName : view.loadedSkills()) {
+      Skill skill = catalog.skill(skillName).orElse(null);
+      if (skill == null || skill.state() != SkillState.AVAILABLE) {
+        continue;
+      }
+      ToolSpec tool = skill.tool(name).orElse(null);
+      if (tool != null) {
+        if (found != null) {
+          return new ToolResolution.NotFound(name);
+        }
+        found = active(view, skill, tool);
+      }
+    }
+    return found != null ? found : new ToolResolution.NotFound(name);
+  }
+
+  private static ToolResolution active(SessionView view, Skill skill, ToolSpec tool) {
+    if (tool.group() != null && !view.activeGroups(skill.name()).contains(tool.group())) {
+      return new ToolResolution.GroupNotActive(skill, tool.group(), tool);
+    }
+    return new ToolResolution.Tool(skill, tool);
+  }
+
+  private Entries entries(Catalog catalog, SessionView view) {
+    long version = view.version();
+    Entries cached = cache.getIfPresent(view);
+    if (cached != null && cached.generation == catalog.generation() && cached.version == version) {
+      return cached;
+    }
+    Entries built = build(catalog, view, version);
+    cache.put(view, built);
+    return built;
+  }
+
+  private Entries build(Catalog catalog, SessionView view, long version) {
+    List<ListedTool> out = new ArrayList<>();
+    List<String> unlistable = new ArrayList<>();
+    for (CoreTool core : coreTools) {
+      ObjectNode wire = NODES.objectNode();
+      wire.put("name", core.name());
+      wire.put("description", core.description());
+      wire.set("inputSchema", core.inputSchema());
+      if (core.annotations() != null) {
+        wire.set("annotations", core.annotations());
+      }
+      out.add(new ListedTool(core.name(), ListedTool.Kind.CORE, null, null, null, wire));
+    }
+
+    List<Skill> loaded = new ArrayList<>();
+    for (String name : view.loadedSkills()) {
+      catalog.skill(name).filter(s -> s.state() == SkillState.AVAILABLE).ifPresent(loaded::add);
+    }
+    Map<String, Integer> bareCounts = new HashMap<>();
+    loaded.forEach(s -> s.tools().forEach(t -> bareCounts.merge(t.name(), 1, Integer::sum)));
+
+    List<ListedTool> groupStubs = new ArrayList<>();
+    Map<String, Integer> groupCounts = new HashMap<>();
+    for (Skill skill : loaded) {
+      Set<String> active = view.activeGroups(skill.name());
+      skill.groups().stream()
+          .filter(g -> !active.contains(g.name()))
+          .forEach(g -> groupCounts.merge(g.name(), 1, Integer::sum));
+    }
+    for (Skill skill : loaded) {
+      Set<String> active = view.activeGroups(skill.name());
+      for (ToolSpec tool : skill.tools()) {
+        if (tool.group() != null && !active.contains(tool.group())) {
+          continue;
+        }
+        boolean bare =
+            bareCounts.get(tool.name()) == 1
+                && !coreByName.containsKey(tool.name())
+                && !tool.name().startsWith(QUALIFIER);
+        String listedName = bare ? tool.name() : skill.name() + QUALIFIER + tool.name();
+        if (!LISTABLE.matcher(listedName).matches()) {
+          unlistable.add(skill.name() + "/" + tool.name());
+          continue;
+        }
+        out.add(
+            new ListedTool(
+                listedName,
+                ListedTool.Kind.TOOL,
+                skill.name(),
+                tool.group(),
+                tool,
+                toolWire(listedName, skill, tool)));
+      }
+      for (GroupSpec group : skill.groups()) {
+        if (active.contains(group.name())) {
+          continue;
+        }
+        String stubName =
+            GROUP_STUB_PREFIX
+                + (groupCounts.get(group.name()) == 1
+                    ? group.name()
+                    : skill.name() + QUALIFIER + group.name());
+        if (!LISTABLE.matcher(stubName).matches()) {
+          unlistable.add(skill.name() + "/group " + group.name());
+          continue;
+        }
+        groupStubs.add(
+            new ListedTool(
+                stubName,
+                ListedTool.Kind.GROUP_STUB,
+                skill.name(),
+                group.name(),
+                null,
+                groupStubWire(stubName, skill, group)));
+      }
+    }
+    out.addAll(groupStubs);
+
+    for (Skill skill : catalog.skills()) {
+      if (skill.state() != SkillState.AVAILABLE
+          || view.isLoaded(skill.name())
+          || !skill.manifest().extensions().allowImplicitInvocation()) {
+        continue;
+      }
+      String stubName = SKILL_STUB_PREFIX + skill.name();
+      if (!LISTABLE.matcher(stubName).matches()) {
+        unlistable.add(skill.name());
+        continue;
+      }
+      out.add(
+          new ListedTool(
+              stubName,
+              ListedTool.Kind.SKILL_STUB,
+              skill.name(),
+              null,
+              null,
+              skillStubWire(stubName, skill)));
+    }
+    return new Entries(catalog.generation(), version, out, unlistable);
+  }
+
+  private static ObjectNode toolWire(String listedName, Skill skill, ToolSpec tool) {
+    ObjectNode wire = NODES.objectNode();
+    wire.put("name", listedName);
+    wire.put("description", tool.description());
+    wire.set("inputSchema", SchemaSimplifier.simplify(tool.inputSchema()));
+    if (tool.outputSchema() != null && tool.outputSchema().isObject()) {
+      wire.set("outputSchema", tool.outputSchema());
+    }
+    ObjectNode annotations = annotations(tool.annotations());
+    if (annotations.size() > 0) {
+      wire.set("annotations", annotations);
+    }
+    ObjectNode dcc = NODES.objectNode();
+    dcc.put("skill", skill.name());
+    if (tool.group() != null) {
+      dcc.put("group", tool.group());
+    }
+    if (tool.timeoutHintSecs() != null) {
+      dcc.put("timeoutHintSecs", tool.timeoutHintSecs());
+    }
+    if (tool.annotations().deferredHint() != null) {
+      dcc.put("deferred_hint", tool.annotations().deferredHint());
+    }
+    if (!tool.searchAliases().isEmpty()) {
+      ArrayNode aliases = dcc.putArray("searchAliases");
+      tool.searchAliases().forEach(aliases::add);
+    }
+    if (!tool.requiredCapabilities().isEmpty()) {
+      ArrayNode caps = dcc.putArray("required_capabilities");
+      tool.requiredCapabilities().forEach(caps::add);
+    }
+    wire.putObject("_meta").set("dcc", dcc);
+    return wire;
+  }
+
+  private static ObjectNode annotations(ToolAnnotations a) {
+    ObjectNode out = NODES.objectNode();
+    if (a.title() != null) {
+      out.put("title", a.title());
+    }
+    putHint(out, "readOnlyHint", a.readOnlyHint());
+    putHint(out, "destructiveHint", a.destructiveHint());
+    putHint(out, "idempotentHint", a.idempotentHint());
+    putHint(out, "openWorldHint", a.openWorldHint());
+    return out;
+  }
+
+  private static void putHint(ObjectNode out, String key, Boolean value) {
+    if (value != null) {
+      out.put(key, value);
+    }
+  }
+
+  private static ObjectNode groupStubWire(String stubName, Skill skill, GroupSpec group) {
+    ObjectNode wire = NODES.objectNode();
+    wire.put("name", stubName);
+    String desc = group.description().isBlank() ? "" : " " + oneLine(group.description(), 120);
+    wire.put(
+        "description",
+        "["
+            + skill.name()
+            + "] group "
+            + group.name()
+            + ":"
+            + desc
+            + " • "
+            + group.tools().size()
+            + " tools • Call activate_tool_group(\""
+            + group.name()
+            + "\", skill_name=\""
+            + skill.name()
+            + "\")");
+    wire.set("inputSchema", NODES.objectNode().put("type", "object"));
+    return wire;
+  }
+
+  private static ObjectNode skillStubWire(String stubName, Skill skill) {
+    ObjectNode wire = NODES.objectNode();
+    wire.put("name", stubName);
+    var ext = skill.manifest().extensions();
+    String keywords =
+        ext.searchHint() != null && !ext.searchHint().isBlank()
+            ? ext.searchHint()
+            : ext.tags().isEmpty() ? skill.manifest().description() : String.join(", ", ext.tags());
+    wire.put(
+        "description",
+        "["
+            + ext.dcc()
+            + "] "
+            + skill.tools().size()
+            + " tools • keywords: "
+            + oneLine(keywords, 80)
+            + " • Call load_skill(\""
+            + skill.name()
+            + "\")");
+    wire.set("inputSchema", NODES.objectNode().put("type", "object"));
+    return wire;
+  }
+
+  private static String oneLine(String text, int max) {
+    String flat = text.replaceAll("\\s+", " ").strip();
+    return flat.length() <= max ? flat : flat.substring(0, max - 1) + "…";
+  }
+
+  private static String encode(int offset) {
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString((CURSOR_PREFIX + offset).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static int decode(String cursor) throws InvalidCursorException {
+    try {
+      String text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+      if (!text.startsWith(CURSOR_PREFIX)) {
+        throw new InvalidCursorException(cursor);
+      }
+      int offset = Integer.parseInt(text.substring(CURSOR_PREFIX.length()));
+      if (offset < 0) {
+        throw new InvalidCursorException(cursor);
+      }
+      return offset;
+    } catch (IllegalArgumentException e) {
+      throw new InvalidCursorException(cursor);
+    }
+  }
+
+  /**
+   * One page.
+   *
+   * @param nextCursor the cursor of the next page, or {@code null} on the last page
+   */
+  public record Page(List<ListedTool> tools, String nextCursor) {
+    public Page {
+      tools = List.copyOf(tools);
+    }
+  }
+
+  private static final class Entries {
+    final long generation;
+    final long version;
+    final List<ListedTool> tools;
+    final Map<String, ListedTool> byName;
+    final List<String> unlistable;
+
+    Entries(long generation, long version, List<ListedTool> tools, List<String> unlistable) {
+      this.generation = generation;
+      this.version = version;
+      this.tools = List.copyOf(tools);
+      this.byName =
+          this.tools.stream()
+              .collect(Collectors.toMap(ListedTool::name, t -> t, (a, b) -> a, HashMap::new));
+      this.unlistable = List.copyOf(unlistable);
+    }
+  }
+}

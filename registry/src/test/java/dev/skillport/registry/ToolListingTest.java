@@ -1,0 +1,168 @@
+package dev.skillport.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.skillport.api.skill.ToolSpec;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ToolListingTest {
+  private static final List<CoreTool> CORE =
+      List.of(
+          new CoreTool("search_skills", "Search", ToolSpec.defaultInputSchema(), null),
+          new CoreTool("load_skill", "Load", ToolSpec.defaultInputSchema(), null));
+
+  private final Catalog catalog =
+      TestSkills.catalog(
+          1,
+          TestSkills.named("alpha").tool("render").tool("shared").tool("load_skill").build(),
+          TestSkills.named("beta")
+              .tool("shared")
+              .tool("extra", "more")
+              .group("more", false)
+              .build(),
+          TestSkills.named("gamma").tags("geometry").tool("g1").build(),
+          TestSkills.named("hidden-one").hidden().tool("h1").build());
+
+  private static List<String> names(List<ListedTool> tools) {
+    return tools.stream().map(ListedTool::name).toList();
+  }
+
+  @Test
+  void all_nothingLoaded_listsCoreThenSkillStubsWithoutHidden() {
+    ToolListing listing = new ToolListing(CORE, 100);
+    List<String> names = names(listing.all(catalog, new SessionView()));
+    assertThat(names)
+        .containsExactly(
+            "search_skills", "load_skill", "__skill__alpha", "__skill__beta", "__skill__gamma");
+  }
+
+  @Test
+  void all_loadedSkills_namesBareWhenUniqueElseQualified() {
+    ToolListing listing = new ToolListing(CORE, 100);
+    SessionView view = new SessionView();
+    view.load(catalog, List.of("alpha", "beta"), true);
+    List<String> names = names(listing.all(catalog, view));
+    assertThat(names)
+        .containsExactly(
+            "search_skills",
+            "load_skill",
+            "render",
+            "alpha__shared",
+            "alpha__load_skill",
+            "beta__shared",
+            "__group__more",
+            "__skill__gamma");
+  }
+
+  @Test
+  void all_groupActivated_replacesStubWithTools() {
+    ToolListing listing = new ToolListing(CORE, 100);
+    SessionView view = new SessionView();
+    view.load(catalog, List.of("beta"), true);
+    view.setGroupActive("beta", "more", true);
+    assertThat(names(listing.all(catalog, view))).contains("extra").doesNotContain("__group__more");
+  }
+
+  @Test
+  void all_cachedUntilSessionOrCatalogChanges() {
+    ToolListing listing = new ToolListing(CORE, 100);
+    SessionView view = new SessionView();
+    List<ListedTool> first = listing.all(catalog, view);
+    assertThat(listing.all(catalog, view)).isSameAs(first);
+    view.load(catalog, List.of("gamma"), true);
+    List<ListedTool> second = listing.all(catalog, view);
+    assertThat(second).isNotSameAs(first);
+    assertThat(names(second)).contains("g1");
+    Catalog reloaded =
+        TestSkills.catalog(2, TestSkills.named("gamma").tool("g1").tool("g2").build());
+    assertThat(names(listing.all(reloaded, view))).contains("g1", "g2");
+  }
+
+  @Test
+  void all_nameTooLong_isLeftOutAndReported() {
+    String longName = "t".repeat(70);
+    Catalog c = TestSkills.catalog(1, TestSkills.named("s").tool(longName).tool("ok").build());
+    ToolListing listing = new ToolListing(CORE, 100);
+    SessionView view = new SessionView();
+    view.load(c, List.of("s"), true);
+    assertThat(names(listing.all(c, view))).contains("ok").doesNotContain(longName);
+    assertThat(listing.unlistable(c, view)).containsExactly("s/" + longName);
+  }
+
+  @Test
+  void page_followingCursors_visitsEveryEntryOnce() throws Exception {
+    List<TestSkills> many = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      many.add(TestSkills.named("skill-" + i).tool("t" + i));
+    }
+    Catalog c = Catalog.of(1, many.stream().map(TestSkills::build).toList(), List.of());
+    ToolListing listing = new ToolListing(CORE, 10);
+    SessionView view = new SessionView();
+    List<String> seen = new ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      ToolListing.Page page = listing.page(c, view, cursor);
+      seen.addAll(names(page.tools()));
+      cursor = page.nextCursor();
+      pages++;
+    } while (cursor != null);
+    assertThat(pages).isEqualTo(3);
+    assertThat(seen).hasSize(27).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void page_malformedCursor_isRejected() {
+    ToolListing listing = new ToolListing(CORE, 10);
+    assertThatThrownBy(() -> listing.page(catalog, new SessionView(), "not-a-cursor!"))
+        .isInstanceOf(InvalidCursorException.class);
+    assertThatThrownBy(() -> listing.page(catalog, new SessionView(), "bzo5OTk5"))
+        .isInstanceOf(InvalidCursorException.class);
+  }
+
+  @Test
+  void resolve_followsDocumentedOrder() {
+    ToolListing listing = new ToolListing(CORE, 100);
+    SessionView view = new SessionView();
+    view.load(catalog, List.of("alpha", "beta"), true);
+    assertThat(listing.resolve(catalog, view, "load_skill"))
+        .isInstanceOf(ToolResolution.Core.class);
+    assertThat(listing.resolve(catalog, view, "render")).isInstanceOf(ToolResolution.Tool.class);
+    ToolResolution qualified = listing.resolve(catalog, view, "alpha__render");
+    assertThat(qualified).isInstanceOf(ToolResolution.Tool.class);
+    assertThat(((ToolResolution.Tool) qualified).skill().name()).isEqualTo("alpha");
+    assertThat(listing.resolve(catalog, view, "beta__shared"))
+        .isInstanceOfSatisfying(
+            ToolResolution.Tool.class, t -> assertThat(t.skill().name()).isEqualTo("beta"));
+    assertThat(listing.resolve(catalog, view, "shared"))
+        .isInstanceOf(ToolResolution.NotFound.class);
+    assertThat(listing.resolve(catalog, view, "extra"))
+        .isInstanceOf(ToolResolution.GroupNotActive.class);
+    assertThat(listing.resolve(catalog, view, "__group__more"))
+        .isInstanceOf(ToolResolution.GroupNotActive.class);
+    assertThat(listing.resolve(catalog, view, "__skill__gamma"))
+        .isInstanceOf(ToolResolution.SkillNotLoaded.class);
+    assertThat(listing.resolve(catalog, view, "gamma__g1"))
+        .isInstanceOf(ToolResolution.SkillNotLoaded.class);
+    assertThat(listing.resolve(catalog, view, "nothing"))
+        .isInstanceOf(ToolResolution.NotFound.class);
+  }
+
+  @Test
+  void resolve_hyphenatedSkillInUnderscoreForm_findsTool() {
+    Catalog c =
+        TestSkills.catalog(
+            1,
+            TestSkills.named("maya-geo").tool("make").build(),
+            TestSkills.named("other").tool("make").build());
+    ToolListing listing = new ToolListing(CORE, 100);
+    SessionView view = new SessionView();
+    view.load(c, List.of("maya-geo", "other"), true);
+    assertThat(listing.resolve(c, view, "maya_geo__make"))
+        .isInstanceOfSatisfying(
+            ToolResolution.Tool.class, t -> assertThat(t.skill().name()).isEqualTo("maya-geo"));
+  }
+}
