@@ -54,6 +54,7 @@ public enum DiagnosticCode {
   SIBLING_YAML(Severity.ERROR, "a sibling file is not valid YAML"),
   SIBLING_SCHEMA(Severity.ERROR, "a sibling file does not have the required shape"),
   SIBLING_GLOB_EMPTY(Severity.WARNING, "a sibling glob matched no file"),
+  SIBLING_TOO_LARGE(Severity.ERROR, "a sibling file exceeds the size or value-count limit"),
 
   // Tools and groups.
   TOOL_ENTRY_INVALID(Severity.WARNING, "a tool entry is invalid and was dropped"),
@@ -64,12 +65,15 @@ public enum DiagnosticCode {
   TOOL_SCHEMA_INVALID(Severity.WARNING, "a tool schema is not a valid JSON Schema 2020-12"),
   TOOL_AFFINITY_INVALID(Severity.WARNING, "a tool has an unknown thread affinity"),
   TOOL_KEY_ALIAS(Severity.NOTICE, "a tool uses an accepted alias for a key"),
+  TOOL_KEY_UNKNOWN(Severity.NOTICE, "a tool entry has a key the format does not define; ignored"),
   TOOL_GROUP_UNKNOWN(Severity.WARNING, "a tool names a group the skill does not declare"),
   TOOL_SOURCE_MISSING(Severity.WARNING, "a tool's source_file does not exist"),
   TOOL_UNBOUND(Severity.NOTICE, "a tool is bound to no code; calls return NO_HANDLER"),
   GROUP_INVALID(Severity.WARNING, "a group entry is invalid and was dropped"),
   GROUP_DUPLICATE(Severity.WARNING, "two groups share a name; the later was dropped"),
   GROUP_UNKNOWN_TOOL(Severity.WARNING, "a group lists a tool the skill does not declare"),
+  GROUP_TOOL_CONFLICT(
+      Severity.WARNING, "a tool is claimed by two groups; the tool's own group: field wins"),
 
   // Prompts, resources, workflows.
   PROMPT_INVALID(Severity.WARNING, "a prompt spec is invalid and was dropped"),

@@ -1,5 +1,17 @@
 package dev.skillport.loader.sibling;
 
+import dev.skillport.api.skill.DccExtensions;
+import dev.skillport.api.skill.ExternalDependency;
+import dev.skillport.api.skill.McpBridgeSpec;
+import dev.skillport.api.skill.PromptSpec;
+import dev.skillport.api.skill.ResourceSpec;
+import dev.skillport.api.skill.RuntimeSpec;
+import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.api.skill.WorkflowSpec;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
 /** Entry point for reading all of a skill's sibling files. */
 public final class SiblingFiles {
   private SiblingFiles() {}
@@ -9,6 +21,63 @@ public final class SiblingFiles {
    * problems to {@code ctx.diagnostics()}. Never throws for bad input.
    */
   public static SkillContents read(SiblingContext ctx) {
-    return SkillContents.EMPTY;
+    return read(ctx, HostEnvironment.system());
+  }
+
+  /** {@link #read(SiblingContext)} with the machine's environment given (for tests). */
+  static SkillContents read(SiblingContext ctx, HostEnvironment host) {
+    SiblingPaths paths = new SiblingPaths(ctx);
+    SiblingYaml yaml = new SiblingYaml(ctx, paths);
+    DccExtensions ext = ctx.extensions();
+
+    ToolsFileReader toolsReader = new ToolsFileReader(ctx, yaml);
+    ToolBinder binder = new ToolBinder(ctx, paths);
+    List<DeclaredTool> declared;
+    List<DeclaredGroup> groups;
+    if (ext.tools() == null) {
+      declared = binder.scriptOnly();
+      groups = List.of();
+    } else {
+      ToolsFileReader.Result result =
+          paths
+              .resolveFromManifest(ext.tools(), "tools file")
+              .map(toolsReader::read)
+              .orElse(new ToolsFileReader.Result(List.of(), List.of()));
+      declared = binder.bind(result.tools());
+      groups = result.groups();
+    }
+    if (ext.groups() != null) {
+      groups =
+          paths
+              .resolveFromManifest(ext.groups(), "groups file")
+              .map(toolsReader::readGroupsFile)
+              .orElse(List.of());
+    }
+    ToolGroups.Result grouped = new ToolGroups(ctx).assemble(declared, groups);
+    List<ToolSpec> tools = grouped.tools().stream().map(DeclaredTool::spec).toList();
+    Set<String> toolNames = tools.stream().map(ToolSpec::name).collect(Collectors.toSet());
+
+    WorkflowsReader workflowsReader = new WorkflowsReader(ctx, paths, yaml, toolNames);
+    List<WorkflowSpec> workflows = workflowsReader.read(ext.workflows());
+    List<PromptSpec> prompts =
+        ext.prompts() == null
+            ? List.of()
+            : new PromptsReader(ctx, paths, yaml, workflowsReader).read(ext.prompts());
+    List<ResourceSpec> resources =
+        ext.resources() == null
+            ? List.of()
+            : new ResourcesReader(ctx, paths, yaml).read(ext.resources());
+    List<ExternalDependency> deps =
+        new ExternalDepsReader(ctx, yaml, host).read(ext.externalDeps());
+    List<RuntimeSpec> runtimes = new RuntimesReader(ctx, yaml).read(ext.runtimes());
+    McpBridgeSpec bridge =
+        ext.mcp() == null ? null : new McpBridgeReader(ctx, paths, yaml).read(ext.mcp());
+    return new SkillContents(
+        tools, grouped.groups(), prompts, resources, workflows, deps, runtimes, bridge);
+  }
+
+  /** The description a tool gets when its author left it empty. */
+  static String defaultDescription(SiblingContext ctx) {
+    return "[" + ctx.skillName() + "] " + ctx.skillDescription();
   }
 }

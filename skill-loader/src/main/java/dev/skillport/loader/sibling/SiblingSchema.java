@@ -1,0 +1,115 @@
+package dev.skillport.loader.sibling;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
+import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.path.NodePath;
+import com.networknt.schema.path.PathType;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON Schemas (2020-12) that sibling files and their entries are checked against, shipped as
+ * resources under {@code dev/skillport/loader/schemas/}. Each is compiled once, when this class is
+ * first used, and shared by every thread: a compiled networknt schema is immutable.
+ *
+ * <p>File-level schemas check only the envelope (is {@code tools} a list?), so that one bad entry
+ * can be dropped alone; entry schemas ({@code $defs} of the same file) check one entry each.
+ */
+enum SiblingSchema {
+  TOOLS_FILE("tools-file", ""),
+  TOOL("tools-file", "/$defs/tool"),
+  GROUPS_FILE("groups-file", ""),
+  GROUP("groups-file", "/$defs/group"),
+  PROMPTS_FILE("prompts-file", ""),
+  PROMPT("prompts-file", "/$defs/prompt"),
+  WORKFLOW_PROMPT("prompts-file", "/$defs/workflowPrompt"),
+  RESOURCES_FILE("resources-file", ""),
+  RESOURCE("resources-file", "/$defs/resource"),
+  WORKFLOW_FILE("workflow", ""),
+  WORKFLOW("workflow", "/$defs/workflow"),
+  EXTERNAL_DEPS("external-deps", ""),
+  EXTERNAL_DEP("external-deps", "/$defs/dependency"),
+  RUNTIMES("runtimes", ""),
+  RUNTIME("runtimes", "/$defs/runtime"),
+  MCP_BRIDGE("mcp-bridge", ""),
+  /** The JSON Schema 2020-12 meta-schema, served from the validator's own jar (never fetched). */
+  META_2020_12(null, null);
+
+  private static final String RESOURCE_ROOT = "classpath:dev/skillport/loader/schemas/";
+  private static final String META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
+
+  private final String file;
+  private final String fragment;
+
+  SiblingSchema(String file, String fragment) {
+    this.file = file;
+    this.fragment = fragment;
+  }
+
+  /** One validation failure: where in the instance, and why. */
+  record Issue(String pointer, String message) {
+    /** {@code pointer: message}, or the message alone at the root. */
+    String describe() {
+      return pointer.isEmpty() ? message : pointer + ": " + message;
+    }
+  }
+
+  /** The failures of {@code instance}, in the validator's order; empty when it is valid. */
+  List<Issue> validate(JsonNode instance) {
+    List<Error> errors = Compiled.SCHEMAS.get(this).validate(instance);
+    List<Issue> issues = new ArrayList<>(errors.size());
+    for (Error e : errors) {
+      issues.add(new Issue(pointer(e.getInstanceLocation()), e.getMessage()));
+    }
+    return issues;
+  }
+
+  private static String pointer(NodePath path) {
+    if (path == null) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < path.getNameCount(); i++) {
+      sb.append('/')
+          .append(String.valueOf(path.getElement(i)).replace("~", "~0").replace("/", "~1"));
+    }
+    return sb.toString();
+  }
+
+  /** Lazy holder: class initialisation makes compilation happen once and publishes it safely. */
+  private static final class Compiled {
+    static final Map<SiblingSchema, Schema> SCHEMAS = compileAll();
+
+    private static Map<SiblingSchema, Schema> compileAll() {
+      // The default schema loader resolves meta-schemas and classpath: IRIs from jars and does not
+      // fetch http(s) resources; it is kept that way so no $ref ever reaches the network.
+      SchemaRegistry registry =
+          SchemaRegistry.withDefaultDialect(
+              SpecificationVersion.DRAFT_2020_12,
+              b ->
+                  b.schemaRegistryConfig(
+                      SchemaRegistryConfig.builder().pathType(PathType.JSON_POINTER).build()));
+      Map<SiblingSchema, Schema> compiled = new EnumMap<>(SiblingSchema.class);
+      for (SiblingSchema s : values()) {
+        String location =
+            s.file == null
+                ? META_SCHEMA_ID
+                : RESOURCE_ROOT
+                    + s.file
+                    + ".schema.json"
+                    + (s.fragment.isEmpty() ? "" : "#" + s.fragment);
+        Schema schema = registry.getSchema(SchemaLocation.of(location));
+        schema.initializeValidators();
+        compiled.put(s, schema);
+      }
+      return compiled;
+    }
+  }
+}
