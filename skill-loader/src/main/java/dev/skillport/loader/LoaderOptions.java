@@ -10,12 +10,18 @@ import java.util.Objects;
  * @param maxDepth how many directory levels below a root discovery descends
  * @param frontmatterLimits YAML limits for SKILL.md frontmatter
  * @param siblingLimits YAML limits for sibling files
+ * @param parallelism how many skills are read at the same time (1 = on the calling thread); the
+ *     result is identical whatever the value
  */
 public record LoaderOptions(
-    boolean strict, int maxDepth, YamlLimits frontmatterLimits, YamlLimits siblingLimits) {
+    boolean strict,
+    int maxDepth,
+    YamlLimits frontmatterLimits,
+    YamlLimits siblingLimits,
+    int parallelism) {
 
   public static final LoaderOptions DEFAULTS =
-      new LoaderOptions(false, 4, YamlLimits.FRONTMATTER, YamlLimits.SIBLING);
+      new LoaderOptions(false, 4, YamlLimits.FRONTMATTER, YamlLimits.SIBLING, 1);
 
   public LoaderOptions {
     Objects.requireNonNull(frontmatterLimits, "frontmatterLimits");
@@ -23,13 +29,30 @@ public record LoaderOptions(
     if (maxDepth < 0) {
       throw new IllegalArgumentException("maxDepth must be >= 0");
     }
+    if (parallelism < 1) {
+      throw new IllegalArgumentException("parallelism must be >= 1");
+    }
+  }
+
+  /** Options that read skills one at a time. */
+  public LoaderOptions(
+      boolean strict, int maxDepth, YamlLimits frontmatterLimits, YamlLimits siblingLimits) {
+    this(strict, maxDepth, frontmatterLimits, siblingLimits, 1);
   }
 
   public LoaderOptions withStrict(boolean value) {
-    return new LoaderOptions(value, maxDepth, frontmatterLimits, siblingLimits);
+    return new LoaderOptions(value, maxDepth, frontmatterLimits, siblingLimits, parallelism);
   }
 
   public LoaderOptions withMaxDepth(int value) {
-    return new LoaderOptions(strict, value, frontmatterLimits, siblingLimits);
+    return new LoaderOptions(strict, value, frontmatterLimits, siblingLimits, parallelism);
+  }
+
+  public LoaderOptions withFrontmatterLimits(YamlLimits value) {
+    return new LoaderOptions(strict, maxDepth, value, siblingLimits, parallelism);
+  }
+
+  public LoaderOptions withParallelism(int value) {
+    return new LoaderOptions(strict, maxDepth, frontmatterLimits, siblingLimits, value);
   }
 }

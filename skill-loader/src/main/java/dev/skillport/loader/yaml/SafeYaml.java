@@ -290,9 +290,12 @@ public final class SafeYaml {
 
   private static JsonNode convert(ScalarEvent event) {
     String value = event.getValue();
-    Optional<String> explicit = event.getTag().filter(t -> !"!".equals(t));
+    Optional<String> explicit = event.getTag();
     Tag tag;
-    if (explicit.isPresent()) {
+    if (explicit.isPresent() && "!".equals(explicit.get())) {
+      // The non-specific tag "!" forces a string: "! 12" is the text 12, not a number.
+      return NODES.textNode(value);
+    } else if (explicit.isPresent()) {
       tag = new Tag(explicit.get());
     } else if (event.isPlain()) {
       tag = RESOLVER.resolve(value, true);

@@ -1,0 +1,33 @@
+package dev.skillport.loader.discovery;
+
+import dev.skillport.loader.SkillRoot;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * A skill folder found by discovery, not read yet.
+ *
+ * @param directory the skill folder (real path)
+ * @param skillFile its {@code SKILL.md} or {@code skill.md}
+ * @param root the configured root it was found under
+ * @param rootPath the root's real path
+ * @param rootOrder the root's index in the list given to the scanner (0 = highest priority)
+ * @param lowercaseFileName whether the skill file is named {@code skill.md}
+ */
+public record DiscoveredSkill(
+    Path directory,
+    Path skillFile,
+    SkillRoot root,
+    Path rootPath,
+    int rootOrder,
+    boolean lowercaseFileName) {
+  public DiscoveredSkill {
+    Objects.requireNonNull(directory, "directory");
+    Objects.requireNonNull(skillFile, "skillFile");
+    Objects.requireNonNull(root, "root");
+    Objects.requireNonNull(rootPath, "rootPath");
+    if (rootOrder < 0) {
+      throw new IllegalArgumentException("rootOrder must be >= 0");
+    }
+  }
+}

@@ -1,0 +1,203 @@
+package dev.skillport.loader.skillmd;
+
+import dev.skillport.api.diagnostic.DiagnosticCode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Splits a SKILL.md into frontmatter text and body while decoding it, line by line.
+ *
+ * <p>A <b>fence</b> is a line that is exactly {@code ---}, optionally followed by spaces or tabs
+ * (editors leave those; nothing else may follow). Leading whitespace is not allowed. The first line
+ * must be a fence; the frontmatter ends at the next fence. Finding it line by line means a {@code
+ * ---} inside a value on the same line, or a horizontal rule later in the body, never cuts the
+ * frontmatter; and YAML itself forbids a {@code ---} document marker at the start of a line inside
+ * any scalar, so such a line can never belong to a valid frontmatter value.
+ *
+ * <p>Line endings {@code \n}, {@code \r\n} and a lone {@code \r} all end a line and become {@code
+ * \n}. A leading UTF-8 byte order mark is stripped and reported. The frontmatter is read at most to
+ * its size limit: a huge frontmatter is refused after {@code maxChars} characters without reading
+ * the rest of the file.
+ */
+final class FrontmatterSplitter {
+  private FrontmatterSplitter() {}
+
+  /** The outcome of splitting. */
+  sealed interface Outcome {}
+
+  /**
+   * A well-fenced file.
+   *
+   * @param yaml the frontmatter text, each line ending in {@code \n}
+   * @param body the text after the closing fence, line endings normalised to {@code \n}
+   * @param bom whether the file started with a byte order mark
+   */
+  record Split(String yaml, String body, boolean bom) implements Outcome {}
+
+  /** A file that cannot be split; {@code line} is 1-based or 0 when unknown. */
+  record Failure(DiagnosticCode code, String message, int line, boolean bom) implements Outcome {}
+
+  static Outcome split(Path file, int maxChars) throws IOException {
+    CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    try (InputStream in = Files.newInputStream(file);
+        BufferedReader reader = new BufferedReader(new InputStreamReader(in, decoder))) {
+      return new Lines(reader).split(maxChars);
+    }
+  }
+
+  static boolean isFence(String line) {
+    if (!line.startsWith("---")) {
+      return false;
+    }
+    for (int i = 3; i < line.length(); i++) {
+      char c = line.charAt(i);
+      if (c != ' ' && c != '\t') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Reads lines with a length budget, tracking the line number for encoding errors. */
+  private static final class Lines {
+    private final BufferedReader reader;
+    private int lineNumber;
+    private boolean overBudget;
+
+    Lines(BufferedReader reader) {
+      this.reader = reader;
+    }
+
+    Outcome split(int maxChars) throws IOException {
+      boolean bom = false;
+      String first;
+      try {
+        first = readLine(Math.max(maxChars, 16));
+      } catch (CharacterCodingException e) {
+        return encoding(false);
+      }
+      if (first != null && first.startsWith("\uFEFF")) {
+        bom = true;
+        first = first.substring(1);
+      }
+      if (first == null || overBudget || !isFence(first)) {
+        return new Failure(
+            DiagnosticCode.FRONTMATTER_MISSING,
+            "SKILL.md must start with a '---' line opening the YAML frontmatter",
+            1,
+            bom);
+      }
+      StringBuilder yaml = new StringBuilder();
+      while (true) {
+        String line;
+        try {
+          line = readLine(maxChars - yaml.length());
+        } catch (CharacterCodingException e) {
+          return encoding(bom);
+        }
+        if (line == null) {
+          return new Failure(
+              DiagnosticCode.FRONTMATTER_UNTERMINATED,
+              "the frontmatter opened on line 1 has no closing '---' line",
+              1,
+              bom);
+        }
+        if (overBudget || yaml.length() + line.length() + 1 > maxChars) {
+          return new Failure(
+              DiagnosticCode.FRONTMATTER_TOO_LARGE,
+              "the frontmatter is larger than the limit of " + maxChars + " characters",
+              1,
+              bom);
+        }
+        if (isFence(line)) {
+          break;
+        }
+        yaml.append(line).append('\n');
+      }
+      String body;
+      try {
+        body = rest();
+      } catch (CharacterCodingException e) {
+        return encoding(bom);
+      }
+      return new Split(yaml.toString(), body, bom);
+    }
+
+    private Failure encoding(boolean bom) {
+      return new Failure(
+          DiagnosticCode.SKILL_MD_ENCODING,
+          "SKILL.md is not valid UTF-8 (first bad bytes on line " + (lineNumber + 1) + ")",
+          lineNumber + 1,
+          bom);
+    }
+
+    /**
+     * The next line without its terminator, or null at end of input. Once the line exceeds {@code
+     * budget} characters it stops reading, sets {@link #overBudget} and returns what it has.
+     */
+    private String readLine(int budget) throws IOException {
+      StringBuilder line = new StringBuilder();
+      int c = reader.read();
+      if (c < 0) {
+        return null;
+      }
+      while (c >= 0) {
+        if (c == '\n') {
+          break;
+        }
+        if (c == '\r') {
+          reader.mark(1);
+          if (reader.read() != '\n') {
+            reader.reset();
+          }
+          break;
+        }
+        if (line.length() >= budget) {
+          overBudget = true;
+          return line.toString();
+        }
+        line.append((char) c);
+        c = reader.read();
+      }
+      lineNumber++;
+      return line.toString();
+    }
+
+    /** Everything left, with line endings normalised. */
+    private String rest() throws IOException {
+      StringBuilder out = new StringBuilder();
+      char[] buf = new char[8192];
+      boolean afterCr = false;
+      int n;
+      while ((n = reader.read(buf)) >= 0) {
+        for (int i = 0; i < n; i++) {
+          char c = buf[i];
+          if (c == '\n' && afterCr) {
+            afterCr = false;
+            continue;
+          }
+          afterCr = c == '\r';
+          if (c == '\n' || c == '\r') {
+            lineNumber++;
+            out.append('\n');
+          } else {
+            out.append(c);
+          }
+        }
+      }
+      return out.toString();
+    }
+  }
+}
