@@ -1,0 +1,236 @@
+package dev.skillport.server.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.skill.NextTools;
+import dev.skillport.api.skill.Skill;
+import dev.skillport.api.skill.ToolBinding;
+import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.api.tool.Content;
+import dev.skillport.api.tool.ToolContext;
+import dev.skillport.api.tool.ToolHandler;
+import dev.skillport.api.tool.ToolInvocation;
+import dev.skillport.api.tool.ToolResult;
+import dev.skillport.registry.Catalog;
+import dev.skillport.registry.CatalogHolder;
+import dev.skillport.registry.InvalidCursorException;
+import dev.skillport.registry.ListedTool;
+import dev.skillport.registry.SessionView;
+import dev.skillport.registry.ToolListing;
+import dev.skillport.registry.ToolResolution;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The application behind the MCP wire, independent of transports: sessions, {@code tools/list} and
+ * {@code tools/call} (core tools, Java handlers, scripts).
+ */
+public final class SkillportService {
+  private static final Logger LOG = LoggerFactory.getLogger(SkillportService.class);
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private final CatalogHolder catalog;
+  private final HandlerRegistry handlers;
+  private final ScriptToolRunner scripts;
+  private final List<String> preload;
+  private final CoreTools coreTools;
+  private final ToolListing listing;
+  private final ArgumentValidator validator = new ArgumentValidator();
+  private final Set<SessionState> sessions = ConcurrentHashMap.newKeySet();
+
+  public SkillportService(
+      CatalogHolder catalog,
+      HandlerRegistry handlers,
+      ScriptToolRunner scripts,
+      List<String> preload,
+      int pageSize) {
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+    this.handlers = Objects.requireNonNull(handlers, "handlers");
+    this.scripts = Objects.requireNonNull(scripts, "scripts");
+    this.preload = List.copyOf(preload);
+    this.coreTools = new CoreTools(this);
+    this.listing = new ToolListing(coreTools.definitions(), pageSize);
+    catalog.onSwap((before, after) -> sessions.forEach(SessionState::notifyListChanged));
+  }
+
+  public Catalog catalog() {
+    return catalog.current();
+  }
+
+  ToolListing listing() {
+    return listing;
+  }
+
+  /** Opens a session that starts with the preload set; {@code notifier} receives method names. */
+  public SessionState openSession(Consumer<String> notifier) {
+    SessionState state = new SessionState(SessionView.preloaded(catalog(), preload), notifier);
+    sessions.add(state);
+    return state;
+  }
+
+  public void closeSession(SessionState session) {
+    sessions.remove(session);
+    listing.invalidate(session.view());
+  }
+
+  public int openSessions() {
+    return sessions.size();
+  }
+
+  /** The {@code tools/list} result for a session: {@code {tools, nextCursor?}}. */
+  public ObjectNode listTools(SessionState session, String cursor) throws InvalidCursorException {
+    ToolListing.Page page = listing.page(catalog(), session.view(), cursor);
+    ObjectNode result = NODES.objectNode();
+    ArrayNode tools = result.putArray("tools");
+    for (ListedTool t : page.tools()) {
+      tools.add(t.wire());
+    }
+    if (page.nextCursor() != null) {
+      result.put("nextCursor", page.nextCursor());
+    }
+    return result;
+  }
+
+  /**
+   * Calls a tool and returns the {@code CallToolResult}. Tool failures are results with {@code
+   * isError: true}; only an unknown name is an exception (a protocol error).
+   */
+  public ObjectNode callTool(SessionState session, String name, JsonNode arguments, ToolContext ctx)
+      throws UnknownToolException {
+    Catalog snapshot = catalog();
+    JsonNode args = arguments == null || arguments.isNull() ? NODES.objectNode() : arguments;
+    ToolResolution resolution = listing.resolve(snapshot, session.view(), name);
+    if (resolution instanceof ToolResolution.NotFound) {
+      throw new UnknownToolException(
+          name, "call search_tools or search_skills to find a tool, then load_skill");
+    }
+    if (!args.isObject()) {
+      return wire(
+          ToolCallErrors.result("INVALID_ARGUMENTS", "arguments must be a JSON object", null),
+          null);
+    }
+    if (resolution instanceof ToolResolution.Core core) {
+      return wire(coreTools.call(core.tool().name(), session, args), null);
+    }
+    if (resolution instanceof ToolResolution.SkillNotLoaded s) {
+      return wire(
+          ToolCallErrors.result(
+              "SKILL_NOT_LOADED",
+              "skill '" + s.skill().name() + "' is not loaded in this session",
+              "call load_skill(\"" + s.skill().name() + "\") first"),
+          null);
+    }
+    if (resolution instanceof ToolResolution.GroupNotActive g) {
+      return wire(
+          ToolCallErrors.result(
+              "GROUP_NOT_ACTIVATED",
+              "group '" + g.group() + "' of skill '" + g.skill().name() + "' is not active",
+              "call activate_tool_group(\""
+                  + g.group()
+                  + "\", skill_name=\""
+                  + g.skill().name()
+                  + "\") first"),
+          null);
+    }
+    ToolResolution.Tool bound = (ToolResolution.Tool) resolution;
+    return wire(invoke(bound.skill(), bound.tool(), args, ctx), bound.tool().nextTools());
+  }
+
+  private ToolResult invoke(Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {
+    List<String> violations;
+    try {
+      violations = validator.violations(tool.inputSchema(), args);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "input schema of {}/{} could not be used: {}", skill.name(), tool.name(), e.toString());
+      violations = List.of();
+    }
+    if (!violations.isEmpty()) {
+      return ToolCallErrors.result(
+          "INVALID_ARGUMENTS",
+          "arguments do not match the input schema: " + String.join("; ", violations),
+          "fix every listed argument and call again");
+    }
+    ToolBinding binding = tool.binding();
+    if (binding instanceof ToolBinding.Handler h) {
+      ToolHandler handler = handlers.find(h.handlerId()).orElse(null);
+      if (handler == null) {
+        return ToolCallErrors.result(
+            "NO_HANDLER",
+            "no Java handler is registered with id '" + h.handlerId() + "'",
+            "install the plugin or SDK jar that provides it");
+      }
+      try {
+        ToolResult result = handler.call(new ToolInvocation(skill.name(), tool.name(), args, ctx));
+        return result == null ? ToolResult.text("") : result;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return ToolCallErrors.result("CANCELLED", "the call was interrupted", null);
+      } catch (Exception e) {
+        LOG.debug("handler {} failed", h.handlerId(), e);
+        return ToolCallErrors.result(
+            "HANDLER_FAILED", e.getClass().getSimpleName() + ": " + e.getMessage(), null);
+      }
+    }
+    if (binding instanceof ToolBinding.Script s) {
+      return scripts.run(
+          s.script(), skill.location().directory(), args, tool.timeoutHintSecs(), ctx);
+    }
+    return ToolCallErrors.result(
+        "NO_HANDLER",
+        "tool '" + tool.name() + "' is bound to no code",
+        "declare handler or source_file in the tools file, or add a script named after the tool");
+  }
+
+  private static ObjectNode wire(ToolResult result, NextTools next) {
+    ObjectNode out = NODES.objectNode();
+    ArrayNode content = out.putArray("content");
+    for (Content c : result.content()) {
+      content.add(contentWire(c));
+    }
+    if (result.structured() != null && result.structured().isObject()) {
+      out.set("structuredContent", result.structured());
+    }
+    out.put("isError", result.isError());
+    if (next != null) {
+      List<String> suggested = result.isError() ? next.onFailure() : next.onSuccess();
+      if (!suggested.isEmpty()) {
+        ObjectNode nt = NODES.objectNode();
+        ArrayNode list = nt.putArray(result.isError() ? "on_failure" : "on_success");
+        suggested.forEach(list::add);
+        out.putObject("_meta").set("dcc.next_tools", nt);
+      }
+    }
+    return out;
+  }
+
+  static ObjectNode contentWire(Content c) {
+    ObjectNode o = NODES.objectNode();
+    if (c instanceof Content.Text t) {
+      o.put("type", "text").put("text", t.text());
+    } else if (c instanceof Content.Image i) {
+      o.put("type", "image").put("data", i.base64Data()).put("mimeType", i.mimeType());
+    } else if (c instanceof Content.Audio a) {
+      o.put("type", "audio").put("data", a.base64Data()).put("mimeType", a.mimeType());
+    } else if (c instanceof Content.EmbeddedResource r) {
+      ObjectNode res = o.put("type", "resource").putObject("resource");
+      res.put("uri", r.uri());
+      if (r.mimeType() != null) {
+        res.put("mimeType", r.mimeType());
+      }
+      if (r.text() != null) {
+        res.put("text", r.text());
+      } else {
+        res.put("blob", r.blob());
+      }
+    }
+    return o;
+  }
+}
