@@ -1,0 +1,2 @@
+/** Test support shared by the loader's tests: a builder that writes real skill folders. */
+package dev.skillport.loader.testing;
