@@ -189,7 +189,11 @@ final class SiblingPaths {
             .ifPresent(p -> found.put(relative(p), p));
         continue;
       }
-      List<Path> matches = glob(raw, what);
+      Optional<List<Path>> globbed = glob(raw, what);
+      if (globbed.isEmpty()) {
+        continue;
+      }
+      List<Path> matches = globbed.get();
       if (matches.isEmpty()) {
         ctx.diagnostics()
             .report(
@@ -233,8 +237,11 @@ final class SiblingPaths {
     return out;
   }
 
-  /** The regular files matching one glob, confined and sorted; reports escaping patterns. */
-  List<Path> glob(String pattern, String what) {
+  /**
+   * The regular files matching one glob, confined and sorted; empty when the pattern itself was
+   * refused (reported).
+   */
+  private Optional<List<Path>> glob(String pattern, String what) {
     String norm = pattern.strip().replace('\\', '/');
     while (norm.startsWith("./")) {
       norm = norm.substring(2);
@@ -248,7 +255,7 @@ final class SiblingPaths {
               manifest(),
               YamlLocation.UNKNOWN,
               "Keep sibling files inside the skill folder and name them relative to it.");
-      return List.of();
+      return Optional.empty();
     }
     PathMatcher matcher;
     try {
@@ -261,7 +268,7 @@ final class SiblingPaths {
               manifest(),
               YamlLocation.UNKNOWN,
               null);
-      return List.of();
+      return Optional.empty();
     }
     String[] segments = norm.split("/");
     int literal = 0;
@@ -273,12 +280,12 @@ final class SiblingPaths {
       start = start.resolve(segments[i]);
     }
     if (!Files.isDirectory(start) || !confined(start)) {
-      return List.of();
+      return Optional.of(List.of());
     }
     int depth = norm.contains("**") ? MAX_GLOB_DEPTH : segments.length - literal;
     List<Path> out = new ArrayList<>();
     walk(start, depth, p -> matcher.matches(skillDir.relativize(p)), out, what);
-    return out;
+    return Optional.of(out);
   }
 
   /** Every regular file under {@code dir} (recursive, hidden entries skipped), sorted. */
