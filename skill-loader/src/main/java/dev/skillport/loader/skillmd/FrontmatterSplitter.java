@@ -5,8 +5,11 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,8 +56,55 @@ final class FrontmatterSplitter {
             .onUnmappableCharacter(CodingErrorAction.REPORT);
     try (InputStream in = Files.newInputStream(file);
         BufferedReader reader = new BufferedReader(new InputStreamReader(in, decoder))) {
-      return new Lines(reader).split(maxChars);
+      FrontmatterSplitter.Outcome outcome = new Lines(reader).split(maxChars);
+      if (outcome instanceof Failure f && f.code() == DiagnosticCode.SKILL_MD_ENCODING) {
+        // The decoder reads ahead, so the line it was on is not where the bad bytes are.
+        int line = firstMalformedLine(file);
+        return new Failure(
+            f.code(),
+            "SKILL.md is not valid UTF-8 (first bad bytes on line " + line + ")",
+            line,
+            f.bom());
+      }
+      return outcome;
     }
+  }
+
+  /** The 1-based line of the first byte sequence that is not UTF-8; 0 when none is found. */
+  static int firstMalformedLine(Path file) throws IOException {
+    CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.allocate(64 * 1024);
+    CharBuffer out = CharBuffer.allocate(64 * 1024);
+    int line = 1;
+    try (InputStream stream = Files.newInputStream(file)) {
+      boolean eof = false;
+      while (!eof) {
+        int n = stream.read(in.array(), in.position(), in.remaining());
+        if (n < 0) {
+          eof = true;
+        } else {
+          in.position(in.position() + n);
+        }
+        in.flip();
+        int start = in.position();
+        CoderResult result = decoder.decode(in, out, eof);
+        for (int i = start; i < in.position(); i++) {
+          if (in.get(i) == '\n') {
+            line++;
+          }
+        }
+        if (result.isError()) {
+          return line;
+        }
+        in.compact();
+        out.clear();
+      }
+    }
+    return 0;
   }
 
   static boolean isFence(String line) {
