@@ -1,0 +1,135 @@
+package dev.skillport.samples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.skillport.api.skill.GroupSpec;
+import dev.skillport.api.skill.Scope;
+import dev.skillport.api.skill.Skill;
+import dev.skillport.api.skill.SkillState;
+import dev.skillport.api.skill.ToolBinding;
+import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.loader.LoadResult;
+import dev.skillport.loader.LoaderOptions;
+import dev.skillport.loader.SkillLoader;
+import dev.skillport.loader.SkillRoot;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SampleSkillsTest {
+  static final Path SAMPLES = Path.of(System.getProperty("skillport.samples", "skills"));
+
+  private static LoadResult load(boolean strict) {
+    return new SkillLoader(LoaderOptions.DEFAULTS.withStrict(strict))
+        .load(List.of(SkillRoot.of(SAMPLES, Scope.REPO)));
+  }
+
+  private static Skill skill(LoadResult result, String name) {
+    return result.skill(name).orElseThrow(() -> new AssertionError("no skill " + name));
+  }
+
+  private static List<String> toolNames(Skill skill) {
+    return skill.tools().stream().map(ToolSpec::name).toList();
+  }
+
+  @ParameterizedTest(name = "strict={0}")
+  @ValueSource(booleans = {false, true})
+  void load_samples_noDiagnosticsAndEverySkillAvailable(boolean strict) {
+    LoadResult result = load(strict);
+
+    assertThat(result.diagnostics()).isEmpty();
+    assertThat(result.skills())
+        .extracting(Skill::name)
+        .containsExactly("file-stats", "image-report", "image-tools");
+    assertThat(result.skills())
+        .allSatisfy(s -> assertThat(s.state()).isEqualTo(SkillState.AVAILABLE));
+    assertThat(result.skills()).allSatisfy(s -> assertThat(s.scope()).isEqualTo(Scope.REPO));
+  }
+
+  @ParameterizedTest(name = "strict={0}")
+  @ValueSource(booleans = {false, true})
+  void load_scriptOnlySkill_oneToolPerScriptNamedByStem(boolean strict) {
+    Skill fileStats = skill(load(strict), "file-stats");
+
+    assertThat(toolNames(fileStats)).containsExactlyInAnyOrder("count_lines", "dir_summary");
+    assertThat(fileStats.tools())
+        .allSatisfy(
+            t ->
+                assertThat(t.binding())
+                    .isInstanceOfSatisfying(
+                        ToolBinding.Script.class,
+                        s ->
+                            assertThat(s.source())
+                                .isEqualTo(ToolBinding.ScriptSource.SCRIPT_ONLY)));
+  }
+
+  @ParameterizedTest(name = "strict={0}")
+  @ValueSource(booleans = {false, true})
+  void load_imageTools_toolsGroupsPromptsAndBindings(boolean strict) {
+    Skill images = skill(load(strict), "image-tools");
+
+    assertThat(toolNames(images)).containsExactly("image_info", "thumbnail_plan", "png_chunks");
+    ToolSpec info = images.tool("image_info").orElseThrow();
+    assertThat(info.binding())
+        .isInstanceOfSatisfying(
+            ToolBinding.Script.class,
+            s -> assertThat(s.source()).isEqualTo(ToolBinding.ScriptSource.STEM));
+    assertThat(info.annotations().readOnlyHint()).isTrue();
+    assertThat(info.nextTools().onSuccess()).containsExactly("image_tools__thumbnail_plan");
+    assertThat(info.inputSchema().path("required").get(0).asText()).isEqualTo("path");
+    assertThat(images.tool("thumbnail_plan").orElseThrow().binding())
+        .isInstanceOfSatisfying(
+            ToolBinding.Script.class,
+            s -> {
+              assertThat(s.source()).isEqualTo(ToolBinding.ScriptSource.SOURCE_FILE);
+              assertThat(s.script().getFileName()).hasToString("plan_thumbnail.py");
+            });
+    assertThat(images.groups())
+        .extracting(GroupSpec::name, GroupSpec::defaultActive)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("planning", true),
+            org.assertj.core.groups.Tuple.tuple("forensics", false));
+    assertThat(images.groups().stream().filter(g -> g.name().equals("forensics")).findFirst())
+        .hasValueSatisfying(g -> assertThat(g.tools()).containsExactly("png_chunks"));
+    assertThat(images.prompts()).hasSize(1);
+    assertThat(images.prompts().get(0).name()).isEqualTo("describe_image");
+  }
+
+  @ParameterizedTest(name = "strict={0}")
+  @ValueSource(booleans = {false, true})
+  void load_imageReport_dependsWorkflowAndResources(boolean strict) {
+    Skill report = skill(load(strict), "image-report");
+
+    assertThat(report.manifest().extensions().depends())
+        .containsExactly("image-tools", "file-stats");
+    assertThat(toolNames(report)).containsExactly("scan_images", "write_report");
+    assertThat(report.workflows()).hasSize(1);
+    assertThat(report.workflows().get(0).name()).isEqualTo("folder_report");
+    assertThat(report.workflows().get(0).steps()).hasSize(2);
+    assertThat(report.resources()).hasSize(1);
+    assertThat(report.resources().get(0).uri())
+        .isEqualTo("skill://image-report/assets/report-template.md");
+  }
+
+  @ParameterizedTest(name = "strict={0}")
+  @ValueSource(booleans = {false, true})
+  void load_everyScriptBinding_pointsAtAnExecutableFileInTheSkill(boolean strict) {
+    LoadResult result = load(strict);
+
+    assertThat(result.skills())
+        .flatExtracting(Skill::tools)
+        .allSatisfy(
+            t ->
+                assertThat(t.binding())
+                    .isInstanceOfSatisfying(
+                        ToolBinding.Script.class,
+                        s -> {
+                          assertThat(s.script()).isRegularFile();
+                          assertThat(Files.isExecutable(s.script()))
+                              .as(s.script().toString())
+                              .isTrue();
+                        }));
+  }
+}
