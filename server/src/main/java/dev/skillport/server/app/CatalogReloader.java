@@ -1,0 +1,157 @@
+package dev.skillport.server.app;
+
+import static java.nio.file.StandardWatchEventKinds.ENTRY_CREATE;
+import static java.nio.file.StandardWatchEventKinds.ENTRY_DELETE;
+import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
+
+import dev.skillport.loader.LoadResult;
+import dev.skillport.loader.SkillLoader;
+import dev.skillport.loader.SkillRoot;
+import dev.skillport.registry.Catalog;
+import dev.skillport.registry.CatalogHolder;
+import java.io.IOException;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Loads the catalog and keeps it current: changes under the skill roots (a new folder, an edited
+ * SKILL.md or sibling file, a deleted skill) rebuild it after a quiet period, and the new snapshot
+ * is swapped in only when it differs. Calls in flight keep the snapshot they started with.
+ */
+public final class CatalogReloader implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(CatalogReloader.class);
+  private static final int WATCH_DEPTH = 8;
+
+  private final SkillLoader loader;
+  private final List<SkillRoot> roots;
+  private final CatalogHolder holder;
+  private final Duration debounce;
+  private final AtomicLong generation = new AtomicLong();
+  private final Set<Path> watched = new HashSet<>();
+  private WatchService watcher;
+  private Thread thread;
+
+  public CatalogReloader(
+      SkillLoader loader, List<SkillRoot> roots, CatalogHolder holder, Duration debounce) {
+    this.loader = loader;
+    this.roots = List.copyOf(roots);
+    this.holder = holder;
+    this.debounce = debounce;
+  }
+
+  /** Loads every root now and swaps the result in; returns the loader's result. */
+  public LoadResult reload() {
+    LoadResult result = loader.load(roots);
+    Catalog current = holder.current();
+    if (current.generation() == 0
+        || !current.skills().equals(result.skills())
+        || !current.diagnostics().equals(result.diagnostics())) {
+      holder.swap(Catalog.of(generation.incrementAndGet(), result.skills(), result.diagnostics()));
+      LOG.info("catalog generation {}: {} skills", generation.get(), result.skills().size());
+    }
+    return result;
+  }
+
+  /** Starts watching the roots on a daemon thread. */
+  public synchronized void start() throws IOException {
+    if (thread != null) {
+      return;
+    }
+    watcher = FileSystems.getDefault().newWatchService();
+    registerAll();
+    thread = new Thread(this::watchLoop, "skill-watcher");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private void watchLoop() {
+    try {
+      while (!Thread.currentThread().isInterrupted()) {
+        WatchKey key = watcher.take();
+        drain(key);
+        // Debounce: keep draining until the tree has been quiet for the debounce period.
+        WatchKey more;
+        while ((more = watcher.poll(debounce.toMillis(), TimeUnit.MILLISECONDS)) != null) {
+          drain(more);
+        }
+        try {
+          reload();
+          // A folder created just now was not watched yet: files written into it before it was
+          // registered raised no event, so read the tree once more after registering it.
+          if (registerAll() > 0) {
+            reload();
+          }
+        } catch (RuntimeException e) {
+          LOG.error("reloading skills failed; keeping the previous catalog", e);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ClosedWatchServiceException e) {
+      LOG.debug("skill watcher closed");
+    }
+  }
+
+  private static void drain(WatchKey key) {
+    key.pollEvents();
+    key.reset();
+  }
+
+  private synchronized int registerAll() {
+    int before = watched.size();
+    for (SkillRoot root : roots) {
+      if (!Files.isDirectory(root.path())) {
+        continue;
+      }
+      try (Stream<Path> dirs = Files.walk(root.path(), WATCH_DEPTH)) {
+        dirs.filter(Files::isDirectory)
+            .filter(d -> !d.getFileName().toString().startsWith(".") || d.equals(root.path()))
+            .filter(d -> !d.toString().contains("node_modules"))
+            .forEach(this::register);
+      } catch (IOException | java.io.UncheckedIOException e) {
+        LOG.warn("cannot watch {}: {}", root.path(), e.toString());
+      }
+    }
+    return watched.size() - before;
+  }
+
+  private void register(Path dir) {
+    Path abs = dir.toAbsolutePath().normalize();
+    if (watched.contains(abs)) {
+      return;
+    }
+    try {
+      abs.register(watcher, ENTRY_CREATE, ENTRY_DELETE, ENTRY_MODIFY);
+      watched.add(abs);
+    } catch (IOException e) {
+      LOG.debug("cannot watch {}: {}", abs, e.toString());
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (thread != null) {
+      thread.interrupt();
+    }
+    if (watcher != null) {
+      try {
+        watcher.close();
+      } catch (IOException e) {
+        LOG.debug("closing the skill watcher", e);
+      }
+    }
+  }
+}
