@@ -1,0 +1,73 @@
+package dev.skillport.loader.sibling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.skillport.api.diagnostic.DiagnosticCode;
+import dev.skillport.api.skill.PromptArgument;
+import dev.skillport.api.skill.PromptSpec;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PromptsReaderTest {
+  @TempDir Path tmp;
+
+  @Test
+  void read_singleFile_readsSpecsAndWorkflowPrompts() {
+    SkillFolder skill =
+        SkillFolder.in(tmp)
+            .file(
+                "prompts.yaml",
+                """
+                prompts:
+                  - name: review
+                    description: Review a file.
+                    arguments: [{name: path, description: File, required: true}]
+                    template: "Review {{path}} and {{ mood }}."
+                workflows:
+                  - {file: workflows/convert.workflow.yaml, prompt_name: convert_everything}
+                """)
+            .file(
+                "workflows/convert.workflow.yaml",
+                "name: convert\ndescription: Converts.\ninputs: {type: object, properties:"
+                    + " {folder: {description: Where}}, required: [folder]}\nsteps: []\n");
+    skill.prompts = "prompts.yaml";
+
+    List<PromptSpec> prompts = skill.read().prompts();
+
+    assertThat(prompts)
+        .extracting(PromptSpec::name)
+        .containsExactly("review", "convert_everything");
+    assertThat(prompts.get(0).arguments())
+        .containsExactly(new PromptArgument("path", "File", true));
+    assertThat(prompts.get(1).arguments())
+        .containsExactly(new PromptArgument("folder", "Where", true));
+    assertThat(prompts.get(1).template()).contains("convert").contains("{{folder}}");
+    assertThat(skill.with(DiagnosticCode.PROMPT_PLACEHOLDER_UNKNOWN))
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.message()).contains("{{mood}}").doesNotContain("{{path}}");
+              assertThat(d.line()).isEqualTo(5);
+            });
+  }
+
+  @Test
+  void read_glob_readsOneSpecOrListPerFile_dropsInvalidAndDuplicates() {
+    SkillFolder skill =
+        SkillFolder.in(tmp)
+            .file("prompts/a.prompt.yaml", "name: one\ntemplate: Hi\n")
+            .file(
+                "prompts/b.prompt.yaml",
+                "- {name: two, template: Yo}\n- {name: one, template: again}\n- {name: three}\n");
+    skill.prompts = "prompts/*.prompt.yaml";
+
+    List<PromptSpec> prompts = skill.read().prompts();
+
+    assertThat(prompts).extracting(PromptSpec::name).containsExactly("one", "two");
+    assertThat(skill.codes())
+        .containsExactly(DiagnosticCode.PROMPT_DUPLICATE, DiagnosticCode.PROMPT_INVALID);
+    assertThat(prompts.get(0).source()).isEqualTo(skill.dir.resolve("prompts/a.prompt.yaml"));
+  }
+}
