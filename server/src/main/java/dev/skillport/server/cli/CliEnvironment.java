@@ -8,13 +8,15 @@ import java.util.Objects;
 /**
  * What the command line needs to know about the process it runs in, injected so tests decide it.
  *
- * @param workingDirectory the directory relative paths are shown against
+ * @param workingDirectory the directory relative paths are resolved and shown against
+ * @param userHome the user's home directory (for {@code ~/.skillport/skills}), or null
  * @param interactive whether a person is at a terminal ({@code System.console() != null})
  * @param variables the environment variables
  * @param progressDelay how long a read may take before a spinner appears
  */
 public record CliEnvironment(
     Path workingDirectory,
+    Path userHome,
     boolean interactive,
     Map<String, String> variables,
     Duration progressDelay) {
@@ -33,8 +35,10 @@ public record CliEnvironment(
 
   /** The running process: its console and environment. */
   public static CliEnvironment system() {
+    String home = System.getProperty("user.home");
     return new CliEnvironment(
         Path.of("").toAbsolutePath(),
+        home == null || home.isBlank() ? null : Path.of(home),
         System.console() != null,
         System.getenv(),
         DEFAULT_PROGRESS_DELAY);

@@ -2,6 +2,7 @@ package dev.skillport.server.cli;
 
 import dev.skillport.api.skill.Scope;
 import dev.skillport.loader.SkillRoot;
+import dev.skillport.loader.SkillRoots;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,20 +18,38 @@ final class SkillPaths {
   private CommandSpec spec;
 
   @Parameters(
-      arity = "1..*",
+      arity = "0..*",
       paramLabel = "PATH",
-      description = "A skill folder (holding SKILL.md), its SKILL.md, or a tree of skill folders.")
+      description = {
+        "A skill folder (holding SKILL.md), its SKILL.md, or a tree of skill folders.",
+        "Without PATH: the roots configured in SKILLPORT_SKILL_PATHS, DCC_MCP_SKILL_PATHS,"
+            + " SKILLPORT_TEAM_SKILL_PATHS and ~/.skillport/skills."
+      })
   private List<Path> paths = new ArrayList<>();
 
   /**
    * The paths as skill roots of scope {@code repo}, in the order given, relative ones resolved
-   * against {@code workingDirectory}. A path that does not exist is a usage error: a misspelt path
-   * must not pass validation as "no problems found".
+   * against the working directory; without paths, the roots the environment configures. A path that
+   * does not exist is a usage error: a misspelt path must not pass validation as "no problems
+   * found".
    */
-  List<SkillRoot> roots(Path workingDirectory) {
+  List<SkillRoot> roots(CliEnvironment env) {
+    if (paths.isEmpty()) {
+      List<SkillRoot> configured =
+          SkillRoots.resolve(List.of(), env.variables(), env.userHome(), null, List.of());
+      if (configured.isEmpty()) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "Give a PATH, or configure skill roots with "
+                + SkillRoots.ENV_PATHS
+                + " or "
+                + SkillRoots.ENV_TEAM_PATHS);
+      }
+      return configured;
+    }
     List<SkillRoot> roots = new ArrayList<>();
     for (Path given : paths) {
-      Path path = workingDirectory.resolve(given).normalize();
+      Path path = env.workingDirectory().resolve(given).normalize();
       if (Files.isRegularFile(path) && isSkillFile(path)) {
         path = path.getParent();
       }

@@ -85,7 +85,7 @@ public final class SkillportCommand implements Callable<Integer> {
   }
 
   List<SkillRoot> roots(SkillPaths paths) {
-    return paths.roots(environment.workingDirectory());
+    return paths.roots(environment);
   }
 
   DisplayPaths displayPaths() {

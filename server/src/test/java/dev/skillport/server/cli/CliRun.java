@@ -12,7 +12,15 @@ record CliRun(int exitCode, String out, String err) {
   static CliRun execute(Path workingDirectory, String... args) {
     return execute(
         new CliEnvironment(
-            workingDirectory, false, Map.of(), CliEnvironment.DEFAULT_PROGRESS_DELAY),
+            workingDirectory, null, false, Map.of(), CliEnvironment.DEFAULT_PROGRESS_DELAY),
+        args);
+  }
+
+  /** Runs {@code args} in {@code workingDirectory} with these environment variables. */
+  static CliRun execute(Path workingDirectory, Map<String, String> variables, String... args) {
+    return execute(
+        new CliEnvironment(
+            workingDirectory, null, false, variables, CliEnvironment.DEFAULT_PROGRESS_DELAY),
         args);
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +47,40 @@ class ListCommandTest {
     assertThat(lines)
         .allSatisfy(
             l -> assertThat(l.indexOf("skills/") == pathColumn || l.startsWith("NAME")).isTrue());
+  }
+
+  @Test
+  void list_noPath_rootsFromEnvironmentWithScopesAndShadowing() {
+    Path repo = dir.resolve("repo-skills");
+    Path team = dir.resolve("team-skills");
+    SkillFolders.valid(repo, "shared");
+    SkillFolders.valid(repo, "only-repo");
+    SkillFolders.valid(team, "shared");
+
+    CliRun run =
+        CliRun.execute(
+            dir,
+            Map.of(
+                "SKILLPORT_SKILL_PATHS",
+                repo.toString(),
+                "SKILLPORT_TEAM_SKILL_PATHS",
+                team.toString()),
+            "list");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out().lines().skip(1).map(l -> List.of(l.split("\\s+"))))
+        .containsExactly(
+            List.of("only-repo", "repo", "available", "0", "repo-skills/only-repo"),
+            List.of("shared", "team", "available", "0", "team-skills/shared"),
+            List.of("shared", "repo", "shadowed", "0", "repo-skills/shared"));
+  }
+
+  @Test
+  void list_noPathAndNoConfiguredRoots_usageErrorExitTwo() {
+    CliRun run = CliRun.execute(dir, "list");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("SKILLPORT_SKILL_PATHS");
   }
 
   @Test

@@ -51,20 +51,22 @@ class ProgressSpinnerTest {
     Path cwd = Path.of(".");
     Duration d = Duration.ZERO;
 
-    assertThat(new CliEnvironment(cwd, true, Map.of(), d).progressAllowed()).isTrue();
-    assertThat(new CliEnvironment(cwd, true, Map.of("NO_COLOR", "1"), d).progressAllowed())
+    assertThat(new CliEnvironment(cwd, null, true, Map.of(), d).progressAllowed()).isTrue();
+    assertThat(new CliEnvironment(cwd, null, true, Map.of("NO_COLOR", "1"), d).progressAllowed())
         .isTrue();
-    assertThat(new CliEnvironment(cwd, false, Map.of(), d).progressAllowed()).isFalse();
-    assertThat(new CliEnvironment(cwd, true, Map.of("CI", "true"), d).progressAllowed()).isFalse();
-    assertThat(new CliEnvironment(cwd, true, Map.of("CI", "false"), d).progressAllowed()).isTrue();
-    assertThat(new CliEnvironment(cwd, true, Map.of("TERM", "dumb"), d).progressAllowed())
+    assertThat(new CliEnvironment(cwd, null, false, Map.of(), d).progressAllowed()).isFalse();
+    assertThat(new CliEnvironment(cwd, null, true, Map.of("CI", "true"), d).progressAllowed())
+        .isFalse();
+    assertThat(new CliEnvironment(cwd, null, true, Map.of("CI", "false"), d).progressAllowed())
+        .isTrue();
+    assertThat(new CliEnvironment(cwd, null, true, Map.of("TERM", "dumb"), d).progressAllowed())
         .isFalse();
   }
 
   @Test
   void validate_interactiveWithZeroDelay_spinnerOnStderrOnlyStdoutClean(@TempDir Path dir) {
     SkillFolders.valid(dir, "good");
-    CliEnvironment env = new CliEnvironment(dir, true, Map.of(), Duration.ZERO);
+    CliEnvironment env = new CliEnvironment(dir, null, true, Map.of(), Duration.ZERO);
 
     CliRun run = CliRun.execute(env, "validate", "good");
 

@@ -1,0 +1,121 @@
+package dev.skillport.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.api.diagnostic.DiagnosticCode;
+import dev.skillport.api.diagnostic.Severity;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine.Command;
+
+/** Keeps the README's reference and examples equal to what the code does. */
+class ReadmeTest {
+  private static final Path REPO = Path.of(System.getProperty("skillport.repo", "..")).normalize();
+  private static final Pattern FENCE = Pattern.compile("(?ms)^```(\\w*)\\n(.*?)^```$");
+
+  private static String readme;
+
+  @BeforeAll
+  static void read() throws Exception {
+    readme = Files.readString(REPO.resolve("README.md"), StandardCharsets.UTF_8);
+  }
+
+  private record Block(String language, String body) {}
+
+  private static List<Block> blocks() {
+    List<Block> blocks = new ArrayList<>();
+    Matcher m = FENCE.matcher(readme);
+    while (m.find()) {
+      blocks.add(new Block(m.group(1), m.group(2)));
+    }
+    return blocks;
+  }
+
+  /** The README row for a code: default severity, severity under --strict, summary. */
+  private static String row(DiagnosticCode code) {
+    Severity strict = code.raisedByStrict() ? Severity.ERROR : code.defaultSeverity();
+    return "| `%s` | %s | %s | %s |"
+        .formatted(
+            code.name(),
+            code.defaultSeverity().label(),
+            strict.label(),
+            code.summary().replace("|", "\\|"));
+  }
+
+  @Test
+  void diagnosticCodes_everyCodeHasItsExactRow() {
+    assertThat(readme.lines())
+        .as("README rows of the diagnostic code table (regenerate a row from the enum)")
+        .containsAll(Arrays.stream(DiagnosticCode.values()).map(ReadmeTest::row).toList());
+  }
+
+  @Test
+  void diagnosticCodes_tableNamesNoCodeThatDoesNotExist() {
+    Matcher m =
+        Pattern.compile("(?m)^\\| `([A-Z_]+)` \\| (?:error|warning|notice) \\|").matcher(readme);
+    List<String> named = new ArrayList<>();
+    while (m.find()) {
+      named.add(m.group(1));
+    }
+    assertThat(named)
+        .isNotEmpty()
+        .allSatisfy(
+            n -> assertThat(Arrays.stream(DiagnosticCode.values()).map(Enum::name)).contains(n))
+        .doesNotHaveDuplicates();
+  }
+
+  @Test
+  void exitCodes_tableMatchesTheValidateHelp() {
+    String[] declared = ValidateCommand.class.getAnnotation(Command.class).exitCodeList();
+
+    for (String entry : declared) {
+      String[] parts = entry.split(":", 2);
+      assertThat(readme).contains("| `" + parts[0] + "` | " + parts[1] + " |");
+    }
+  }
+
+  @Test
+  void examples_everyCommandBlockPrintsExactlyItsOutput() {
+    List<Block> examples =
+        blocks().stream().filter(b -> b.body().startsWith("$ bin/skillport ")).toList();
+
+    assertThat(examples).hasSizeGreaterThanOrEqualTo(2);
+    for (Block example : examples) {
+      String[] lines = example.body().split("\n", 2);
+      String[] args = lines[0].substring("$ bin/skillport ".length()).trim().split(" +");
+      CliRun run = CliRun.execute(REPO, args);
+      assertThat(run.out().strip()).as(lines[0]).isEqualTo(lines[1].strip());
+    }
+  }
+
+  @Test
+  void jsonShape_exampleEqualsRealOutput() throws Exception {
+    Block json =
+        blocks().stream().filter(b -> b.language().equals("json")).findFirst().orElseThrow();
+    CliRun run =
+        CliRun.execute(REPO, "validate", "--format", "json", "samples/invalid/legacy-frontmatter");
+
+    ObjectMapper mapper = new ObjectMapper();
+    assertThat(mapper.readTree(json.body())).isEqualTo(mapper.readTree(run.out()));
+  }
+
+  @Test
+  void firstScreen_namesTheTwoCommands() throws Exception {
+    String firstScreen = readme.substring(0, readme.indexOf("## "));
+
+    assertThat(firstScreen)
+        .contains("mvn -B -q -DskipTests package && bin/skillport")
+        .contains("mvn -B verify");
+    assertThat(Files.readString(REPO.resolve(".ci/run"), StandardCharsets.UTF_8))
+        .contains("mvn -B verify");
+  }
+}
