@@ -279,8 +279,24 @@ final class SiblingPaths {
     for (int i = 0; i < literal; i++) {
       start = start.resolve(segments[i]);
     }
-    if (!Files.isDirectory(start) || !confined(start)) {
+    if (!Files.isDirectory(start)) {
       return Optional.of(List.of());
+    }
+    if (!confined(start)) {
+      ctx.diagnostics()
+          .report(
+              DiagnosticCode.SIBLING_ESCAPES,
+              "The "
+                  + what
+                  + " glob '"
+                  + pattern
+                  + "' is refused: a symbolic link takes '"
+                  + relative(start)
+                  + "' outside the skill directory.",
+              manifest(),
+              YamlLocation.UNKNOWN,
+              "Keep sibling files inside the skill folder instead of linking to them.");
+      return Optional.empty();
     }
     int depth = norm.contains("**") ? MAX_GLOB_DEPTH : segments.length - literal;
     List<Path> out = new ArrayList<>();

@@ -17,7 +17,6 @@ class SiblingPathsTest {
   @Test
   void read_toolsPointerWithDotDot_reportsEscapesError() {
     SkillFolder skill = SkillFolder.in(tmp);
-    Files.exists(tmp);
     skill.file("../outside.yaml", "tools: [a]\n");
     skill.tools = "sub/../../outside.yaml";
 
@@ -129,6 +128,17 @@ class SiblingPathsTest {
     List<Path> found = paths.expand("workflows/*.workflow.yaml", "workflow");
 
     assertThat(found).extracting(paths::relative).containsExactly("workflows/ok.workflow.yaml");
+    assertThat(skill.codes()).containsExactly(DiagnosticCode.SIBLING_ESCAPES);
+  }
+
+  @Test
+  void expand_globUnderLinkedDirectoryOutsideSkill_reportsEscapes() throws Exception {
+    Path outside = Files.createDirectories(tmp.resolve("shared-prompts"));
+    Files.writeString(outside.resolve("a.prompt.yaml"), "name: a\ntemplate: x\n");
+    SkillFolder skill = SkillFolder.in(tmp).link("prompts", outside);
+    SiblingPaths paths = new SiblingPaths(skill.context());
+
+    assertThat(paths.expand("prompts/*.prompt.yaml", "prompt file")).isEmpty();
     assertThat(skill.codes()).containsExactly(DiagnosticCode.SIBLING_ESCAPES);
   }
 
