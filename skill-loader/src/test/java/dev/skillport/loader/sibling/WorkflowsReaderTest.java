@@ -185,10 +185,13 @@ class WorkflowsReaderTest {
   @Test
   void read_workflowMissingRequiredFields_isWorkflowInvalid() {
     SkillFolder skill =
-        skill("name: x\nsteps:\n  - {id: a, kind: tool}\n", "description: no name\nsteps: []\n");
+        skill(
+            "name: x\nsteps:\n  - {id: a, kind: tool}\n",
+            "description: no name\nsteps: []\n",
+            "name: y\nsteps:\n  - {id: a, kind: approve, timeout_secs: 99999999999}\n");
 
     assertThat(skill.read().workflows()).isEmpty();
-    assertThat(skill.with(DiagnosticCode.WORKFLOW_INVALID)).hasSize(2);
+    assertThat(skill.with(DiagnosticCode.WORKFLOW_INVALID)).hasSize(3);
     assertThat(skill.diagnostics.hasErrors()).isFalse();
   }
 
