@@ -124,10 +124,12 @@ public enum DiagnosticCode {
 
   /**
    * Whether {@code --strict} turns this code's warnings into errors. Strict mode follows the
-   * upstream loaders: unknown keys and per-entry problems fail the skill.
+   * upstream loaders: unknown keys and per-entry problems fail the skill. A root that is not a
+   * directory stays a warning: a misconfigured path is reported, never fatal.
    */
   public boolean raisedByStrict() {
     return defaultSeverity == Severity.WARNING
+        && this != ROOT_NOT_DIRECTORY
         && this != NAME_MISSING
         && this != DEPENDENCY_MISSING
         && this != SIBLING_GLOB_EMPTY;
