@@ -8,8 +8,10 @@ import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.discovery.DiscoveredSkill;
 import dev.skillport.loader.discovery.ScanResult;
 import dev.skillport.loader.discovery.SkillScanner;
+import dev.skillport.loader.report.DiagnosticCollector;
 import dev.skillport.loader.resolve.Resolution;
 import dev.skillport.loader.resolve.SkillResolver;
+import dev.skillport.loader.yaml.YamlLocation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -62,7 +64,13 @@ public final class SkillLoader {
     ScanResult scan = new SkillScanner(options.maxDepth()).scan(roots);
     List<SkillReader.Read> reads = readAll(scan.skills());
     List<Skill> skills = new ArrayList<>(reads.size());
-    List<Diagnostic> diagnostics = new ArrayList<>(scan.diagnostics());
+    // Discovery reports plain diagnostics; the collector applies strict mode to them too.
+    DiagnosticCollector discovery = new DiagnosticCollector(options.strict(), null);
+    for (Diagnostic d : scan.diagnostics()) {
+      discovery.report(
+          d.code(), d.message(), d.file(), new YamlLocation(d.line(), d.column()), d.hint());
+    }
+    List<Diagnostic> diagnostics = new ArrayList<>(discovery.diagnostics());
     for (SkillReader.Read read : reads) {
       skills.add(read.skill());
       diagnostics.addAll(read.diagnostics());

@@ -158,6 +158,20 @@ class SkillLoaderTest {
   }
 
   @Test
+  void load_strictMissingRoot_isError() {
+    LoadResult r =
+        new SkillLoader(LoaderOptions.DEFAULTS.withStrict(true))
+            .load(List.of(SkillRoot.of(tmp.resolve("absent"), Scope.REPO)));
+    assertThat(r.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.code()).isEqualTo(DiagnosticCode.ROOT_NOT_DIRECTORY);
+              assertThat(d.severity()).isEqualTo(Severity.ERROR);
+            });
+  }
+
+  @Test
   void load_diagnostics_areSortedByOrder() {
     SkillFolder.named("b-skill").noDescription().frontmatterLine("dcc: x").writeTo(tmp);
     SkillFolder.named("a-skill").name("other").writeTo(tmp);

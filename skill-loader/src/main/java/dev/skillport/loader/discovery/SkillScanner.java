@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Roots are de-duplicated by real path: the first (highest-priority) occurrence is kept, with
  * its scope, and later ones get a {@code ROOT_DUPLICATE} notice. Roots that are not existing
- * directories get {@code ROOT_NOT_DIRECTORY}. Discovery diagnostics keep their default severity:
- * strict mode is about skill content, not about configured paths.
+ * directories get {@code ROOT_NOT_DIRECTORY}. Diagnostics carry their code's default severity; the
+ * loader applies strict mode to them like to any other.
  */
 public final class SkillScanner {
   /** The skill file name the format asks for. */
