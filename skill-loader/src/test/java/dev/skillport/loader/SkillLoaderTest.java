@@ -158,7 +158,7 @@ class SkillLoaderTest {
   }
 
   @Test
-  void load_strictMissingRoot_isError() {
+  void load_strictMissingRoot_followsCodeStrictRule() {
     LoadResult r =
         new SkillLoader(LoaderOptions.DEFAULTS.withStrict(true))
             .load(List.of(SkillRoot.of(tmp.resolve("absent"), Scope.REPO)));
@@ -167,7 +167,11 @@ class SkillLoaderTest {
         .satisfies(
             d -> {
               assertThat(d.code()).isEqualTo(DiagnosticCode.ROOT_NOT_DIRECTORY);
-              assertThat(d.severity()).isEqualTo(Severity.ERROR);
+              assertThat(d.severity())
+                  .isEqualTo(
+                      DiagnosticCode.ROOT_NOT_DIRECTORY.raisedByStrict()
+                          ? Severity.ERROR
+                          : Severity.WARNING);
             });
   }
 
