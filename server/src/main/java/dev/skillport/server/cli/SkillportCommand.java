@@ -27,7 +27,12 @@ import picocli.CommandLine.Spec;
     scope = CommandLine.ScopeType.INHERIT,
     versionProvider = SkillportCommand.Version.class,
     description = "Serves Agent Skills to AI agents over the Model Context Protocol.",
-    subcommands = {ValidateCommand.class, ListCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      ValidateCommand.class,
+      ListCommand.class,
+      ServeCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class SkillportCommand implements Callable<Integer> {
   /** Success, and for {@code validate}: no errors. */
   public static final int EXIT_OK = 0;
@@ -90,6 +95,10 @@ public final class SkillportCommand implements Callable<Integer> {
 
   DisplayPaths displayPaths() {
     return new DisplayPaths(environment.workingDirectory());
+  }
+
+  CliEnvironment environment() {
+    return environment;
   }
 
   SkillTreeReader reader() {

@@ -1,0 +1,114 @@
+package dev.skillport.server.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.tool.ToolContext;
+import dev.skillport.registry.InvalidCursorException;
+import dev.skillport.server.app.SessionState;
+import dev.skillport.server.app.SkillportService;
+import dev.skillport.server.app.UnknownToolException;
+import dev.skillport.server.mcp.ErrorKind;
+import dev.skillport.server.mcp.LogLevel;
+import dev.skillport.server.mcp.McpException;
+import dev.skillport.server.mcp.McpServer;
+import dev.skillport.server.mcp.McpSession;
+import dev.skillport.server.mcp.RequestContext;
+import dev.skillport.server.mcp.ServerInfo;
+import dev.skillport.server.mcp.SessionListener;
+
+/** Binds the application ({@link SkillportService}) to the MCP protocol layer. */
+public final class SkillportMcp {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final String STATE = SessionState.class.getName();
+
+  private SkillportMcp() {}
+
+  /** An MCP server whose tools come from {@code service}. */
+  public static McpServer create(SkillportService service, ServerInfo info, int workerThreads) {
+    return McpServer.builder(info)
+        .capabilities(SkillportMcp::capabilities)
+        .workerThreads(workerThreads)
+        .sessionListener(
+            new SessionListener() {
+              @Override
+              public void sessionOpened(McpSession session) {
+                SessionState state =
+                    service.openSession(method -> session.notify(method, NODES.objectNode()));
+                session.attributes().put(STATE, state);
+              }
+
+              @Override
+              public void sessionClosed(McpSession session) {
+                session.attribute(STATE, SessionState.class).ifPresent(service::closeSession);
+              }
+            })
+        .handler("tools/list", (ctx, params) -> listTools(service, ctx, params))
+        .handler("tools/call", (ctx, params) -> callTool(service, ctx, params))
+        .build();
+  }
+
+  private static JsonNode capabilities() {
+    ObjectNode caps = NODES.objectNode();
+    caps.putObject("tools").put("listChanged", true);
+    caps.putObject("logging");
+    return caps;
+  }
+
+  private static SessionState state(RequestContext ctx) throws McpException {
+    return ctx.session()
+        .attribute(STATE, SessionState.class)
+        .orElseThrow(
+            () -> new McpException(ErrorKind.INVALID_REQUEST, "session is not initialized"));
+  }
+
+  private static JsonNode listTools(SkillportService service, RequestContext ctx, JsonNode params)
+      throws McpException {
+    JsonNode cursor = params.get("cursor");
+    if (cursor != null && !cursor.isNull() && !cursor.isTextual()) {
+      throw new McpException(ErrorKind.INVALID_PARAMS, "cursor must be a string");
+    }
+    try {
+      return service.listTools(
+          state(ctx), cursor == null || cursor.isNull() ? null : cursor.asText());
+    } catch (InvalidCursorException e) {
+      throw new McpException(ErrorKind.INVALID_PARAMS, e.getMessage());
+    }
+  }
+
+  private static JsonNode callTool(SkillportService service, RequestContext ctx, JsonNode params)
+      throws McpException {
+    JsonNode name = params.get("name");
+    if (name == null || !name.isTextual() || name.asText().isEmpty()) {
+      throw new McpException(ErrorKind.INVALID_PARAMS, "tools/call needs a tool name");
+    }
+    JsonNode args = params.get("arguments");
+    if (args != null && !args.isNull() && !args.isObject()) {
+      throw new McpException(ErrorKind.INVALID_PARAMS, "arguments must be an object");
+    }
+    try {
+      return service.callTool(state(ctx), name.asText(), args, new ContextAdapter(ctx));
+    } catch (UnknownToolException e) {
+      ObjectNode data = NODES.objectNode().put("code", e.code()).put("hint", e.hint());
+      throw new McpException(ErrorKind.INVALID_PARAMS, e.getMessage(), data);
+    }
+  }
+
+  /** Lets tool code report progress, log and see cancellation through the request. */
+  private record ContextAdapter(RequestContext ctx) implements ToolContext {
+    @Override
+    public void progress(double progress, Double total, String message) {
+      ctx.progress(progress, total, message);
+    }
+
+    @Override
+    public void log(String level, String message) {
+      ctx.log(LogLevel.fromWire(level).orElse(LogLevel.INFO), "tool", message);
+    }
+
+    @Override
+    public boolean isCancelled() {
+      return ctx.cancelled();
+    }
+  }
+}
