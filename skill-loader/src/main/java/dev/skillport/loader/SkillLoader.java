@@ -7,6 +7,7 @@ import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.discovery.DiscoveredSkill;
 import dev.skillport.loader.discovery.ScanResult;
+import dev.skillport.loader.discovery.ScanRoot;
 import dev.skillport.loader.discovery.SkillScanner;
 import dev.skillport.loader.report.DiagnosticCollector;
 import dev.skillport.loader.resolve.Resolution;
@@ -61,7 +62,12 @@ public final class SkillLoader {
    */
   public LoadResult load(List<SkillRoot> roots) {
     Objects.requireNonNull(roots, "roots");
-    ScanResult scan = new SkillScanner(options.maxDepth()).scan(roots);
+    List<ScanRoot> scanRoots = new ArrayList<>(roots.size());
+    for (SkillRoot root : roots) {
+      Objects.requireNonNull(root, "root");
+      scanRoots.add(new ScanRoot(root.path(), root.scope(), root.origin()));
+    }
+    ScanResult scan = new SkillScanner(options.maxDepth()).scan(scanRoots);
     List<SkillReader.Read> reads = readAll(scan.skills());
     List<Skill> skills = new ArrayList<>(reads.size());
     // Discovery reports plain diagnostics; the collector applies strict mode to them too.

@@ -1,6 +1,5 @@
 package dev.skillport.loader.discovery;
 
-import dev.skillport.loader.SkillRoot;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -17,7 +16,7 @@ import java.util.Objects;
 public record DiscoveredSkill(
     Path directory,
     Path skillFile,
-    SkillRoot root,
+    ScanRoot root,
     Path rootPath,
     int rootOrder,
     boolean lowercaseFileName) {

@@ -2,7 +2,6 @@ package dev.skillport.loader.discovery;
 
 import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.loader.SkillRoot;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -62,14 +61,14 @@ public final class SkillScanner {
   }
 
   /** Scans {@code roots}, highest priority first. Never throws for missing or unreadable paths. */
-  public ScanResult scan(List<SkillRoot> roots) {
+  public ScanResult scan(List<ScanRoot> roots) {
     Objects.requireNonNull(roots, "roots");
     List<DiscoveredSkill> skills = new ArrayList<>();
     List<Diagnostic> diagnostics = new ArrayList<>();
-    Map<Path, SkillRoot> rootsSeen = new HashMap<>();
+    Map<Path, ScanRoot> rootsSeen = new HashMap<>();
     Map<Path, DiscoveredSkill> skillsSeen = new HashMap<>();
     for (int i = 0; i < roots.size(); i++) {
-      SkillRoot root = Objects.requireNonNull(roots.get(i), "root");
+      ScanRoot root = Objects.requireNonNull(roots.get(i), "root");
       Path real = realDirectory(root.path());
       if (real == null) {
         diagnostics.add(
@@ -82,7 +81,7 @@ public final class SkillScanner {
                 .withHint("create the directory or remove it from the configuration"));
         continue;
       }
-      SkillRoot first = rootsSeen.putIfAbsent(real, root);
+      ScanRoot first = rootsSeen.putIfAbsent(real, root);
       if (first != null) {
         diagnostics.add(
             Diagnostic.of(
@@ -106,7 +105,7 @@ public final class SkillScanner {
     return new ScanResult(skills, diagnostics);
   }
 
-  private static String from(SkillRoot root) {
+  private static String from(ScanRoot root) {
     return root.origin().isEmpty() ? "" : " (from " + root.origin() + ")";
   }
 
@@ -124,7 +123,7 @@ public final class SkillScanner {
 
   /** The walk of one root. */
   private final class Walk {
-    private final SkillRoot root;
+    private final ScanRoot root;
     private final Path rootPath;
     private final int rootOrder;
     private final List<DiscoveredSkill> skills;
@@ -134,7 +133,7 @@ public final class SkillScanner {
     private Path firstTooDeep;
 
     Walk(
-        SkillRoot root,
+        ScanRoot root,
         Path rootPath,
         int rootOrder,
         List<DiscoveredSkill> skills,
