@@ -54,7 +54,8 @@ class CatalogReloaderTest {
 
       Files.delete(root.resolve("one/SKILL.md"));
       await().atMost(Duration.ofSeconds(10)).until(() -> holder.current().skill("one").isEmpty());
-      assertThat(swaps.get()).isGreaterThanOrEqualTo(4);
+      // Debouncing may fold several edits into one reload: the first load plus at least one more.
+      assertThat(swaps.get()).isGreaterThanOrEqualTo(2);
     }
   }
 
