@@ -3,7 +3,6 @@ package dev.skillport.server.architecture;
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
-import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -60,19 +59,9 @@ final class ArchitectureRules {
   static final ArchRule NO_CYCLES_BETWEEN_TOP_LEVEL_PACKAGES =
       slices().matching("dev.skillport.(*)..").should().beFreeOfCycles();
 
-  /**
-   * Every package, sub-packages included. One known edge is ignored by name: the loader's discovery
-   * engine takes the public {@code SkillRoot} value from the package whose entry point uses it.
-   * Giving discovery its own root value removes the cycle and this exception.
-   */
+  /** Every package, sub-packages included. */
   static final ArchRule NO_CYCLES_BETWEEN_PACKAGES =
-      slices()
-          .matching("dev.skillport.(**)")
-          .should()
-          .beFreeOfCycles()
-          .ignoreDependency(
-              resideInAPackage("dev.skillport.loader.discovery.."),
-              name("dev.skillport.loader.SkillRoot"));
+      slices().matching("dev.skillport.(**)").should().beFreeOfCycles();
 
   static final ArchRule STDOUT_ONLY_THROUGH_CLI_OUTPUT =
       noClasses()

@@ -53,9 +53,14 @@ class ReadmeTest {
 
   @Test
   void diagnosticCodes_everyCodeHasItsExactRow() {
-    assertThat(readme.lines())
-        .as("README rows of the diagnostic code table (regenerate a row from the enum)")
-        .containsAll(Arrays.stream(DiagnosticCode.values()).map(ReadmeTest::row).toList());
+    List<String> lines = readme.lines().toList();
+    List<String> missing =
+        Arrays.stream(DiagnosticCode.values())
+            .map(ReadmeTest::row)
+            .filter(row -> !lines.contains(row))
+            .toList();
+
+    assertThat(missing).as("rows to put in the README's diagnostic code table").isEmpty();
   }
 
   @Test
