@@ -36,6 +36,9 @@ final class McpHttpHandler extends Handler.Abstract {
   static final String SESSION_HEADER = "Mcp-Session-Id";
   static final String VERSION_HEADER = "MCP-Protocol-Version";
 
+  /** Bytes of an oversized body read and thrown away before the connection is dropped instead. */
+  private static final long DISCARD_BUDGET = 64L * 1024 * 1024;
+
   private final McpServer server;
   private final StreamableHttpTransport.Settings settings;
   private final RequestGuard guard;
@@ -110,7 +113,7 @@ final class McpHttpHandler extends Handler.Abstract {
     }
     long length = request.getLength();
     if (length > settings.maxBodyBytes()) {
-      tooLarge(response, callback);
+      tooLarge(request, response, callback);
       return;
     }
     // Reads without holding a thread while waiting, and fails as soon as the limit is passed.
@@ -122,7 +125,7 @@ final class McpHttpHandler extends Handler.Abstract {
             (byte[] body, Throwable failure) -> {
               if (failure != null) {
                 LOG.debug("Request body not read: {}", failure.toString());
-                tooLarge(response, callback);
+                tooLarge(request, response, callback);
                 return;
               }
               try {
@@ -322,10 +325,49 @@ final class McpHttpHandler extends Handler.Abstract {
     }
   }
 
-  private static void tooLarge(Response response, Callback callback) {
-    // The rest of an oversized body is not read; closing the connection spares the client a stall.
-    response.getHeaders().put(HttpHeader.CONNECTION, "close");
-    error(response, callback, 413, "Request body too large");
+  /**
+   * Answers 413 at once, then reads and discards the rest of the body (up to a budget) so that the
+   * connection is not reset under a client still sending, which could lose the answer.
+   */
+  private static void tooLarge(Request request, Response response, Callback callback) {
+    response.setStatus(413);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    String body =
+        ErrorMapper.toResponse(
+                null, new McpException(ErrorKind.INVALID_REQUEST, "Request body too large"))
+            .toString();
+    response.write(
+        true,
+        ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)),
+        Callback.from(() -> discard(request, DISCARD_BUDGET, callback), callback::failed));
+  }
+
+  private static void discard(Request request, long budget, Callback callback) {
+    long left = budget;
+    while (true) {
+      Content.Chunk chunk = request.read();
+      if (chunk == null) {
+        long remaining = left;
+        request.demand(() -> discard(request, remaining, callback));
+        return;
+      }
+      if (Content.Chunk.isFailure(chunk)) {
+        callback.failed(chunk.getFailure());
+        return;
+      }
+      left -= chunk.remaining();
+      boolean last = chunk.isLast();
+      chunk.release();
+      if (last) {
+        callback.succeeded();
+        return;
+      }
+      if (left <= 0) {
+        // A client that keeps sending past the budget loses its connection.
+        callback.failed(new IllegalStateException("Oversized request body"));
+        return;
+      }
+    }
   }
 
   private static void error(Response response, Callback callback, int status, String message) {

@@ -15,6 +15,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -95,7 +97,12 @@ public final class StreamableHttpTransport implements AutoCloseable {
     threads.setName("mcp-http");
     threads.setDaemon(true);
     jetty = new Server(threads);
-    connector = new ServerConnector(jetty, 1, 1);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    // Jetty's per-connection header cache otherwise matches values case-insensitively, so a token
+    // differing only in case from an earlier one on the same connection would read as that one.
+    http.setHeaderCacheCaseSensitive(true);
+    connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
     connector.setHost(settings.host());
     connector.setPort(settings.port());
     connector.setIdleTimeout(settings.connectionIdleTimeout().toMillis());
