@@ -50,7 +50,10 @@ class ConformanceSuiteIT {
         "ping",
         "logging-set-level",
         "dns-rebinding-protection",
-        "server-sse-multiple-streams"
+        "server-sse-multiple-streams",
+        "tools-call-with-progress",
+        "tools-call-with-logging",
+        "tools-call-sampling"
       })
   void scenario_passes(String scenario) throws Exception {
     assumeTrue(script != null, "conformance.sh not found beside the project");

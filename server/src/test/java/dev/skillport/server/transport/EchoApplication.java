@@ -14,10 +14,12 @@ import dev.skillport.server.mcp.SessionListener;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A tiny application on the protocol core for transport tests: one {@code echo} tool that reports
- * progress and a log entry before answering.
+ * A tiny application on the protocol core for transport tests: an {@code echo} tool that reports
+ * progress and a log entry before answering, plus the conformance suite's progress, logging and
+ * sampling tools (not listed; called by name).
  */
 final class EchoApplication {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -72,16 +74,61 @@ final class EchoApplication {
 
   private static JsonNode call(dev.skillport.server.mcp.RequestContext ctx, JsonNode params)
       throws McpException {
-    if (!"echo".equals(params.path("name").asText())) {
-      throw new McpException(ErrorKind.INVALID_PARAMS, "Unknown tool: " + params.path("name"));
+    String name = params.path("name").asText();
+    switch (name) {
+      case "test_tool_with_progress" -> {
+        for (int step = 0; step <= 100; step += 50) {
+          ctx.progress(step, 100.0, "step " + step);
+          pause();
+        }
+        return text("progress done");
+      }
+      case "test_tool_with_logging" -> {
+        for (int i = 1; i <= 3; i++) {
+          ctx.log(LogLevel.INFO, "conformance", "log entry " + i);
+          pause();
+        }
+        return text("logging done");
+      }
+      case "test_sampling" -> {
+        ObjectNode request = JSON.createObjectNode();
+        ObjectNode message = request.putArray("messages").addObject();
+        message.put("role", "user");
+        message
+            .putObject("content")
+            .put("type", "text")
+            .put("text", params.path("arguments").path("prompt").asText());
+        request.put("maxTokens", 100);
+        try {
+          JsonNode answer =
+              ctx.sendRequest("sampling/createMessage", request).get(10, TimeUnit.SECONDS);
+          return text("LLM response: " + answer.path("content").path("text").asText());
+        } catch (Exception e) {
+          throw new McpException(ErrorKind.INTERNAL_ERROR, "sampling failed", null, e);
+        }
+      }
+      case "echo" -> {}
+      default -> throw new McpException(ErrorKind.INVALID_PARAMS, "Unknown tool: " + name);
     }
     String text = params.path("arguments").path("text").asText("");
     ctx.progress(1, 2.0, "halfway");
     ctx.log(LogLevel.INFO, "echo", "echoing " + text.length() + " characters");
     ctx.progress(2, 2.0, "done");
+    return text(text);
+  }
+
+  private static JsonNode text(String text) {
     ObjectNode result = JSON.createObjectNode();
     result.putArray("content").addObject().put("type", "text").put("text", text);
     result.put("isError", false);
     return result;
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(50);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }
