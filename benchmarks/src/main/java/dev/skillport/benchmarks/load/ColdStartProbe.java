@@ -1,0 +1,108 @@
+package dev.skillport.benchmarks.load;
+
+import dev.skillport.benchmarks.loader.GeneratedTree;
+import dev.skillport.benchmarks.loader.SkillTreeGenerator;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Cold start of {@code skillport serve --stdio} over a generated tree: the time from starting the
+ * process to the first {@code tools/list} answer, with {@code initialize} sent at once.
+ *
+ * <pre>
+ * java -cp benchmarks.jar dev.skillport.benchmarks.load.ColdStartProbe \
+ *     --jar server/target/skillport.jar [--skills 1000] [--runs 5]
+ * </pre>
+ */
+public final class ColdStartProbe {
+  private ColdStartProbe() {}
+
+  public static void main(String[] argv) throws Exception {
+    Path jar = null;
+    int skills = 1000;
+    int runs = 5;
+    for (int i = 0; i < argv.length; i += 2) {
+      switch (argv[i]) {
+        case "--jar" -> jar = Path.of(argv[i + 1]);
+        case "--skills" -> skills = Integer.parseInt(argv[i + 1]);
+        case "--runs" -> runs = Integer.parseInt(argv[i + 1]);
+        default -> throw new IllegalArgumentException("unknown option " + argv[i]);
+      }
+    }
+    if (jar == null || !Files.isRegularFile(jar)) {
+      throw new IllegalArgumentException("--jar must name the built skillport.jar");
+    }
+    PrintStream out = System.out;
+    GeneratedTree tree =
+        SkillTreeGenerator.seeded(7).write(Files.createTempDirectory("skillport-cold"), skills);
+    try {
+      long[] millis = new long[runs];
+      for (int r = 0; r < runs; r++) {
+        millis[r] = once(jar, tree.root());
+        out.printf(Locale.ROOT, "run %d: %d ms%n", r + 1, millis[r]);
+      }
+      Arrays.sort(millis);
+      out.printf(
+          Locale.ROOT,
+          "cold start to first tools/list, %d skills: median %d ms, best %d ms, worst %d ms%n",
+          skills,
+          millis[runs / 2],
+          millis[0],
+          millis[runs - 1]);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  private static long once(Path jar, Path skills) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    long start = System.nanoTime();
+    Process p =
+        new ProcessBuilder(
+                List.of(
+                    java,
+                    "-jar",
+                    jar.toString(),
+                    "serve",
+                    "--stdio",
+                    "--no-watch",
+                    "--skills",
+                    skills.toString()))
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    try (OutputStream in = p.getOutputStream();
+        BufferedReader reader =
+            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      String init =
+          "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
+              + "\"capabilities\":{},\"clientInfo\":{\"name\":\"cold-start\",\"version\":\"1\"}}}\n"
+              + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+              + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n";
+      in.write(init.getBytes(StandardCharsets.UTF_8));
+      in.flush();
+      String line;
+      while ((line = reader.readLine()) != null) {
+        if (line.contains("\"id\":2")) {
+          long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+          if (!line.contains("\"tools\"")) {
+            throw new IllegalStateException("tools/list failed: " + line);
+          }
+          return elapsed;
+        }
+      }
+      throw new IllegalStateException("the server closed stdout before answering tools/list");
+    } finally {
+      p.destroy();
+      p.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+}
