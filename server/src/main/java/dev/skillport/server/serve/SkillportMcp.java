@@ -16,6 +16,7 @@ import dev.skillport.server.mcp.McpSession;
 import dev.skillport.server.mcp.RequestContext;
 import dev.skillport.server.mcp.ServerInfo;
 import dev.skillport.server.mcp.SessionListener;
+import java.util.List;
 
 /** Binds the application ({@link SkillportService}) to the MCP protocol layer. */
 public final class SkillportMcp {
@@ -24,31 +25,44 @@ public final class SkillportMcp {
 
   private SkillportMcp() {}
 
-  /** An MCP server whose tools come from {@code service}. */
-  public static McpServer create(SkillportService service, ServerInfo info, int workerThreads) {
-    return McpServer.builder(info)
-        .capabilities(SkillportMcp::capabilities)
-        .workerThreads(workerThreads)
-        .sessionListener(
-            new SessionListener() {
-              @Override
-              public void sessionOpened(McpSession session) {
-                SessionState state =
-                    service.openSession(method -> session.notify(method, NODES.objectNode()));
-                session.attributes().put(STATE, state);
-              }
+  /**
+   * An MCP server whose tools come from {@code service}, plus the given features (prompts,
+   * resources, …), each adding its capabilities and handlers.
+   */
+  public static McpServer create(
+      SkillportService service, ServerInfo info, int workerThreads, List<McpFeature> features) {
+    ObjectNode caps = capabilities();
+    features.forEach(f -> f.capabilities(caps));
+    McpServer.Builder builder =
+        McpServer.builder(info)
+            .capabilities(() -> caps.deepCopy())
+            .workerThreads(workerThreads)
+            .sessionListener(
+                new SessionListener() {
+                  @Override
+                  public void sessionOpened(McpSession session) {
+                    SessionState state =
+                        service.openSession(method -> session.notify(method, NODES.objectNode()));
+                    session.attributes().put(STATE, state);
+                  }
 
-              @Override
-              public void sessionClosed(McpSession session) {
-                session.attribute(STATE, SessionState.class).ifPresent(service::closeSession);
-              }
-            })
-        .handler("tools/list", (ctx, params) -> listTools(service, ctx, params))
-        .handler("tools/call", (ctx, params) -> callTool(service, ctx, params))
-        .build();
+                  @Override
+                  public void sessionClosed(McpSession session) {
+                    session.attribute(STATE, SessionState.class).ifPresent(service::closeSession);
+                  }
+                })
+            .handler("tools/list", (ctx, params) -> listTools(service, ctx, params))
+            .handler("tools/call", (ctx, params) -> callTool(service, ctx, params));
+    features.forEach(f -> f.register(builder));
+    return builder.build();
   }
 
-  private static JsonNode capabilities() {
+  /** The application's state of a session, set when the session opened. */
+  public static SessionState sessionState(RequestContext ctx) throws McpException {
+    return state(ctx);
+  }
+
+  private static ObjectNode capabilities() {
     ObjectNode caps = NODES.objectNode();
     caps.putObject("tools").put("listChanged", true);
     caps.putObject("logging");

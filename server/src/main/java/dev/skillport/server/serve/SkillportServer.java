@@ -12,6 +12,7 @@ import dev.skillport.server.mcp.McpServer;
 import dev.skillport.server.mcp.ServerInfo;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,7 +71,8 @@ public final class SkillportServer implements AutoCloseable {
                 version,
                 "Skills are loaded on demand: call search_skills to find one, load_skill to get its"
                     + " tools."),
-            Math.max(4, Runtime.getRuntime().availableProcessors() * 4));
+            Math.max(4, Runtime.getRuntime().availableProcessors() * 4),
+            List.of());
     return new SkillportServer(reloader, service, mcp);
   }
 
