@@ -1,0 +1,2 @@
+/** The authoring API for Java tools: handler registration, typed arguments and result builders. */
+package dev.skillport.sdk;
