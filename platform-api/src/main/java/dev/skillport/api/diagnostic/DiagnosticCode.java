@@ -102,7 +102,13 @@ public enum DiagnosticCode {
   SHADOWED(Severity.NOTICE, "another skill with the same name wins by scope or root order"),
 
   // The loader itself.
-  LOADER_INTERNAL_ERROR(Severity.ERROR, "reading the skill failed unexpectedly; others still load");
+  LOADER_INTERNAL_ERROR(Severity.ERROR, "reading the skill failed unexpectedly; others still load"),
+
+  // Host-adapter plugins.
+  PLUGIN_INVALID(Severity.ERROR, "a plugin could not be loaded (manifest, classes or extensions)"),
+  PLUGIN_START_FAILED(Severity.ERROR, "a plugin or its host adapter failed to start"),
+  PLUGIN_BUNDLES_API(
+      Severity.ERROR, "a plugin bundles its own copy of the platform API, Jackson or SLF4J");
 
   private final Severity defaultSeverity;
   private final String summary;
