@@ -15,34 +15,39 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a script tool out of process: the interpreter chosen by extension, arguments as JSON on
- * stdin and as {@code --key value} flags (never through a shell), the skill folder as working
- * directory, a timeout that kills the whole process tree, and capped output.
+ * Runs a script tool out of process, under a {@link ScriptPolicy}: the interpreter chosen by
+ * extension from a fixed allowlist, arguments as JSON on stdin and as {@code --key value} flags
+ * (never through a shell), a minimal environment, the skill folder as working directory, a timeout
+ * or cancellation that kills the whole process tree, and capped output (what exceeds a cap is read
+ * and discarded, never buffered).
  *
  * <p>Stdout rules: a JSON object on stdout (the whole output, or else its last non-empty line) is
  * the structured result; {@code "success": false} in it, a non-zero exit code or a timeout makes
- * the result an error. Anything else is returned as text.
+ * the result an error. Anything else is returned as text. Stderr lines starting with {@code
+ * ::progress} or {@code ::log} report progress and log entries (see {@link ScriptStderr}).
  */
 public final class ScriptToolRunner {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Map<String, String> INTERPRETERS =
+  private static final Map<String, String> KINDS =
       Map.of(
-          "py", "python3",
+          "py", "python",
           "sh", "bash",
           "bash", "bash",
           "js", "node",
           "mjs", "node");
+  private static final Duration POLL = Duration.ofMillis(50);
 
-  private final Duration defaultTimeout;
-  private final int maxStdout;
-  private final int maxStderr;
+  private final ScriptPolicy policy;
+  private final Map<String, String> environment;
   private final ExecutorService pumps =
       Executors.newCachedThreadPool(
           r -> {
@@ -52,31 +57,63 @@ public final class ScriptToolRunner {
           });
 
   public ScriptToolRunner(Duration defaultTimeout, int maxStdout, int maxStderr) {
-    this.defaultTimeout = defaultTimeout;
-    this.maxStdout = maxStdout;
-    this.maxStderr = maxStderr;
+    this(ScriptPolicy.defaults().withDefaultTimeout(defaultTimeout).withCaps(maxStdout, maxStderr));
+  }
+
+  public ScriptToolRunner(ScriptPolicy policy) {
+    this(policy, System.getenv());
+  }
+
+  /** A runner whose scripts inherit from {@code serverEnvironment} only what the policy allows. */
+  public ScriptToolRunner(ScriptPolicy policy, Map<String, String> serverEnvironment) {
+    this.policy = Objects.requireNonNull(policy, "policy");
+    Map<String, String> env = new TreeMap<>();
+    for (String name : ScriptPolicy.BASE_ENV) {
+      copy(serverEnvironment, name, env);
+    }
+    for (String name : policy.passEnv()) {
+      copy(serverEnvironment, name, env);
+    }
+    env.put("PYTHONIOENCODING", "utf-8");
+    env.put("PYTHONUNBUFFERED", "1");
+    this.environment = Map.copyOf(env);
+  }
+
+  public ScriptPolicy policy() {
+    return policy;
   }
 
   /** The interpreter for a script, by extension; empty when the extension has none. */
   public static Optional<String> interpreterFor(Path script) {
+    return kindOf(script).map(k -> k.equals("python") ? "python3" : k);
+  }
+
+  private static Optional<String> kindOf(Path script) {
     String file = script.getFileName().toString();
     int dot = file.lastIndexOf('.');
     String ext = dot < 0 ? "" : file.substring(dot + 1).toLowerCase(Locale.ROOT);
-    return Optional.ofNullable(INTERPRETERS.get(ext));
+    return Optional.ofNullable(KINDS.get(ext));
   }
 
   /** Runs {@code script} with {@code arguments}; never throws for a failing script. */
   public ToolResult run(
       Path script, Path workDir, JsonNode arguments, Integer timeoutSecs, ToolContext context) {
-    Optional<String> interpreter = interpreterFor(script);
-    if (interpreter.isEmpty()) {
+    Optional<String> kind = kindOf(script);
+    if (kind.isEmpty()) {
       return ToolCallErrors.result(
           "NO_INTERPRETER",
-          "no interpreter is configured for " + script.getFileName(),
+          "no interpreter is allowed for " + script.getFileName(),
           "use a .py, .sh, .bash, .js or .mjs script");
     }
+    if (policy.deniedInterpreters().contains(kind.get())) {
+      return ToolCallErrors.result(
+          "INTERPRETER_DENIED",
+          kind.get() + " scripts are denied by the server's configuration",
+          "ask the operator, or use a tool of another kind");
+    }
+    String interpreter = kind.get().equals("python") ? policy.python() : kind.get();
     List<String> command = new ArrayList<>();
-    command.add(interpreter.get());
+    command.add(interpreter);
     command.add(script.toString());
     arguments
         .properties()
@@ -86,25 +123,37 @@ public final class ScriptToolRunner {
               JsonNode v = e.getValue();
               command.add(v.isTextual() ? v.asText() : v.toString());
             });
-    Duration timeout = timeoutSecs != null ? Duration.ofSeconds(timeoutSecs) : defaultTimeout;
+    Duration timeout =
+        timeoutSecs != null ? Duration.ofSeconds(timeoutSecs) : policy.defaultTimeout();
     Process process;
     try {
       ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile());
+      pb.environment().clear();
+      pb.environment().putAll(environment);
+      pb.environment().put("SKILLPORT_SKILL_DIR", workDir.toString());
       process = pb.start();
     } catch (IOException e) {
       return ToolCallErrors.result(
           "SCRIPT_START_FAILED",
-          "could not start " + interpreter.get() + ": " + e.getMessage(),
-          "check that " + interpreter.get() + " is installed and on PATH");
+          "could not start " + interpreter + ": " + e.getMessage(),
+          "check that " + interpreter + " is installed and on PATH");
     }
-    Future<Captured> out = pumps.submit(() -> capture(process.getInputStream(), maxStdout));
-    Future<Captured> err = pumps.submit(() -> capture(process.getErrorStream(), maxStderr));
+    ScriptStderr stderr = new ScriptStderr(context, policy.maxStderr());
+    Future<Captured> out =
+        pumps.submit(() -> capture(process.getInputStream(), policy.maxStdout()));
+    Future<?> err =
+        pumps.submit(
+            () -> {
+              stderr.read(process.getErrorStream());
+              return null;
+            });
     try (OutputStream stdin = process.getOutputStream()) {
       stdin.write(JSON.writeValueAsBytes(arguments));
     } catch (IOException ignored) {
       // The script may exit without reading its input; that is its choice.
     }
     boolean finished = false;
+    boolean interrupted = false;
     long deadline = System.nanoTime() + timeout.toNanos();
     try {
       while (!finished) {
@@ -112,28 +161,41 @@ public final class ScriptToolRunner {
         if (left <= 0 || context.isCancelled()) {
           break;
         }
-        finished =
-            process.waitFor(
-                Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)), TimeUnit.NANOSECONDS);
+        finished = process.waitFor(Math.min(left, POLL.toNanos()), TimeUnit.NANOSECONDS);
       }
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      interrupted = true;
     }
     if (!finished) {
       killTree(process);
-      String why =
-          context.isCancelled() ? "cancelled" : "timed out after " + timeout.toSeconds() + " s";
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      boolean cancelled = interrupted || context.isCancelled();
+      String why = cancelled ? "cancelled" : "timed out after " + timeout.toSeconds() + " s";
       return ToolCallErrors.result(
-          "SCRIPT_" + (context.isCancelled() ? "CANCELLED" : "TIMEOUT"),
-          script.getFileName() + " " + why,
-          null);
+          "SCRIPT_" + (cancelled ? "CANCELLED" : "TIMEOUT"),
+          script.getFileName() + " " + why + tailSuffix(stderr),
+          cancelled ? null : "raise timeout_hint_secs if the tool needs longer");
     }
     Captured stdout = get(out);
-    Captured stderr = get(err);
+    await(err);
     return interpret(process.exitValue(), stdout, stderr);
   }
 
-  private static ToolResult interpret(int exit, Captured stdout, Captured stderr) {
+  private static void copy(Map<String, String> from, String name, Map<String, String> to) {
+    String value = from.get(name);
+    if (value != null) {
+      to.put(name, value);
+    }
+  }
+
+  private static String tailSuffix(ScriptStderr stderr) {
+    String tail = tail(stderr.tail(), 2000);
+    return tail.isBlank() ? "" : ": " + tail;
+  }
+
+  private static ToolResult interpret(int exit, Captured stdout, ScriptStderr stderr) {
     String text = stdout.text();
     JsonNode object = parseObject(text.strip());
     if (object == null) {
@@ -142,13 +204,11 @@ public final class ScriptToolRunner {
         object = parseObject(lines.get(lines.size() - 1).strip());
       }
     }
-    String truncated = stdout.truncated() ? "\n[stdout truncated]" : "";
+    String truncated =
+        stdout.truncated() ? "\n[stdout truncated after " + stdout.text().length() + " chars]" : "";
     if (exit != 0) {
-      String tail = tail(stderr.text(), 2000) + (stderr.truncated() ? "\n[stderr truncated]" : "");
       return ToolCallErrors.result(
-          "SCRIPT_FAILED",
-          "script exited with code " + exit + (tail.isBlank() ? "" : ": " + tail),
-          null);
+          "SCRIPT_FAILED", "script exited with code " + exit + tailSuffix(stderr), null);
     }
     if (object != null) {
       boolean failed = object.has("success") && !object.get("success").asBoolean(true);
@@ -184,12 +244,27 @@ public final class ScriptToolRunner {
   }
 
   private static void killTree(Process process) {
-    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    // The tree is listed before the script dies (its children are re-parented then and no longer
+    // listed as its descendants); the script goes first so it cannot start new children.
+    List<ProcessHandle> tree = process.descendants().toList();
+    process.toHandle().destroyForcibly();
+    for (ProcessHandle child : tree) {
+      child.descendants().forEach(ProcessHandle::destroyForcibly);
+      child.destroyForcibly();
+    }
     process.destroyForcibly();
     try {
       process.waitFor(2, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void await(Future<?> f) {
+    try {
+      f.get(5, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      // A descendant still holding stderr open; the tail read so far is used.
     }
   }
 
