@@ -1,0 +1,36 @@
+package dev.skillport.api.tool;
+
+import java.util.Objects;
+
+/**
+ * A request a tool sent to the client (sampling, elicitation) did not produce a result: the client
+ * did not declare the capability, answered with an error, or did not answer in time.
+ */
+public final class ClientRequestException extends Exception {
+  private static final long serialVersionUID = 1L;
+
+  /** Why the request failed. */
+  public enum Reason {
+    /** The client did not declare the capability the request needs. */
+    UNSUPPORTED,
+    /** The client answered with an error, or the session ended. */
+    FAILED,
+    /** The client did not answer in time. */
+    TIMED_OUT
+  }
+
+  private final Reason reason;
+
+  public ClientRequestException(Reason reason, String message) {
+    this(reason, message, null);
+  }
+
+  public ClientRequestException(Reason reason, String message, Throwable cause) {
+    super(message, cause);
+    this.reason = Objects.requireNonNull(reason, "reason");
+  }
+
+  public Reason reason() {
+    return reason;
+  }
+}
