@@ -63,6 +63,14 @@ enum SiblingSchema {
 
   /** The failures of {@code instance}, in the validator's order; empty when it is valid. */
   List<Issue> validate(JsonNode instance) {
+    if (this == META_2020_12 && MetaSchemaShortcut.certainlyValid(instance)) {
+      return List.of();
+    }
+    return validateFully(instance);
+  }
+
+  /** {@link #validate} without the shortcut for plain tool schemas: always the full validator. */
+  List<Issue> validateFully(JsonNode instance) {
     List<Error> errors = Compiled.SCHEMAS.get(this).validate(instance);
     List<Issue> issues = new ArrayList<>(errors.size());
     for (Error e : errors) {

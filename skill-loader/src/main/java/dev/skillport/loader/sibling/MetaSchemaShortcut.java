@@ -1,0 +1,146 @@
+package dev.skillport.loader.sibling;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Recognises the plain schemas most tools declare ({@code type}, {@code properties}, {@code
+ * required}, bounds, {@code enum}, …) as valid JSON Schema 2020-12 without running the full
+ * meta-schema, which walks dozens of {@code $dynamicRef}s per node and dominated load time.
+ *
+ * <p>The check is one-sided: {@link #certainlyValid} answers true only for schemas built from the
+ * keywords listed here, each with a value the 2020-12 meta-schema accepts (formats are annotations
+ * there, so {@code pattern} and {@code format} need only be strings). Anything else, including any
+ * keyword it does not know, answers false and the caller runs the full meta-schema, so every
+ * diagnostic still comes from the real validator.
+ */
+final class MetaSchemaShortcut {
+  private static final Set<String> SIMPLE_TYPES =
+      Set.of("array", "boolean", "integer", "null", "number", "object", "string");
+
+  /** Keywords whose value may be anything. */
+  private static final Set<String> ANY_VALUE = Set.of("default", "const");
+
+  /** Keywords whose value must be a string. */
+  private static final Set<String> STRINGS =
+      Set.of("title", "description", "$comment", "format", "pattern");
+
+  /** Keywords whose value must be a non-negative integer. */
+  private static final Set<String> COUNTS =
+      Set.of(
+          "minLength",
+          "maxLength",
+          "minItems",
+          "maxItems",
+          "minProperties",
+          "maxProperties",
+          "minContains",
+          "maxContains");
+
+  /** Keywords whose value must be a number. */
+  private static final Set<String> NUMBERS =
+      Set.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum");
+
+  /** Keywords whose value must be a boolean. */
+  private static final Set<String> FLAGS =
+      Set.of("uniqueItems", "readOnly", "writeOnly", "deprecated");
+
+  /** Keywords whose value must itself be a schema. */
+  private static final Set<String> SUBSCHEMAS =
+      Set.of("items", "additionalProperties", "not", "contains", "propertyNames");
+
+  /** Keywords whose value must be a non-empty list of schemas. */
+  private static final Set<String> SCHEMA_LISTS = Set.of("allOf", "anyOf", "oneOf", "prefixItems");
+
+  private MetaSchemaShortcut() {}
+
+  /**
+   * True when {@code schema} is certainly a valid JSON Schema 2020-12; false means "not known",
+   * never "invalid".
+   */
+  static boolean certainlyValid(JsonNode schema) {
+    if (schema.isBoolean()) {
+      return true;
+    }
+    if (!schema.isObject()) {
+      return false;
+    }
+    for (Map.Entry<String, JsonNode> field : schema.properties()) {
+      if (!keywordValid(field.getKey(), field.getValue())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean keywordValid(String key, JsonNode value) {
+    if (ANY_VALUE.contains(key)) {
+      return true;
+    }
+    if (STRINGS.contains(key)) {
+      return value.isTextual();
+    }
+    if (COUNTS.contains(key)) {
+      return value.isIntegralNumber() && value.bigIntegerValue().signum() >= 0;
+    }
+    if (NUMBERS.contains(key)) {
+      return value.isNumber();
+    }
+    if (FLAGS.contains(key)) {
+      return value.isBoolean();
+    }
+    if (SUBSCHEMAS.contains(key)) {
+      return certainlyValid(value);
+    }
+    if (SCHEMA_LISTS.contains(key)) {
+      return value.isArray() && !value.isEmpty() && allSchemas(value);
+    }
+    switch (key) {
+      case "type":
+        return typeValid(value);
+      case "properties":
+        return value.isObject() && allSchemas(value);
+      case "required":
+        return value.isArray() && uniqueStrings(value, null);
+      case "enum":
+      case "examples":
+        return value.isArray();
+      case "multipleOf":
+        return value.isNumber() && value.decimalValue().signum() > 0;
+      default:
+        return false;
+    }
+  }
+
+  private static boolean typeValid(JsonNode value) {
+    if (value.isTextual()) {
+      return SIMPLE_TYPES.contains(value.textValue());
+    }
+    return value.isArray() && !value.isEmpty() && uniqueStrings(value, SIMPLE_TYPES);
+  }
+
+  /** Every element (of a list, or value of a mapping) is certainly a valid schema. */
+  private static boolean allSchemas(JsonNode container) {
+    for (JsonNode element : container) {
+      if (!certainlyValid(element)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A list of distinct strings, each in {@code allowed} unless that is null. */
+  private static boolean uniqueStrings(JsonNode list, Set<String> allowed) {
+    Set<String> seen = new HashSet<>();
+    for (JsonNode element : list) {
+      if (!element.isTextual()
+          || (allowed != null && !allowed.contains(element.textValue()))
+          || !seen.add(element.textValue())) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
