@@ -24,6 +24,7 @@ import dev.skillport.registry.search.SkillQuery;
 import dev.skillport.registry.search.SkillSearchIndex;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -117,6 +118,64 @@ final class CoreTools {
          "required":["query"]}""",
         true,
         this::searchTools);
+    define(
+        "jobs_get_status",
+        "Show a job's status and progress, and its result once finished when include_result is"
+            + " true.",
+        """
+        {"type":"object","properties":{
+          "job_id":{"type":"string"},"include_result":{"type":"boolean","default":false}},
+         "required":["job_id"]}""",
+        true,
+        this::jobStatus);
+    define(
+        "jobs_cancel",
+        "Cancel a pending or running job and its child jobs.",
+        """
+        {"type":"object","properties":{"job_id":{"type":"string"}},"required":["job_id"]}""",
+        false,
+        this::cancelJob);
+    define(
+        "jobs_cleanup",
+        "Remove finished jobs older than older_than_hours (24 by default).",
+        """
+        {"type":"object","properties":{"older_than_hours":{"type":"number","minimum":0,"default":24}}}""",
+        false,
+        this::cleanupJobs);
+  }
+
+  private ToolResult jobStatus(SessionState session, JsonNode a) {
+    String id = a.path("job_id").asText("");
+    boolean withResult = a.path("include_result").asBoolean(false);
+    return service
+        .jobs()
+        .status(id)
+        .map(job -> ToolResult.structured(job.toWire(withResult)))
+        .orElseGet(() -> noSuchJob(id));
+  }
+
+  private ToolResult cancelJob(SessionState session, JsonNode a) {
+    String id = a.path("job_id").asText("");
+    if (service.jobs().status(id).isEmpty()) {
+      return noSuchJob(id);
+    }
+    boolean cancelled = service.jobs().cancel(id);
+    return ToolResult.structured(NODES.objectNode().put("job_id", id).put("cancelled", cancelled));
+  }
+
+  private ToolResult cleanupJobs(SessionState session, JsonNode a) {
+    double hours = a.path("older_than_hours").asDouble(24);
+    if (!(hours >= 0)) {
+      return ToolCallErrors.result(
+          "INVALID_ARGUMENTS", "older_than_hours must not be negative", null);
+    }
+    int removed = service.jobs().cleanup(Duration.ofSeconds(Math.round(hours * 3600)));
+    return ToolResult.structured(NODES.objectNode().put("removed", removed));
+  }
+
+  private static ToolResult noSuchJob(String id) {
+    return ToolCallErrors.result(
+        "JOB_NOT_FOUND", "no job with id '" + id + "'", "job ids come from an async call's result");
   }
 
   List<CoreTool> definitions() {

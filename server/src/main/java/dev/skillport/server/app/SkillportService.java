@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.skill.Execution;
 import dev.skillport.api.skill.NextTools;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.ToolBinding;
@@ -20,6 +21,9 @@ import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.ToolListing;
 import dev.skillport.registry.ToolResolution;
+import dev.skillport.server.jobs.JobRecord;
+import dev.skillport.server.jobs.JobScheduler;
+import dev.skillport.server.jobs.MemoryJobStore;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -35,10 +39,13 @@ import org.slf4j.LoggerFactory;
 public final class SkillportService {
   private static final Logger LOG = LoggerFactory.getLogger(SkillportService.class);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final int JOB_WORKERS = 4;
 
   private final CatalogHolder catalog;
   private final HandlerRegistry handlers;
-  private final ScriptToolRunner scripts;
+  // Replaced once by configureExecution before serving; volatile for the worker threads.
+  private volatile ScriptToolRunner scripts;
+  private volatile JobScheduler jobs = new JobScheduler(new MemoryJobStore(), JOB_WORKERS);
   private final List<String> preload;
   private final CoreTools coreTools;
   private final ToolListing listing;
@@ -58,6 +65,24 @@ public final class SkillportService {
     this.coreTools = new CoreTools(this);
     this.listing = new ToolListing(coreTools.definitions(), pageSize);
     catalog.onSwap((before, after) -> sessions.forEach(SessionState::notifyListChanged));
+  }
+
+  /**
+   * Sets how scripts run and where async calls become jobs (a persistent store, more workers).
+   * Called once, before the service serves; the previous in-memory scheduler is closed.
+   */
+  public void configureExecution(ScriptToolRunner scriptRunner, JobScheduler scheduler) {
+    JobScheduler previous = this.jobs;
+    this.scripts = Objects.requireNonNull(scriptRunner, "scriptRunner");
+    this.jobs = Objects.requireNonNull(scheduler, "scheduler");
+    if (previous != scheduler) {
+      previous.close();
+    }
+  }
+
+  /** The scheduler that runs this service's jobs. */
+  public JobScheduler jobs() {
+    return jobs;
   }
 
   public Catalog catalog() {
@@ -104,6 +129,17 @@ public final class SkillportService {
    */
   public ObjectNode callTool(SessionState session, String name, JsonNode arguments, ToolContext ctx)
       throws UnknownToolException {
+    return callTool(session, name, arguments, ctx, CallMeta.NONE);
+  }
+
+  /**
+   * Like {@link #callTool(SessionState, String, JsonNode, ToolContext)}; a call that {@code meta}
+   * marks async, or to a tool declaring {@code execution: async}, becomes a job and returns {@code
+   * "Job <id> queued"} at once.
+   */
+  public ObjectNode callTool(
+      SessionState session, String name, JsonNode arguments, ToolContext ctx, CallMeta meta)
+      throws UnknownToolException {
     Catalog snapshot = catalog();
     JsonNode args = arguments == null || arguments.isNull() ? NODES.objectNode() : arguments;
     ToolResolution resolution = listing.resolve(snapshot, session.view(), name);
@@ -140,7 +176,28 @@ public final class SkillportService {
           null);
     }
     ToolResolution.Tool bound = (ToolResolution.Tool) resolution;
+    if (meta.async() || bound.tool().execution() == Execution.ASYNC) {
+      return queue(bound.skill(), bound.tool(), args, meta);
+    }
     return wire(invoke(bound.skill(), bound.tool(), args, ctx), bound.tool().nextTools());
+  }
+
+  private ObjectNode queue(Skill skill, ToolSpec tool, JsonNode args, CallMeta meta) {
+    JobRecord job =
+        jobs.submit(
+            tool.name(),
+            meta.sessionId(),
+            meta.parentJobId(),
+            jobContext -> wire(invoke(skill, tool, args, jobContext), tool.nextTools()),
+            meta.jobUpdates());
+    ObjectNode out = NODES.objectNode();
+    out.putArray("content")
+        .addObject()
+        .put("type", "text")
+        .put("text", "Job " + job.id() + " queued");
+    out.putObject("structuredContent").put("job_id", job.id()).put("status", job.status().wire());
+    out.put("isError", false);
+    return out;
   }
 
   private ToolResult invoke(Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {

@@ -103,10 +103,11 @@ public final class JobScheduler implements AutoCloseable {
             && status(parentId).map(p -> p.status() == JobStatus.CANCELLED).orElse(false);
     if (parentCancelled) {
       cancel(record.id());
-    } else {
-      workers.execute(() -> execute(job, work));
+      return job.record;
     }
-    return job.record;
+    workers.execute(() -> execute(job, work));
+    // The record as queued: a fast worker may already have moved the live one on.
+    return record;
   }
 
   /** The current record of a job, live or stored. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.registry.InvalidCursorException;
+import dev.skillport.server.app.CallMeta;
 import dev.skillport.server.app.SessionState;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.app.UnknownToolException;
@@ -69,6 +70,13 @@ public final class SkillportMcp {
     return caps;
   }
 
+  /** Async and parent-job hints of a call; job updates go to the session that started it. */
+  private static CallMeta jobMeta(RequestContext ctx) {
+    McpSession session = ctx.session();
+    return CallMeta.fromRequest(
+        ctx.meta(), session.id(), update -> session.notify(CallMeta.JOB_UPDATED, update));
+  }
+
   private static SessionState state(RequestContext ctx) throws McpException {
     return ctx.session()
         .attribute(STATE, SessionState.class)
@@ -101,7 +109,8 @@ public final class SkillportMcp {
       throw new McpException(ErrorKind.INVALID_PARAMS, "arguments must be an object");
     }
     try {
-      return service.callTool(state(ctx), name.asText(), args, new ContextAdapter(ctx));
+      return service.callTool(
+          state(ctx), name.asText(), args, new ContextAdapter(ctx), jobMeta(ctx));
     } catch (UnknownToolException e) {
       ObjectNode data = NODES.objectNode().put("code", e.code()).put("hint", e.hint());
       throw new McpException(ErrorKind.INVALID_PARAMS, e.getMessage(), data);
