@@ -12,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Parse;
 import org.snakeyaml.engine.v2.events.AliasEvent;
@@ -39,6 +40,23 @@ public final class SafeYaml {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final ScalarResolver RESOLVER = new CoreSchema().getScalarResolver();
 
+  /**
+   * The first characters a non-string plain scalar can start with under the core schema (bool, int,
+   * float, null, merge and the engine's {@code ${ENV}} tag); any other start is a string.
+   */
+  private static final String NON_STRING_STARTS = "tTfFnN~ <$.+-0123456789";
+
+  /** Longest plain scalar starting with a letter that the core schema reads as bool or null. */
+  private static final int LONGEST_WORD_LITERAL = "false".length();
+
+  /**
+   * Settings per limits: building them (with a fresh schema and its resolver) cost more than
+   * parsing a small file. Settings are immutable and shared by every parse and thread.
+   */
+  private static final int MAX_CACHED_SETTINGS = 16;
+
+  private static final Map<YamlLimits, LoadSettings> SETTINGS = new ConcurrentHashMap<>();
+
   private SafeYaml() {}
 
   /**
@@ -53,13 +71,13 @@ public final class SafeYaml {
           "YAML text is " + text.length() + " characters; the limit is " + limits.maxChars(),
           new YamlLocation(lineOffset + 1, 1));
     }
-    LoadSettings settings =
-        LoadSettings.builder()
-            .setSchema(new CoreSchema())
-            .setUseMarks(true)
-            .setCodePointLimit(Math.max(limits.maxChars(), 1024))
-            .setMaxAliasesForCollections(Math.max(limits.maxAliases(), 1))
-            .build();
+    LoadSettings settings = SETTINGS.get(limits);
+    if (settings == null) {
+      settings = settings(limits);
+      if (SETTINGS.size() < MAX_CACHED_SETTINGS) {
+        SETTINGS.putIfAbsent(limits, settings);
+      }
+    }
     Builder builder = new Builder(limits, lineOffset);
     try {
       Iterator<Event> events = new Parse(settings).parseString(text).iterator();
@@ -77,6 +95,33 @@ public final class SafeYaml {
       return reject(YamlProblem.Kind.SYNTAX, clean(e.getMessage()), YamlLocation.UNKNOWN);
     }
     return new YamlResult.Parsed(builder.document());
+  }
+
+  private static LoadSettings settings(YamlLimits limits) {
+    return LoadSettings.builder()
+        .setSchema(new CoreSchema())
+        .setUseMarks(true)
+        .setCodePointLimit(Math.max(limits.maxChars(), 1024))
+        .setMaxAliasesForCollections(Math.max(limits.maxAliases(), 1))
+        .build();
+  }
+
+  /**
+   * The core-schema tag of a plain scalar. Most plain values are words, which the core schema can
+   * only read as strings; only values that could be a bool, number, null or merge key go through
+   * the resolver's regular expressions. Gives exactly the resolver's answer.
+   */
+  static Tag resolvePlain(String value) {
+    if (!value.isEmpty()) {
+      char first = value.charAt(0);
+      if (NON_STRING_STARTS.indexOf(first) < 0) {
+        return Tag.STR;
+      }
+      if (Character.isLetter(first) && value.length() > LONGEST_WORD_LITERAL) {
+        return Tag.STR;
+      }
+    }
+    return RESOLVER.resolve(value, true);
   }
 
   private static YamlResult reject(YamlProblem.Kind kind, String message, YamlLocation at) {
@@ -298,7 +343,7 @@ public final class SafeYaml {
     } else if (explicit.isPresent()) {
       tag = new Tag(explicit.get());
     } else if (event.isPlain()) {
-      tag = RESOLVER.resolve(value, true);
+      tag = resolvePlain(value);
     } else {
       return NODES.textNode(value);
     }
