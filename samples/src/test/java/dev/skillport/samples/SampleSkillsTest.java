@@ -2,6 +2,7 @@ package dev.skillport.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.skill.GroupSpec;
 import dev.skillport.api.skill.Scope;
 import dev.skillport.api.skill.Skill;
@@ -42,7 +43,7 @@ class SampleSkillsTest {
     assertThat(result.diagnostics()).isEmpty();
     assertThat(result.skills())
         .extracting(Skill::name)
-        .containsExactly("file-stats", "image-report", "image-tools");
+        .containsExactly("file-stats", "image-report", "image-tools", "mcp-conformance");
     assertThat(result.skills())
         .allSatisfy(s -> assertThat(s.state()).isEqualTo(SkillState.AVAILABLE));
     assertThat(result.skills()).allSatisfy(s -> assertThat(s.scope()).isEqualTo(Scope.REPO));
@@ -115,11 +116,42 @@ class SampleSkillsTest {
 
   @ParameterizedTest(name = "strict={0}")
   @ValueSource(booleans = {false, true})
+  void load_conformanceFixture_handlerBoundToolsPromptsAndResources(boolean strict) {
+    Skill fixture = skill(load(strict), "mcp-conformance");
+
+    assertThat(fixture.tools()).hasSize(14);
+    assertThat(fixture.tools())
+        .allSatisfy(
+            t ->
+                assertThat(t.binding())
+                    .isInstanceOfSatisfying(
+                        ToolBinding.Handler.class,
+                        h -> assertThat(h.handlerId()).isEqualTo("mcp-conformance." + t.name())));
+    JsonNode schema = fixture.tool("json_schema_2020_12_tool").orElseThrow().inputSchema();
+    assertThat(schema.path("$schema").asText())
+        .isEqualTo("https://json-schema.org/draft/2020-12/schema");
+    assertThat(schema.at("/properties/address/$ref").asText()).isEqualTo("#/$defs/address");
+    assertThat(schema.path("additionalProperties").asBoolean(true)).isFalse();
+    assertThat(fixture.prompts())
+        .extracting(p -> p.name())
+        .containsExactly(
+            "test_simple_prompt",
+            "test_prompt_with_arguments",
+            "test_prompt_with_embedded_resource",
+            "test_prompt_with_image");
+    assertThat(fixture.resources())
+        .extracting(r -> r.uri())
+        .containsExactly("test://static-text", "test://static-binary", "test://watched-resource");
+  }
+
+  @ParameterizedTest(name = "strict={0}")
+  @ValueSource(booleans = {false, true})
   void load_everyScriptBinding_pointsAtAnExecutableFileInTheSkill(boolean strict) {
     LoadResult result = load(strict);
 
     assertThat(result.skills())
         .flatExtracting(Skill::tools)
+        .filteredOn(t -> !(t.binding() instanceof ToolBinding.Handler))
         .allSatisfy(
             t ->
                 assertThat(t.binding())
