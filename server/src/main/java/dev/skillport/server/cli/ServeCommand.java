@@ -3,6 +3,12 @@ package dev.skillport.server.cli;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.loader.SkillRoots;
+import dev.skillport.server.app.ScriptPolicy;
+import dev.skillport.server.app.ScriptToolRunner;
+import dev.skillport.server.jobs.JobScheduler;
+import dev.skillport.server.jobs.JobStore;
+import dev.skillport.server.jobs.MemoryJobStore;
+import dev.skillport.server.jobs.MvStoreJobStore;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;
 import dev.skillport.server.transport.StdioTransport;
@@ -12,8 +18,11 @@ import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -83,6 +92,47 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--no-watch", description = "Do not reload when skill files change.")
   private boolean noWatch;
 
+  @Option(
+      names = "--jobs-dir",
+      paramLabel = "DIR",
+      description = "Where job records are kept (default ~/.skillport/jobs).")
+  private Path jobsDir;
+
+  @Option(
+      names = "--job-workers",
+      defaultValue = "4",
+      paramLabel = "N",
+      description = "Jobs that run at once (${DEFAULT-VALUE}).")
+  private int jobWorkers;
+
+  @Option(
+      names = "--python",
+      defaultValue = "python3",
+      paramLabel = "CMD",
+      description = "The interpreter for .py script tools (${DEFAULT-VALUE}).")
+  private String python;
+
+  @Option(
+      names = "--script-timeout",
+      defaultValue = "60",
+      paramLabel = "SECS",
+      description = "Timeout of script tools that declare no timeout_hint_secs (${DEFAULT-VALUE}).")
+  private int scriptTimeoutSecs;
+
+  @Option(
+      names = "--script-env",
+      split = ",",
+      paramLabel = "NAME",
+      description = "A server environment variable passed on to scripts (repeatable).")
+  private List<String> scriptEnv = new ArrayList<>();
+
+  @Option(
+      names = "--deny-interpreter",
+      split = ",",
+      paramLabel = "KIND",
+      description = "Refuse script tools of this kind: python, bash or node (repeatable).")
+  private List<String> deniedInterpreters = new ArrayList<>();
+
   @Override
   public Integer call() throws Exception {
     CliEnvironment env = parent.environment();
@@ -95,16 +145,46 @@ final class ServeCommand implements Callable<Integer> {
             .withWatch(!noWatch);
     String version = new SkillportCommand.Version().getVersion()[0];
     try (SkillportServer server = SkillportServer.start(config, version)) {
-      if (mode.http) {
-        return serveHttp(server);
+      try (JobScheduler jobs = openJobs(env)) {
+        server.service().configureExecution(scriptRunner(env), jobs);
+        if (mode.http) {
+          return serveHttp(server);
+        }
+        // The protocol owns the process's stdout; it is opened here, not through System.out, so
+        // nothing else in the process can write to it by accident.
+        InputStream in = new FileInputStream(FileDescriptor.in);
+        OutputStream out = new FileOutputStream(FileDescriptor.out);
+        new StdioTransport(server.mcp(), in, out).run();
+        return SkillportCommand.EXIT_OK;
       }
-      // The protocol owns the process's stdout; it is opened here, not through System.out, so
-      // nothing else in the process can write to it by accident.
-      InputStream in = new FileInputStream(FileDescriptor.in);
-      OutputStream out = new FileOutputStream(FileDescriptor.out);
-      new StdioTransport(server.mcp(), in, out).run();
-      return SkillportCommand.EXIT_OK;
     }
+  }
+
+  private JobScheduler openJobs(CliEnvironment env) {
+    Path dir = jobsDir;
+    if (dir == null) {
+      Path home = env.userHome() != null ? env.userHome() : Path.of(".");
+      dir = home.resolve(".skillport").resolve("jobs");
+    }
+    JobStore store;
+    try {
+      store = MvStoreJobStore.open(dir);
+    } catch (java.io.IOException e) {
+      // Another server (often a second stdio server of the same user) holds the store.
+      LOG.warn("job records stay in memory only: {}", e.getMessage());
+      store = new MemoryJobStore();
+    }
+    return new JobScheduler(store, Math.max(1, jobWorkers));
+  }
+
+  private ScriptToolRunner scriptRunner(CliEnvironment env) {
+    ScriptPolicy policy =
+        ScriptPolicy.defaults()
+            .withPython(python)
+            .withDefaultTimeout(Duration.ofSeconds(Math.max(1, scriptTimeoutSecs)))
+            .withPassEnv(Set.copyOf(scriptEnv))
+            .withDeniedInterpreters(Set.copyOf(deniedInterpreters));
+    return new ScriptToolRunner(policy, env.variables());
   }
 
   private int serveHttp(SkillportServer server) throws Exception {
