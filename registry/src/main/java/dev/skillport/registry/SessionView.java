@@ -9,8 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * One session's view of the catalog: which skills it loaded and which of their groups are active.
@@ -65,12 +67,27 @@ public final class SessionView {
    */
   public synchronized LoadOutcome load(
       Catalog catalog, List<String> names, boolean activateGroups) {
+    return load(catalog, names, activateGroups, skill -> Optional.empty());
+  }
+
+  /**
+   * Loads skills like {@link #load(Catalog, List, boolean)}, refusing every skill (dependencies
+   * included) for which {@code admission} gives a reason; the reason becomes the failure message.
+   */
+  public synchronized LoadOutcome load(
+      Catalog catalog,
+      List<String> names,
+      boolean activateGroups,
+      Function<Skill, Optional<String>> admission) {
     List<String> newlyLoaded = new ArrayList<>();
     List<String> alreadyLoaded = new ArrayList<>();
     Map<String, String> failures = new LinkedHashMap<>();
     for (String requested : names) {
       Skill skill = catalog.skill(requested).orElse(null);
       String problem = problem(requested, skill);
+      if (problem == null) {
+        problem = admission.apply(skill).orElse(null);
+      }
       if (problem != null) {
         failures.put(requested, problem);
         continue;
@@ -79,6 +96,9 @@ public final class SessionView {
       for (String name : order) {
         Skill s = catalog.skill(name).orElseThrow();
         String depProblem = problem(name, s);
+        if (depProblem == null) {
+          depProblem = admission.apply(s).orElse(null);
+        }
         if (depProblem != null) {
           failures.put(requested, "dependency " + name + ": " + depProblem);
           break;

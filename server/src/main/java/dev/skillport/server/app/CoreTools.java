@@ -369,7 +369,12 @@ final class CoreTools {
     Catalog catalog = service.catalog();
     SessionView view = session.view();
     SessionView.LoadOutcome outcome =
-        view.load(catalog, names, a.path("activate_groups").asBoolean(true));
+        view.load(
+            catalog,
+            names,
+            a.path("activate_groups").asBoolean(true),
+            // Host adapters decide whether the skill can run in this server.
+            skill -> service.hosts().refusal(skill));
     if (!outcome.loaded().isEmpty()) {
       session.notifyListChanged();
     }

@@ -5,8 +5,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.skill.Execution;
+import dev.skillport.api.host.HostCall;
+import dev.skillport.api.host.HostExecutor;
 import dev.skillport.api.skill.NextTools;
 import dev.skillport.api.skill.Skill;
+import dev.skillport.api.skill.ThreadAffinity;
 import dev.skillport.api.skill.ToolBinding;
 import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.Content;
@@ -21,6 +24,8 @@ import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.ToolListing;
 import dev.skillport.registry.ToolResolution;
+import dev.skillport.server.plugins.HostAdapters;
+import java.time.Duration;
 import dev.skillport.server.jobs.JobRecord;
 import dev.skillport.server.jobs.JobScheduler;
 import dev.skillport.server.jobs.MemoryJobStore;
@@ -39,6 +44,7 @@ import org.slf4j.LoggerFactory;
 public final class SkillportService {
   private static final Logger LOG = LoggerFactory.getLogger(SkillportService.class);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final int HOST_CALL_TIMEOUT_SECS = 60;
   private static final int JOB_WORKERS = 4;
 
   private final CatalogHolder catalog;
@@ -51,6 +57,7 @@ public final class SkillportService {
   private final ToolListing listing;
   private final ArgumentValidator validator = new ArgumentValidator();
   private final Set<SessionState> sessions = ConcurrentHashMap.newKeySet();
+  private final HostAdapters hosts;
 
   public SkillportService(
       CatalogHolder catalog,
@@ -58,6 +65,18 @@ public final class SkillportService {
       ScriptToolRunner scripts,
       List<String> preload,
       int pageSize) {
+    this(catalog, handlers, scripts, preload, pageSize, HostAdapters.none());
+  }
+
+  /** A service whose skills are also checked against, and run through, host adapters. */
+  public SkillportService(
+      CatalogHolder catalog,
+      HandlerRegistry handlers,
+      ScriptToolRunner scripts,
+      List<String> preload,
+      int pageSize,
+      HostAdapters hosts) {
+    this.hosts = Objects.requireNonNull(hosts, "hosts");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.handlers = Objects.requireNonNull(handlers, "handlers");
     this.scripts = Objects.requireNonNull(scripts, "scripts");
@@ -91,6 +110,11 @@ public final class SkillportService {
 
   ToolListing listing() {
     return listing;
+  }
+
+  /** The started host adapters (none for a plain server). */
+  public HostAdapters hosts() {
+    return hosts;
   }
 
   /** Opens a session that starts with the preload set; {@code notifier} receives method names. */
@@ -236,6 +260,9 @@ public final class SkillportService {
             "HANDLER_FAILED", e.getClass().getSimpleName() + ": " + e.getMessage(), null);
       }
     }
+    if (binding instanceof ToolBinding.Script s && tool.affinity() == ThreadAffinity.MAIN) {
+      return runInHost(skill, tool, s, args, ctx);
+    }
     if (binding instanceof ToolBinding.Script s) {
       return scripts.run(
           s.script(), skill.location().directory(), args, tool.timeoutHintSecs(), ctx);
@@ -244,6 +271,43 @@ public final class SkillportService {
         "NO_HANDLER",
         "tool '" + tool.name() + "' is bound to no code",
         "declare handler or source_file in the tools file, or add a script named after the tool");
+  }
+
+  /** A main-thread script runs inside its host, through the adapter's executor. */
+  private ToolResult runInHost(
+      Skill skill, ToolSpec tool, ToolBinding.Script s, JsonNode args, ToolContext ctx) {
+    HostExecutor executor = hosts.mainThreadExecutor(skill).orElse(null);
+    if (executor == null) {
+      return ToolCallErrors.result(
+          "HOST_ADAPTER_MISSING",
+          hosts
+              .refusal(skill)
+              .orElse("no host adapter runs '" + skill.name() + "' on its main thread"),
+          "install the host adapter plugin for '" + skill.manifest().extensions().dcc() + "'");
+    }
+    Duration timeout =
+        Duration.ofSeconds(
+            tool.timeoutHintSecs() == null ? HOST_CALL_TIMEOUT_SECS : tool.timeoutHintSecs());
+    try {
+      ToolResult result =
+          executor.execute(
+              new HostCall(
+                  skill.name(),
+                  tool.name(),
+                  s.script(),
+                  skill.location().directory(),
+                  args,
+                  timeout,
+                  ctx));
+      return result == null ? ToolResult.text("") : result;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return ToolCallErrors.result("CANCELLED", "the call was interrupted", null);
+    } catch (Exception e) {
+      LOG.debug("host call {}/{} failed", skill.name(), tool.name(), e);
+      return ToolCallErrors.result(
+          "HOST_CALL_FAILED", e.getClass().getSimpleName() + ": " + e.getMessage(), null);
+    }
   }
 
   private static ObjectNode wire(ToolResult result, NextTools next) {

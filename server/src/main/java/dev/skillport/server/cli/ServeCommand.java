@@ -9,6 +9,7 @@ import dev.skillport.server.jobs.JobScheduler;
 import dev.skillport.server.jobs.JobStore;
 import dev.skillport.server.jobs.MemoryJobStore;
 import dev.skillport.server.jobs.MvStoreJobStore;
+import dev.skillport.server.plugins.PluginFolders;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;
 import dev.skillport.server.transport.StdioTransport;
@@ -93,6 +94,13 @@ final class ServeCommand implements Callable<Integer> {
   private boolean noWatch;
 
   @Option(
+      names = "--plugins",
+      paramLabel = "DIR",
+      description =
+          "A folder of host-adapter plugin jars (repeatable); SKILLPORT_PLUGINS and ~/.skillport/plugins are searched too.")
+  private List<Path> plugins = new ArrayList<>();
+
+  @Option(
       names = "--jobs-dir",
       paramLabel = "DIR",
       description = "Where job records are kept (default ~/.skillport/jobs).")
@@ -144,7 +152,8 @@ final class ServeCommand implements Callable<Integer> {
             .withPreload(preload)
             .withWatch(!noWatch);
     String version = new SkillportCommand.Version().getVersion()[0];
-    try (SkillportServer server = SkillportServer.start(config, version)) {
+    List<Path> pluginFolders = PluginFolders.resolve(plugins, env.variables(), env.userHome());
+    try (SkillportServer server = SkillportServer.start(config, version, pluginFolders)) {
       try (JobScheduler jobs = openJobs(env)) {
         server.service().configureExecution(scriptRunner(env), jobs);
         if (mode.http) {

@@ -3,6 +3,7 @@ package dev.skillport.server.serve;
 import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.loader.LoadResult;
 import dev.skillport.loader.SkillLoader;
+import dev.skillport.loader.SkillRoot;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.server.app.CatalogReloader;
@@ -10,8 +11,11 @@ import dev.skillport.server.app.ScriptToolRunner;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.mcp.McpServer;
 import dev.skillport.server.mcp.ServerInfo;
+import dev.skillport.server.plugins.PluginHost;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,22 +32,36 @@ public final class SkillportServer implements AutoCloseable {
   private final CatalogReloader reloader;
   private final SkillportService service;
   private final McpServer mcp;
+  private final PluginHost plugins;
 
-  private SkillportServer(CatalogReloader reloader, SkillportService service, McpServer mcp) {
+  private SkillportServer(
+      CatalogReloader reloader, SkillportService service, McpServer mcp, PluginHost plugins) {
     this.reloader = reloader;
     this.service = service;
     this.mcp = mcp;
+    this.plugins = plugins;
   }
 
   /** Loads the skills, starts watching them if asked, and builds the MCP server. */
   public static SkillportServer start(ServeConfig config, String version) throws IOException {
+    return start(config, version, List.of());
+  }
+
+  /**
+   * Like {@link #start(ServeConfig, String)}, with the host-adapter plugins found in {@code
+   * pluginFolders}: their handlers join the registry and their shipped skills are served at scope
+   * {@code system}. A plugin that fails is reported in {@link #plugins()} and left out.
+   */
+  public static SkillportServer start(ServeConfig config, String version, List<Path> pluginFolders)
+      throws IOException {
+    PluginHost plugins = PluginHost.load(pluginFolders, version);
+    plugins.handlers().forEach(config.handlers()::register);
+    List<SkillRoot> roots = new ArrayList<>(config.roots());
+    roots.addAll(plugins.skillRoots());
     CatalogHolder holder = new CatalogHolder(Catalog.empty());
     CatalogReloader reloader =
         new CatalogReloader(
-            new SkillLoader(config.loaderOptions()),
-            config.roots(),
-            holder,
-            Duration.ofMillis(300));
+            new SkillLoader(config.loaderOptions()), roots, holder, Duration.ofMillis(300));
     LoadResult first = reloader.reload();
     for (Diagnostic d : first.diagnostics()) {
       if (d.isError()) {
@@ -52,7 +70,7 @@ public final class SkillportServer implements AutoCloseable {
         LOG.debug("{}", d.format());
       }
     }
-    LOG.info("{} skills discovered under {} roots", first.skills().size(), config.roots().size());
+    LOG.info("{} skills discovered under {} roots", first.skills().size(), roots.size());
     if (config.watch()) {
       reloader.start();
     }
@@ -62,7 +80,8 @@ public final class SkillportServer implements AutoCloseable {
             config.handlers(),
             new ScriptToolRunner(config.scriptTimeout(), MAX_STDOUT, MAX_STDERR),
             config.preload(),
-            100);
+            100,
+            plugins.adapters());
     McpServer mcp =
         SkillportMcp.create(
             service,
@@ -73,7 +92,7 @@ public final class SkillportServer implements AutoCloseable {
                     + " tools."),
             Math.max(4, Runtime.getRuntime().availableProcessors() * 4),
             List.of());
-    return new SkillportServer(reloader, service, mcp);
+    return new SkillportServer(reloader, service, mcp, plugins);
   }
 
   public McpServer mcp() {
@@ -84,9 +103,15 @@ public final class SkillportServer implements AutoCloseable {
     return service;
   }
 
+  /** The loaded plugins and the diagnostics of those that were left out. */
+  public PluginHost plugins() {
+    return plugins;
+  }
+
   @Override
   public void close() {
     reloader.close();
     mcp.close();
+    plugins.close();
   }
 }

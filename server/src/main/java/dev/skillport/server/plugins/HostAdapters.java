@@ -1,0 +1,193 @@
+package dev.skillport.server.plugins;
+
+import dev.skillport.api.host.HostAdapter;
+import dev.skillport.api.host.HostExecutor;
+import dev.skillport.api.skill.Skill;
+import dev.skillport.api.skill.ThreadAffinity;
+import dev.skillport.api.skill.ToolSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * The started host adapters, and what they allow: whether a skill may load in this server, and
+ * which adapter runs its main-thread tools. See {@code docs/decisions} for the rules.
+ *
+ * <p>A skill loads when
+ *
+ * <ol>
+ *   <li>its {@code products} are empty, or one of them is {@value #STANDALONE_PRODUCT} (the server
+ *       itself runs Python scripts) or is served by an adapter; and
+ *   <li>when any of its tools has {@code thread-affinity: main} or declares {@code
+ *       required_capabilities}, one ready adapter serving the skill's {@code dcc} offers all of it:
+ *       a main-thread executor for main-affinity tools and every required capability.
+ * </ol>
+ */
+public final class HostAdapters {
+  /** The product the server serves without any adapter: Python scripts run as subprocesses. */
+  public static final String STANDALONE_PRODUCT = "python";
+
+  private static final HostAdapters NONE = new HostAdapters(List.of());
+
+  private final List<HostAdapter> adapters;
+
+  /**
+   * @param adapters started adapters, in plugin load order (the first that fits serves)
+   */
+  public HostAdapters(List<HostAdapter> adapters) {
+    this.adapters = List.copyOf(adapters);
+  }
+
+  /** No adapters: a plain server. */
+  public static HostAdapters none() {
+    return NONE;
+  }
+
+  public List<HostAdapter> adapters() {
+    return adapters;
+  }
+
+  /** Why {@code skill} may not load in this server, or empty when it may. */
+  public Optional<String> refusal(Skill skill) {
+    List<String> products = skill.manifest().extensions().products();
+    if (!products.isEmpty() && products.stream().noneMatch(this::productPresent)) {
+      return Optional.of(
+          "skill '"
+              + skill.name()
+              + "' is only for products "
+              + products
+              + " and no host adapter for them is installed (present: "
+              + presentProducts()
+              + ")");
+    }
+    Requirements needs = Requirements.of(skill);
+    if (needs.isEmpty()) {
+      return Optional.empty();
+    }
+    String dcc = skill.manifest().extensions().dcc();
+    List<HostAdapter> serving = serving(dcc);
+    if (serving.isEmpty()) {
+      return Optional.of(
+          "skill '"
+              + skill.name()
+              + "' needs a host adapter for '"
+              + dcc
+              + "' ("
+              + needs.describe()
+              + "), and none is installed; add the '"
+              + dcc
+              + "' adapter plugin to a plugins folder");
+    }
+    for (HostAdapter adapter : serving) {
+      if (fits(adapter, needs) && adapter.isReady()) {
+        return Optional.empty();
+      }
+    }
+    StringBuilder why = new StringBuilder();
+    for (HostAdapter adapter : serving) {
+      if (why.length() > 0) {
+        why.append("; ");
+      }
+      why.append("adapter '").append(adapter.id()).append("' ");
+      if (!fits(adapter, needs)) {
+        why.append("lacks ").append(needs.missingFrom(adapter));
+      } else {
+        why.append("is not ready");
+      }
+    }
+    return Optional.of(
+        "skill '"
+            + skill.name()
+            + "' needs a host adapter for '"
+            + dcc
+            + "' with "
+            + needs.describe()
+            + ": "
+            + why);
+  }
+
+  /**
+   * The executor that runs {@code skill}'s main-thread tools, or empty when no adapter offers one.
+   */
+  public Optional<HostExecutor> mainThreadExecutor(Skill skill) {
+    Requirements needs = Requirements.of(skill);
+    for (HostAdapter adapter : serving(skill.manifest().extensions().dcc())) {
+      if (fits(adapter, needs)) {
+        Optional<HostExecutor> executor = adapter.mainThreadExecutor();
+        if (executor.isPresent()) {
+          return executor;
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private boolean productPresent(String product) {
+    return product.equalsIgnoreCase(STANDALONE_PRODUCT) || !serving(product).isEmpty();
+  }
+
+  private Set<String> presentProducts() {
+    Set<String> present = new TreeSet<>();
+    present.add(STANDALONE_PRODUCT);
+    adapters.forEach(a -> a.products().forEach(p -> present.add(p.toLowerCase(Locale.ROOT))));
+    return present;
+  }
+
+  private List<HostAdapter> serving(String product) {
+    return adapters.stream()
+        .filter(a -> a.products().stream().anyMatch(p -> p.equalsIgnoreCase(product)))
+        .toList();
+  }
+
+  private static boolean fits(HostAdapter adapter, Requirements needs) {
+    return needs.missingFrom(adapter).isEmpty();
+  }
+
+  /** What a skill's tools ask of an adapter. */
+  private record Requirements(List<String> mainTools, Set<String> capabilities) {
+    static Requirements of(Skill skill) {
+      List<String> main =
+          skill.tools().stream()
+              .filter(t -> t.affinity() == ThreadAffinity.MAIN)
+              .map(ToolSpec::name)
+              .toList();
+      Set<String> caps =
+          skill.tools().stream()
+              .flatMap(t -> t.requiredCapabilities().stream())
+              .collect(Collectors.toCollection(TreeSet::new));
+      return new Requirements(main, caps);
+    }
+
+    boolean isEmpty() {
+      return mainTools.isEmpty() && capabilities.isEmpty();
+    }
+
+    String describe() {
+      List<String> parts = new ArrayList<>();
+      if (!mainTools.isEmpty()) {
+        parts.add("a main-thread executor for thread-affinity: main tools " + mainTools);
+      }
+      if (!capabilities.isEmpty()) {
+        parts.add("capabilities " + capabilities);
+      }
+      return String.join(" and ", parts);
+    }
+
+    String missingFrom(HostAdapter adapter) {
+      List<String> missing = new ArrayList<>();
+      if (!mainTools.isEmpty() && adapter.mainThreadExecutor().isEmpty()) {
+        missing.add("a main-thread executor");
+      }
+      Set<String> caps = new TreeSet<>(capabilities);
+      caps.removeAll(adapter.capabilities());
+      if (!caps.isEmpty()) {
+        missing.add("capabilities " + caps);
+      }
+      return String.join(" and ", missing);
+    }
+  }
+}
