@@ -2,6 +2,7 @@ package dev.skillport.server.app;
 
 import dev.skillport.registry.SessionView;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -9,19 +10,50 @@ import java.util.function.Consumer;
  * notification (a method name such as {@code notifications/tools/list_changed}).
  */
 public final class SessionState {
+  static final String TOOLS_CHANGED = "notifications/tools/list_changed";
+  static final String PROMPTS_CHANGED = "notifications/prompts/list_changed";
+  static final String RESOURCES_CHANGED = "notifications/resources/list_changed";
+
   private final SessionView view;
   private final Consumer<String> notifier;
+  // The loaded skills when prompts and resources were last announced; they change only with it.
+  private Set<String> announcedSkills;
 
   SessionState(SessionView view, Consumer<String> notifier) {
     this.view = Objects.requireNonNull(view, "view");
     this.notifier = Objects.requireNonNull(notifier, "notifier");
+    this.announcedSkills = Set.copyOf(view.loadedSkills());
   }
 
   public SessionView view() {
     return view;
   }
 
+  /**
+   * Tells the session its tools changed, and its prompts and resources too when the set of loaded
+   * skills differs from the last announcement.
+   */
   void notifyListChanged() {
-    notifier.accept("notifications/tools/list_changed");
+    notifier.accept(TOOLS_CHANGED);
+    Set<String> now = Set.copyOf(view.loadedSkills());
+    boolean skillsChanged;
+    synchronized (this) {
+      skillsChanged = !now.equals(announcedSkills);
+      announcedSkills = now;
+    }
+    if (skillsChanged) {
+      notifier.accept(PROMPTS_CHANGED);
+      notifier.accept(RESOURCES_CHANGED);
+    }
+  }
+
+  /** Tells the session that tools, prompts and resources may all have changed (a reload). */
+  void notifyCatalogChanged() {
+    synchronized (this) {
+      announcedSkills = Set.copyOf(view.loadedSkills());
+    }
+    notifier.accept(TOOLS_CHANGED);
+    notifier.accept(PROMPTS_CHANGED);
+    notifier.accept(RESOURCES_CHANGED);
   }
 }

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.api.skill.Execution;
 import dev.skillport.api.host.HostCall;
 import dev.skillport.api.host.HostExecutor;
+import dev.skillport.api.skill.Execution;
 import dev.skillport.api.skill.NextTools;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.ThreadAffinity;
@@ -24,11 +24,11 @@ import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.ToolListing;
 import dev.skillport.registry.ToolResolution;
-import dev.skillport.server.plugins.HostAdapters;
-import java.time.Duration;
 import dev.skillport.server.jobs.JobRecord;
 import dev.skillport.server.jobs.JobScheduler;
 import dev.skillport.server.jobs.MemoryJobStore;
+import dev.skillport.server.plugins.HostAdapters;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -83,7 +83,7 @@ public final class SkillportService {
     this.preload = List.copyOf(preload);
     this.coreTools = new CoreTools(this);
     this.listing = new ToolListing(coreTools.definitions(), pageSize);
-    catalog.onSwap((before, after) -> sessions.forEach(SessionState::notifyListChanged));
+    catalog.onSwap((before, after) -> sessions.forEach(SessionState::notifyCatalogChanged));
   }
 
   /**

@@ -1,11 +1,13 @@
 package dev.skillport.server.serve;
 
+import dev.skillport.api.resource.ResourceProvider;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.server.app.HandlerRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.ServiceLoader;
 
 /**
  * What a server is started with.
@@ -15,6 +17,7 @@ import java.util.Objects;
  * @param handlers Java tool handlers by id
  * @param scriptTimeout a script's timeout when its tool declares none
  * @param watch whether changes under the roots reload the catalog
+ * @param resourceProviders Java code serving dynamic resources to every session
  */
 public record ServeConfig(
     List<SkillRoot> roots,
@@ -22,35 +25,63 @@ public record ServeConfig(
     List<String> preload,
     HandlerRegistry handlers,
     Duration scriptTimeout,
-    boolean watch) {
+    boolean watch,
+    List<ResourceProvider> resourceProviders) {
   public ServeConfig {
     roots = List.copyOf(roots);
     Objects.requireNonNull(loaderOptions, "loaderOptions");
     preload = List.copyOf(preload);
     Objects.requireNonNull(handlers, "handlers");
     Objects.requireNonNull(scriptTimeout, "scriptTimeout");
+    resourceProviders = List.copyOf(resourceProviders);
   }
 
-  /** Defaults: lenient loading, no preload, service-loaded handlers, 60 s scripts, watching. */
+  /** A configuration without resource providers. */
+  public ServeConfig(
+      List<SkillRoot> roots,
+      LoaderOptions loaderOptions,
+      List<String> preload,
+      HandlerRegistry handlers,
+      Duration scriptTimeout,
+      boolean watch) {
+    this(roots, loaderOptions, preload, handlers, scriptTimeout, watch, List.of());
+  }
+
+  /**
+   * Defaults: lenient loading, no preload, service-loaded handlers and resource providers, 60 s
+   * scripts, watching.
+   */
   public static ServeConfig of(List<SkillRoot> roots) {
+    ClassLoader loader = ServeConfig.class.getClassLoader();
     return new ServeConfig(
         roots,
         LoaderOptions.DEFAULTS,
         List.of(),
-        HandlerRegistry.fromServiceLoader(ServeConfig.class.getClassLoader()),
+        HandlerRegistry.fromServiceLoader(loader),
         Duration.ofSeconds(60),
-        true);
+        true,
+        ServiceLoader.load(ResourceProvider.class, loader).stream()
+            .map(ServiceLoader.Provider::get)
+            .toList());
   }
 
   public ServeConfig withPreload(List<String> names) {
-    return new ServeConfig(roots, loaderOptions, names, handlers, scriptTimeout, watch);
+    return new ServeConfig(
+        roots, loaderOptions, names, handlers, scriptTimeout, watch, resourceProviders);
   }
 
   public ServeConfig withLoaderOptions(LoaderOptions options) {
-    return new ServeConfig(roots, options, preload, handlers, scriptTimeout, watch);
+    return new ServeConfig(
+        roots, options, preload, handlers, scriptTimeout, watch, resourceProviders);
   }
 
   public ServeConfig withWatch(boolean value) {
-    return new ServeConfig(roots, loaderOptions, preload, handlers, scriptTimeout, value);
+    return new ServeConfig(
+        roots, loaderOptions, preload, handlers, scriptTimeout, value, resourceProviders);
+  }
+
+  public ServeConfig withResourceProviders(List<ResourceProvider> providers) {
+    return new ServeConfig(
+        roots, loaderOptions, preload, handlers, scriptTimeout, watch, providers);
   }
 }

@@ -1,5 +1,6 @@
 package dev.skillport.server.serve;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.loader.LoadResult;
 import dev.skillport.loader.SkillLoader;
@@ -12,11 +13,17 @@ import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.mcp.McpServer;
 import dev.skillport.server.mcp.ServerInfo;
 import dev.skillport.server.plugins.PluginHost;
+import dev.skillport.server.prompts.CompletionsFeature;
+import dev.skillport.server.prompts.PromptsFeature;
+import dev.skillport.server.resources.ResourcesFeature;
+import dev.skillport.server.resources.SessionViews;
+import dev.skillport.server.skills.SkillsFeature;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,8 +98,41 @@ public final class SkillportServer implements AutoCloseable {
                 "Skills are loaded on demand: call search_skills to find one, load_skill to get its"
                     + " tools."),
             Math.max(4, Runtime.getRuntime().availableProcessors() * 4),
-            List.of());
+            features(holder, config));
     return new SkillportServer(reloader, service, mcp, plugins);
+  }
+
+  /** The MCP surfaces beyond tools. */
+  private static List<McpFeature> features(CatalogHolder holder, ServeConfig config) {
+    SessionViews views = ctx -> SkillportMcp.sessionState(ctx).view();
+    ResourcesFeature resources =
+        new ResourcesFeature(holder, views, config.resourceProviders(), 100);
+    PromptsFeature prompts = new PromptsFeature(holder, views, resources, 100);
+    CompletionsFeature completions = new CompletionsFeature(prompts, resources);
+    SkillsFeature skills = new SkillsFeature(holder, 50);
+    return List.of(
+        new Surface(resources::capabilities, resources::register),
+        new Surface(prompts::capabilities, prompts::register),
+        new Surface(completions::capabilities, completions::register),
+        new Surface(skills::capabilities, skills::register));
+  }
+
+  /**
+   * A surface from a package that cannot implement {@link McpFeature} itself: it would then depend
+   * on this package, which composes it.
+   */
+  private record Surface(
+      Consumer<ObjectNode> capabilitiesPart, Consumer<McpServer.Builder> registration)
+      implements McpFeature {
+    @Override
+    public void capabilities(ObjectNode capabilities) {
+      capabilitiesPart.accept(capabilities);
+    }
+
+    @Override
+    public void register(McpServer.Builder builder) {
+      registration.accept(builder);
+    }
   }
 
   public McpServer mcp() {

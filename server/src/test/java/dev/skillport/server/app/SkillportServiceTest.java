@@ -139,7 +139,11 @@ class SkillportServiceTest {
     ObjectNode result = call(s, "load_skill", "{\"skill_name\":\"geo-tools\"}");
     assertThat(result.get("isError").asBoolean()).isFalse();
     assertThat(result.at("/structuredContent/loaded/0").asText()).isEqualTo("geo-tools");
-    assertThat(notifications).containsExactly("notifications/tools/list_changed");
+    assertThat(notifications)
+        .containsExactly(
+            "notifications/tools/list_changed",
+            "notifications/prompts/list_changed",
+            "notifications/resources/list_changed");
     assertThat(listedNames(s))
         .contains("make_cube", "describe", "slow", "__group__danger", "__skill__notes")
         .doesNotContain("explode", "__skill__geo-tools");
@@ -266,7 +270,11 @@ class SkillportServiceTest {
     List<String> b = new CopyOnWriteArrayList<>();
     other.openSession(b::add);
     holder.swap(Catalog.of(2, List.of(), List.of()));
-    assertThat(b).containsExactly("notifications/tools/list_changed");
+    assertThat(b)
+        .containsExactly(
+            "notifications/tools/list_changed",
+            "notifications/prompts/list_changed",
+            "notifications/resources/list_changed");
     assertThat(a).isEmpty();
   }
 }

@@ -1,0 +1,13 @@
+package dev.skillport.api.resource;
+
+/**
+ * How a {@link ResourceProvider} tells the server that its resources changed; the server passes the
+ * news on to the sessions that care.
+ */
+public interface ResourceEvents {
+  /** The contents behind {@code uri} changed: subscribed sessions get {@code resources/updated}. */
+  void updated(String uri);
+
+  /** Resources were added or removed: every session gets {@code resources/list_changed}. */
+  void listChanged();
+}

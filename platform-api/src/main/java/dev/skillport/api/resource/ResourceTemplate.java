@@ -1,0 +1,18 @@
+package dev.skillport.api.resource;
+
+import java.util.Objects;
+
+/**
+ * A parameterised resource as {@code resources/templates/list} shows it.
+ *
+ * @param uriTemplate an RFC 6570 template such as {@code test://template/{id}/data}
+ * @param mimeType or {@code null} when unknown
+ */
+public record ResourceTemplate(
+    String uriTemplate, String name, String description, String mimeType) {
+  public ResourceTemplate {
+    Objects.requireNonNull(uriTemplate, "uriTemplate");
+    name = name == null || name.isBlank() ? uriTemplate : name;
+    description = description == null ? "" : description;
+  }
+}

@@ -1,0 +1,122 @@
+package dev.skillport.server.prompts;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.registry.CatalogHolder;
+import dev.skillport.registry.SessionView;
+import dev.skillport.server.mcp.ErrorKind;
+import dev.skillport.server.mcp.McpException;
+import dev.skillport.server.mcp.McpServer;
+import dev.skillport.server.mcp.RequestContext;
+import dev.skillport.server.resources.Paging;
+import dev.skillport.server.resources.ResourcesFeature;
+import dev.skillport.server.resources.SessionViews;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@code prompts/list} and {@code prompts/get} over the prompts of the session's loaded skills. The
+ * session hears {@code notifications/prompts/list_changed} when its loaded skills change (sent by
+ * the application's session state).
+ */
+public final class PromptsFeature {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private final CatalogHolder catalog;
+  private final SessionViews views;
+  private final ResourcesFeature resources;
+  private final int pageSize;
+
+  public PromptsFeature(
+      CatalogHolder catalog, SessionViews views, ResourcesFeature resources, int pageSize) {
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+    this.views = Objects.requireNonNull(views, "views");
+    this.resources = Objects.requireNonNull(resources, "resources");
+    if (pageSize < 1) {
+      throw new IllegalArgumentException("pageSize must be positive");
+    }
+    this.pageSize = pageSize;
+  }
+
+  /** Adds this surface's entries to the {@code capabilities} of {@code initialize}. */
+  public void capabilities(ObjectNode capabilities) {
+    capabilities.putObject("prompts").put("listChanged", true);
+  }
+
+  /** Registers this surface's method handlers. */
+  public void register(McpServer.Builder builder) {
+    builder
+        .handler("prompts/list", (ctx, params) -> list(view(ctx), Paging.cursor(params)))
+        .handler("prompts/get", this::get);
+  }
+
+  SessionView view(RequestContext ctx) throws McpException {
+    return views.of(ctx);
+  }
+
+  private ObjectNode list(SessionView view, String cursor) throws McpException {
+    Map<String, PromptDefinition> all = SessionPrompts.of(catalog.current(), view);
+    List<Map.Entry<String, PromptDefinition>> entries = new ArrayList<>(all.entrySet());
+    Paging.Page<Map.Entry<String, PromptDefinition>> page = Paging.page(entries, cursor, pageSize);
+    ObjectNode result = NODES.objectNode();
+    ArrayNode prompts = result.putArray("prompts");
+    for (Map.Entry<String, PromptDefinition> e : page.items()) {
+      PromptDefinition d = e.getValue();
+      ObjectNode p = prompts.addObject().put("name", e.getKey());
+      if (!d.description().isEmpty()) {
+        p.put("description", d.description());
+      }
+      ArrayNode args = p.putArray("arguments");
+      for (PromptDefinition.Argument a : d.arguments()) {
+        ObjectNode o = args.addObject().put("name", a.name());
+        if (!a.description().isEmpty()) {
+          o.put("description", a.description());
+        }
+        o.put("required", a.required());
+      }
+    }
+    if (page.nextCursor() != null) {
+      result.put("nextCursor", page.nextCursor());
+    }
+    return result;
+  }
+
+  private ObjectNode get(RequestContext ctx, JsonNode params) throws McpException {
+    SessionView view = view(ctx);
+    PromptDefinition prompt = find(view, params.get("name"));
+    JsonNode args = params.get("arguments");
+    if (args != null && !args.isNull() && !args.isObject()) {
+      throw new McpException(ErrorKind.INVALID_PARAMS, "arguments must be an object");
+    }
+    Map<String, String> values = new LinkedHashMap<>();
+    if (args != null && args.isObject()) {
+      for (Map.Entry<String, JsonNode> e : args.properties()) {
+        JsonNode v = e.getValue();
+        if (v != null && !v.isNull()) {
+          values.put(e.getKey(), v.isValueNode() ? v.asText() : v.toString());
+        }
+      }
+    }
+    return new PromptRenderer(prompt, values, uri -> resources.read(view, uri)).render();
+  }
+
+  /** The prompt a request names among the session's prompts; unknown names are invalid params. */
+  PromptDefinition find(SessionView view, JsonNode name) throws McpException {
+    if (name == null || !name.isTextual() || name.asText().isEmpty()) {
+      throw new McpException(ErrorKind.INVALID_PARAMS, "name must be a non-empty string");
+    }
+    return SessionPrompts.find(SessionPrompts.of(catalog.current(), view), name.asText())
+        .orElseThrow(
+            () ->
+                new McpException(
+                    ErrorKind.INVALID_PARAMS,
+                    "no prompt named '"
+                        + name.asText()
+                        + "' in this session; load the skill that provides it"));
+  }
+}

@@ -1,0 +1,417 @@
+package dev.skillport.server.resources;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.resource.ResourceContents;
+import dev.skillport.api.resource.ResourceDescriptor;
+import dev.skillport.api.resource.ResourceEvents;
+import dev.skillport.api.resource.ResourceProvider;
+import dev.skillport.api.resource.ResourceTemplate;
+import dev.skillport.api.skill.ResourceSpec;
+import dev.skillport.api.skill.Skill;
+import dev.skillport.api.skill.SkillState;
+import dev.skillport.registry.Catalog;
+import dev.skillport.registry.CatalogHolder;
+import dev.skillport.registry.SessionView;
+import dev.skillport.server.mcp.ErrorKind;
+import dev.skillport.server.mcp.McpException;
+import dev.skillport.server.mcp.McpServer;
+import dev.skillport.server.mcp.McpSession;
+import dev.skillport.server.mcp.RequestContext;
+import dev.skillport.server.mcp.SessionListener;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code resources/*} methods. A session sees the declared resources of the skills it loaded,
+ * every provider's resources, and a {@code skill://<skill>/<path>} resource for every file of every
+ * discoverable skill. Reads of files never leave the skill folder; textual types are served as
+ * {@code text}, others as a base64 {@code blob}. Subscriptions are per session: a file-backed
+ * resource is checked after every catalog reload (hot reload watches the skill roots), a provider's
+ * resource when the provider signals it.
+ */
+public final class ResourcesFeature {
+  private static final Logger LOG = LoggerFactory.getLogger(ResourcesFeature.class);
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final String SUBSCRIPTIONS = ResourcesFeature.class.getName() + ".subscriptions";
+  private static final String PROVIDED = "provided";
+  private static final String ABSENT = "absent";
+
+  private final CatalogHolder catalog;
+  private final SessionViews views;
+  private final List<ResourceProvider> providers;
+  private final int pageSize;
+  private final Set<McpSession> sessions = ConcurrentHashMap.newKeySet();
+  private final AtomicReference<SkillFileListing> fileListing = new AtomicReference<>();
+
+  public ResourcesFeature(
+      CatalogHolder catalog, SessionViews views, List<ResourceProvider> providers, int pageSize) {
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+    this.views = Objects.requireNonNull(views, "views");
+    this.providers = List.copyOf(providers);
+    if (pageSize < 1) {
+      throw new IllegalArgumentException("pageSize must be positive");
+    }
+    this.pageSize = pageSize;
+    catalog.onSwap((before, after) -> recheckSubscriptions(after));
+    ResourceEvents events = new ProviderEvents();
+    for (ResourceProvider p : this.providers) {
+      p.attach(events);
+    }
+  }
+
+  /** Adds this surface's entries to the {@code capabilities} of {@code initialize}. */
+  public void capabilities(ObjectNode capabilities) {
+    capabilities.putObject("resources").put("subscribe", true).put("listChanged", true);
+  }
+
+  /** Registers this surface's method handlers. */
+  public void register(McpServer.Builder builder) {
+    builder
+        .sessionListener(
+            new SessionListener() {
+              @Override
+              public void sessionOpened(McpSession session) {
+                sessions.add(session);
+              }
+
+              @Override
+              public void sessionClosed(McpSession session) {
+                sessions.remove(session);
+              }
+            })
+        .handler("resources/list", (ctx, params) -> list(view(ctx), Paging.cursor(params)))
+        .handler("resources/read", (ctx, params) -> readResult(view(ctx), uri(params)))
+        .handler("resources/templates/list", (ctx, params) -> templates(Paging.cursor(params)))
+        .handler("resources/subscribe", (ctx, params) -> subscribe(ctx, uri(params), true))
+        .handler("resources/unsubscribe", (ctx, params) -> subscribe(ctx, uri(params), false));
+  }
+
+  private SessionView view(RequestContext ctx) throws McpException {
+    return views.of(ctx);
+  }
+
+  private static String uri(JsonNode params) throws McpException {
+    JsonNode uri = params.get("uri");
+    if (uri == null || !uri.isTextual() || uri.asText().isEmpty()) {
+      throw new McpException(ErrorKind.INVALID_PARAMS, "uri must be a non-empty string");
+    }
+    return uri.asText();
+  }
+
+  /** Every resource a session sees, in order: declared ones, providers', then skill files. */
+  List<ResourceDescriptor> all(SessionView view) {
+    Catalog snapshot = catalog.current();
+    Map<String, ResourceDescriptor> out = new LinkedHashMap<>();
+    for (Skill skill : loaded(snapshot, view)) {
+      for (ResourceSpec r : skill.resources()) {
+        out.putIfAbsent(
+            r.uri(), new ResourceDescriptor(r.uri(), r.name(), r.description(), r.mimeType()));
+      }
+    }
+    for (ResourceProvider p : providers) {
+      for (ResourceDescriptor d : safe(p::resources)) {
+        out.putIfAbsent(d.uri(), d);
+      }
+    }
+    for (ResourceDescriptor d : skillFiles(snapshot)) {
+      out.putIfAbsent(d.uri(), d);
+    }
+    return List.copyOf(out.values());
+  }
+
+  private ObjectNode list(SessionView view, String cursor) throws McpException {
+    Paging.Page<ResourceDescriptor> page = Paging.page(all(view), cursor, pageSize);
+    ObjectNode result = NODES.objectNode();
+    ArrayNode items = result.putArray("resources");
+    for (ResourceDescriptor d : page.items()) {
+      ObjectNode o = items.addObject().put("uri", d.uri()).put("name", d.name());
+      if (!d.description().isEmpty()) {
+        o.put("description", d.description());
+      }
+      if (d.mimeType() != null) {
+        o.put("mimeType", d.mimeType());
+      }
+    }
+    if (page.nextCursor() != null) {
+      result.put("nextCursor", page.nextCursor());
+    }
+    return result;
+  }
+
+  private ObjectNode templates(String cursor) throws McpException {
+    List<ResourceTemplate> all = new ArrayList<>();
+    for (ResourceProvider p : providers) {
+      all.addAll(safe(p::templates));
+    }
+    Paging.Page<ResourceTemplate> page = Paging.page(all, cursor, pageSize);
+    ObjectNode result = NODES.objectNode();
+    ArrayNode items = result.putArray("resourceTemplates");
+    for (ResourceTemplate t : page.items()) {
+      ObjectNode o = items.addObject().put("uriTemplate", t.uriTemplate()).put("name", t.name());
+      if (!t.description().isEmpty()) {
+        o.put("description", t.description());
+      }
+      if (t.mimeType() != null) {
+        o.put("mimeType", t.mimeType());
+      }
+    }
+    if (page.nextCursor() != null) {
+      result.put("nextCursor", page.nextCursor());
+    }
+    return result;
+  }
+
+  /**
+   * Suggestions for a variable of a provider's template; empty when no provider lists the template.
+   */
+  public List<String> completeTemplate(String uriTemplate, String variable, String prefix) {
+    for (ResourceProvider p : providers) {
+      if (safe(p::templates).stream().anyMatch(t -> t.uriTemplate().equals(uriTemplate))) {
+        try {
+          return List.copyOf(p.complete(uriTemplate, variable, prefix));
+        } catch (RuntimeException e) {
+          LOG.warn("resource provider {} failed to complete", p.getClass().getName(), e);
+          return List.of();
+        }
+      }
+    }
+    return List.of();
+  }
+
+  /** Whether any provider lists this template. */
+  public boolean hasTemplate(String uriTemplate) {
+    return providers.stream()
+        .flatMap(p -> safe(p::templates).stream())
+        .anyMatch(t -> t.uriTemplate().equals(uriTemplate));
+  }
+
+  private ObjectNode readResult(SessionView view, String uri) throws McpException {
+    ResourceContents c =
+        read(view, uri)
+            .orElseThrow(
+                () ->
+                    SkillFiles.parse(uri).isPresent()
+                        ? new McpException(
+                            ErrorKind.INVALID_PARAMS, "no skill file is served at " + uri)
+                        : new McpException(
+                            ErrorKind.RESOURCE_NOT_FOUND, "no resource is served at " + uri));
+    ObjectNode result = NODES.objectNode();
+    result.putArray("contents").add(wire(c));
+    return result;
+  }
+
+  /** The wire form of one {@code contents} item. */
+  public static ObjectNode wire(ResourceContents c) {
+    ObjectNode o = NODES.objectNode().put("uri", c.uri());
+    if (c.mimeType() != null) {
+      o.put("mimeType", c.mimeType());
+    }
+    if (c.isText()) {
+      o.put("text", c.text());
+    } else {
+      o.put("blob", c.blob());
+    }
+    return o;
+  }
+
+  /**
+   * Reads a URI as a session sees it: a declared resource of a loaded skill, a skill file, or a
+   * provider's resource.
+   *
+   * @return empty when nothing is served at {@code uri}
+   * @throws McpException when something is served there but cannot be read now
+   */
+  public Optional<ResourceContents> read(SessionView view, String uri) throws McpException {
+    Optional<FileResource> file = file(catalog.current(), view, uri);
+    if (file.isPresent()) {
+      try {
+        byte[] bytes = Files.readAllBytes(file.get().path());
+        return Optional.of(SkillFiles.contents(uri, file.get().mimeType(), bytes));
+      } catch (IOException e) {
+        throw new McpException(ErrorKind.INTERNAL_ERROR, "could not read " + uri, null, e);
+      }
+    }
+    for (ResourceProvider p : providers) {
+      try {
+        Optional<ResourceContents> c = p.read(uri);
+        if (c != null && c.isPresent()) {
+          return c;
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("resource provider {} failed to read {}", p.getClass().getName(), uri, e);
+        throw new McpException(ErrorKind.INTERNAL_ERROR, "could not read " + uri, null, e);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** A resource backed by a file of a skill folder. */
+  private record FileResource(Path path, String mimeType) {}
+
+  private static Optional<FileResource> file(Catalog snapshot, SessionView view, String uri) {
+    for (Skill skill : loaded(snapshot, view)) {
+      for (ResourceSpec r : skill.resources()) {
+        if (r.uri().equals(uri)) {
+          Path dir = skill.location().directory();
+          if (Files.isRegularFile(r.path()) && SkillFiles.isInside(dir, r.path())) {
+            String mime = r.mimeType() == null ? SkillFiles.mimeType(r.path()) : r.mimeType();
+            return Optional.of(new FileResource(r.path(), mime));
+          }
+          return Optional.empty();
+        }
+      }
+    }
+    return SkillFiles.parse(uri)
+        .flatMap(
+            ref ->
+                discoverable(snapshot, ref.skill())
+                    .flatMap(s -> SkillFiles.resolve(s.location().directory(), ref.path())))
+        .filter(Files::isRegularFile)
+        .map(p -> new FileResource(p, SkillFiles.mimeType(p)));
+  }
+
+  private static Optional<Skill> discoverable(Catalog snapshot, String name) {
+    return snapshot.skill(name).filter(s -> s.name().equals(name));
+  }
+
+  private static List<Skill> loaded(Catalog snapshot, SessionView view) {
+    List<Skill> out = new ArrayList<>();
+    for (String name : view.loadedSkills()) {
+      snapshot.skill(name).filter(s -> s.state() == SkillState.AVAILABLE).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  /** The skill-file resources of a catalog snapshot, computed once per snapshot. */
+  private record SkillFileListing(Catalog catalog, List<ResourceDescriptor> resources) {}
+
+  private List<ResourceDescriptor> skillFiles(Catalog snapshot) {
+    SkillFileListing cached = fileListing.get();
+    if (cached != null && cached.catalog() == snapshot) {
+      return cached.resources();
+    }
+    List<ResourceDescriptor> out = new ArrayList<>();
+    for (Skill skill : SkillFiles.discoverable(snapshot)) {
+      Path dir = skill.location().directory();
+      try {
+        for (Path f : SkillFiles.files(dir)) {
+          String rel = SkillFiles.relative(dir, f);
+          boolean main = f.equals(skill.location().skillFile());
+          out.add(
+              new ResourceDescriptor(
+                  SkillFiles.uri(skill.name(), rel),
+                  main ? skill.name() : skill.name() + "/" + rel,
+                  main ? skill.manifest().description() : null,
+                  SkillFiles.mimeType(f)));
+        }
+      } catch (IOException e) {
+        LOG.debug("could not list the files of {}", dir, e);
+      }
+    }
+    List<ResourceDescriptor> result = List.copyOf(out);
+    fileListing.set(new SkillFileListing(snapshot, result));
+    return result;
+  }
+
+  private ObjectNode subscribe(RequestContext ctx, String uri, boolean on) throws McpException {
+    SessionView view = view(ctx);
+    Subscriptions subs =
+        (Subscriptions)
+            ctx.session().attributes().computeIfAbsent(SUBSCRIPTIONS, k -> new Subscriptions());
+    if (on) {
+      subs.byUri.put(uri, new Subscription(view, fingerprint(catalog.current(), view, uri)));
+    } else {
+      subs.byUri.remove(uri);
+    }
+    return NODES.objectNode();
+  }
+
+  /** A session's subscribed URIs. */
+  private static final class Subscriptions {
+    final Map<String, Subscription> byUri = new ConcurrentHashMap<>();
+  }
+
+  /** One subscribed URI: the subscriber's view and what the resource looked like when last seen. */
+  private record Subscription(SessionView view, String fingerprint) {}
+
+  private static String fingerprint(Catalog snapshot, SessionView view, String uri) {
+    Optional<FileResource> file = file(snapshot, view, uri);
+    if (file.isEmpty()) {
+      return SkillFiles.parse(uri).isPresent() ? ABSENT : PROVIDED;
+    }
+    try {
+      return SkillFiles.digest(Files.readAllBytes(file.get().path()));
+    } catch (IOException e) {
+      return ABSENT;
+    }
+  }
+
+  private static Map<String, Subscription> subscriptions(McpSession session) {
+    return session.attribute(SUBSCRIPTIONS, Subscriptions.class).map(s -> s.byUri).orElse(Map.of());
+  }
+
+  private void recheckSubscriptions(Catalog after) {
+    for (McpSession session : sessions) {
+      Map<String, Subscription> live = subscriptions(session);
+      for (Map.Entry<String, Subscription> e : live.entrySet()) {
+        Subscription sub = e.getValue();
+        if (sub.fingerprint().equals(PROVIDED)) {
+          continue;
+        }
+        String now = fingerprint(after, sub.view(), e.getKey());
+        if (!now.equals(sub.fingerprint())
+            && live.replace(e.getKey(), sub, new Subscription(sub.view(), now))) {
+          session.notify(
+              "notifications/resources/updated", NODES.objectNode().put("uri", e.getKey()));
+        }
+      }
+    }
+  }
+
+  private interface Listing<T> {
+    List<T> get();
+  }
+
+  private static <T> List<T> safe(Listing<T> listing) {
+    try {
+      List<T> out = listing.get();
+      return out == null ? List.of() : out;
+    } catch (RuntimeException e) {
+      LOG.warn("a resource provider failed to list", e);
+      return List.of();
+    }
+  }
+
+  private final class ProviderEvents implements ResourceEvents {
+    @Override
+    public void updated(String uri) {
+      for (McpSession session : sessions) {
+        if (subscriptions(session).containsKey(uri)) {
+          session.notify("notifications/resources/updated", NODES.objectNode().put("uri", uri));
+        }
+      }
+    }
+
+    @Override
+    public void listChanged() {
+      for (McpSession session : sessions) {
+        session.notify("notifications/resources/list_changed", NODES.objectNode());
+      }
+    }
+  }
+}
