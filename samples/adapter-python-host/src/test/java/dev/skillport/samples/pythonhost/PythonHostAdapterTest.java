@@ -1,0 +1,113 @@
+package dev.skillport.samples.pythonhost;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.api.host.HostCall;
+import dev.skillport.api.host.HostExecutor;
+import dev.skillport.api.tool.ToolResult;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PythonHostAdapterTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Path SCENE = Path.of("src/main/resources/skills/python-scene");
+  private static PythonHostAdapter adapter;
+  private static HostExecutor executor;
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void start() throws Exception {
+    adapter = new PythonHostAdapter();
+    adapter.start();
+    executor = adapter.mainThreadExecutor().orElseThrow();
+  }
+
+  @AfterAll
+  static void stop() {
+    adapter.stop();
+  }
+
+  private static ToolResult call(Path dir, String script, String args, Duration timeout)
+      throws Exception {
+    return executor.execute(
+        new HostCall(
+            "python-scene",
+            script,
+            dir.resolve("scripts").resolve(script + ".py"),
+            dir,
+            JSON.readTree(args),
+            timeout,
+            null));
+  }
+
+  @Test
+  void execute_twoCalls_shareStateInOneInterpreterOnItsMainThread() throws Exception {
+    ToolResult added = call(SCENE, "add_object", "{\"name\":\"box\"}", Duration.ofSeconds(10));
+    assertThat(added.isError()).as(added.toString()).isFalse();
+    ToolResult info = call(SCENE, "scene_info", "{}", Duration.ofSeconds(10));
+    JsonNode scene = info.structured();
+    assertThat(scene.get("objects").toString()).contains("\"box\"");
+    assertThat(scene.get("main_thread").asBoolean()).isTrue();
+    assertThat(scene.get("pid").asLong()).isEqualTo(adapter.interpreterPid());
+  }
+
+  @Test
+  void execute_scriptRaises_isAnErrorResultAndTheHostKeepsRunning() throws Exception {
+    write(tmp.resolve("scripts/broken.py"), "def main(**params):\n    raise ValueError('no')\n");
+    ToolResult result = call(tmp, "broken", "{}", Duration.ofSeconds(10));
+    assertThat(result.isError()).isTrue();
+    assertThat(result.content().toString()).contains("ValueError: no");
+    assertThat(adapter.isReady()).isTrue();
+  }
+
+  @Test
+  void execute_scriptPrints_printGoesToStderrNotTheProtocol() throws Exception {
+    write(
+        tmp.resolve("scripts/chatty.py"),
+        "def main(**params):\n    print('noise')\n    return 'quiet ' + params['x']\n");
+    ToolResult result = call(tmp, "chatty", "{\"x\":\"ok\"}", Duration.ofSeconds(10));
+    assertThat(result.isError()).isFalse();
+    assertThat(result.content().toString()).contains("quiet ok");
+  }
+
+  @Test
+  void execute_timeout_restartsTheHostAndTheNextCallWorks() throws Exception {
+    write(tmp.resolve("scripts/slow.py"), "import time\ndef main(**params):\n    time.sleep(30)\n");
+    write(tmp.resolve("scripts/fast.py"), "def main(**params):\n    return {'fine': True}\n");
+    long before = adapter.interpreterPid();
+    ToolResult slow = call(tmp, "slow", "{}", Duration.ofMillis(300));
+    assertThat(slow.isError()).isTrue();
+    assertThat(slow.content().toString()).contains("timed out");
+    ToolResult fast = call(tmp, "fast", "{}", Duration.ofSeconds(10));
+    assertThat(fast.structured().get("fine").asBoolean()).isTrue();
+    assertThat(adapter.interpreterPid()).isNotEqualTo(before);
+  }
+
+  @Test
+  void build_annotationProcessor_writesTheExtensionIndex() throws Exception {
+    Path classes =
+        Path.of(
+            PythonHostAdapter.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    try (InputStream in = Files.newInputStream(classes.resolve("META-INF/extensions.idx"))) {
+      String index = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(index)
+          .contains(PythonHostAdapter.class.getName())
+          .contains(PythonHostHandlers.class.getName());
+    }
+  }
+
+  private static void write(Path file, String text) throws IOException {
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, text);
+  }
+}
