@@ -52,6 +52,7 @@ public final class SkillportService {
   // Replaced once by configureExecution before serving; volatile for the worker threads.
   private volatile ScriptToolRunner scripts;
   private volatile JobScheduler jobs = new JobScheduler(new MemoryJobStore(), JOB_WORKERS);
+  private volatile CallGuard guard = CallGuard.NONE;
   private final List<String> preload;
   private final CoreTools coreTools;
   private final ToolListing listing;
@@ -97,6 +98,13 @@ public final class SkillportService {
     if (previous != scheduler) {
       previous.close();
     }
+  }
+
+  /** Like {@link #configureExecution(ScriptToolRunner, JobScheduler)}, with guardrails. */
+  public void configureExecution(
+      ScriptToolRunner scriptRunner, JobScheduler scheduler, CallGuard callGuard) {
+    this.guard = Objects.requireNonNull(callGuard, "callGuard");
+    configureExecution(scriptRunner, scheduler);
   }
 
   /** The scheduler that runs this service's jobs. */
@@ -164,6 +172,21 @@ public final class SkillportService {
   public ObjectNode callTool(
       SessionState session, String name, JsonNode arguments, ToolContext ctx, CallMeta meta)
       throws UnknownToolException {
+    long start = System.nanoTime();
+    String outcome = "UNKNOWN_TOOL";
+    try {
+      ObjectNode result = dispatch(session, name, arguments, ctx, meta);
+      outcome = CallGuard.outcome(result);
+      return result;
+    } finally {
+      guard.record(
+          meta.sessionId(), name, arguments, Duration.ofNanos(System.nanoTime() - start), outcome);
+    }
+  }
+
+  private ObjectNode dispatch(
+      SessionState session, String name, JsonNode arguments, ToolContext ctx, CallMeta meta)
+      throws UnknownToolException {
     Catalog snapshot = catalog();
     JsonNode args = arguments == null || arguments.isNull() ? NODES.objectNode() : arguments;
     ToolResolution resolution = listing.resolve(snapshot, session.view(), name);
@@ -200,6 +223,10 @@ public final class SkillportService {
           null);
     }
     ToolResolution.Tool bound = (ToolResolution.Tool) resolution;
+    ToolResult refused = guard.refusal(bound.skill()).orElse(null);
+    if (refused != null) {
+      return wire(refused, null);
+    }
     if (meta.async() || bound.tool().execution() == Execution.ASYNC) {
       return queue(bound.skill(), bound.tool(), args, meta);
     }
@@ -212,7 +239,17 @@ public final class SkillportService {
             tool.name(),
             meta.sessionId(),
             meta.parentJobId(),
-            jobContext -> wire(invoke(skill, tool, args, jobContext), tool.nextTools()),
+            jobContext -> {
+              long start = System.nanoTime();
+              ObjectNode result = wire(invoke(skill, tool, args, jobContext), tool.nextTools());
+              guard.record(
+                  meta.sessionId(),
+                  tool.name() + " (job)",
+                  args,
+                  Duration.ofNanos(System.nanoTime() - start),
+                  CallGuard.outcome(result));
+              return result;
+            },
             meta.jobUpdates());
     ObjectNode out = NODES.objectNode();
     out.putArray("content")

@@ -3,6 +3,7 @@ package dev.skillport.server.cli;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.loader.SkillRoots;
+import dev.skillport.server.app.CallGuard;
 import dev.skillport.server.app.ScriptPolicy;
 import dev.skillport.server.app.ScriptToolRunner;
 import dev.skillport.server.jobs.JobScheduler;
@@ -141,6 +142,19 @@ final class ServeCommand implements Callable<Integer> {
       description = "Refuse script tools of this kind: python, bash or node (repeatable).")
   private List<String> deniedInterpreters = new ArrayList<>();
 
+  @Option(
+      names = "--deny-skill",
+      split = ",",
+      paramLabel = "SKILL",
+      description = "Refuse every tool call of this skill (repeatable).")
+  private List<String> deniedSkills = new ArrayList<>();
+
+  @Option(
+      names = "--audit-log",
+      paramLabel = "FILE",
+      description = "Append one JSON line per tool call (never argument values) to FILE.")
+  private Path auditLog;
+
   @Override
   public Integer call() throws Exception {
     CliEnvironment env = parent.environment();
@@ -154,8 +168,9 @@ final class ServeCommand implements Callable<Integer> {
     String version = new SkillportCommand.Version().getVersion()[0];
     List<Path> pluginFolders = PluginFolders.resolve(plugins, env.variables(), env.userHome());
     try (SkillportServer server = SkillportServer.start(config, version, pluginFolders)) {
-      try (JobScheduler jobs = openJobs(env)) {
-        server.service().configureExecution(scriptRunner(env), jobs);
+      try (JobScheduler jobs = openJobs(env);
+          CallGuard guard = CallGuard.of(Set.copyOf(deniedSkills), auditLog)) {
+        server.service().configureExecution(scriptRunner(env), jobs, guard);
         if (mode.http) {
           return serveHttp(server);
         }
