@@ -3,6 +3,7 @@ package dev.skillport.server.serve;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.tool.ClientRequestException;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.registry.InvalidCursorException;
 import dev.skillport.server.app.CallMeta;
@@ -17,7 +18,13 @@ import dev.skillport.server.mcp.McpSession;
 import dev.skillport.server.mcp.RequestContext;
 import dev.skillport.server.mcp.ServerInfo;
 import dev.skillport.server.mcp.SessionListener;
+import dev.skillport.server.transport.RequestStreams;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** Binds the application ({@link SkillportService}) to the MCP protocol layer. */
 public final class SkillportMcp {
@@ -108,17 +115,35 @@ public final class SkillportMcp {
     if (args != null && !args.isNull() && !args.isObject()) {
       throw new McpException(ErrorKind.INVALID_PARAMS, "arguments must be an object");
     }
+    ContextAdapter context = new ContextAdapter(ctx, Thread.currentThread());
+    ctx.onCancel(context::interruptCall);
     try {
-      return service.callTool(
-          state(ctx), name.asText(), args, new ContextAdapter(ctx), jobMeta(ctx));
+      return service.callTool(state(ctx), name.asText(), args, context, jobMeta(ctx));
     } catch (UnknownToolException e) {
       ObjectNode data = NODES.objectNode().put("code", e.code()).put("hint", e.hint());
       throw new McpException(ErrorKind.INVALID_PARAMS, e.getMessage(), data);
+    } finally {
+      context.finish();
     }
   }
 
-  /** Lets tool code report progress, log and see cancellation through the request. */
-  private record ContextAdapter(RequestContext ctx) implements ToolContext {
+  /**
+   * Lets tool code report progress, log, see cancellation (its thread is interrupted when the
+   * client cancels), ask the client for sampling or elicitation, and end its response stream.
+   */
+  private static final class ContextAdapter implements ToolContext {
+    /** How long a request to the client (often a person answering) may take. */
+    private static final Duration CLIENT_TIMEOUT = Duration.ofMinutes(10);
+
+    private final RequestContext ctx;
+    private final Thread worker;
+    private boolean running = true;
+
+    ContextAdapter(RequestContext ctx, Thread worker) {
+      this.ctx = ctx;
+      this.worker = worker;
+    }
+
     @Override
     public void progress(double progress, Double total, String message) {
       ctx.progress(progress, total, message);
@@ -132,6 +157,56 @@ public final class SkillportMcp {
     @Override
     public boolean isCancelled() {
       return ctx.cancelled();
+    }
+
+    @Override
+    public boolean clientSupports(String name) {
+      return ctx.session().clientSupports(name);
+    }
+
+    @Override
+    public JsonNode request(String method, JsonNode params)
+        throws ClientRequestException, InterruptedException {
+      CompletableFuture<JsonNode> reply = ctx.sendRequest(method, params);
+      try {
+        return reply.get(CLIENT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        throw new ClientRequestException(
+            ClientRequestException.Reason.FAILED,
+            method + " failed: " + e.getCause().getMessage(),
+            e.getCause());
+      } catch (TimeoutException e) {
+        throw new ClientRequestException(
+            ClientRequestException.Reason.TIMED_OUT,
+            method + " got no answer within " + CLIENT_TIMEOUT.toMinutes() + " min",
+            e);
+      } finally {
+        reply.cancel(false);
+      }
+    }
+
+    @Override
+    public void closeStream() {
+      ctx.session()
+          .attribute(RequestStreams.ATTRIBUTE, RequestStreams.class)
+          .ifPresent(streams -> streams.closeStream(ctx.requestId()));
+    }
+
+    /** Interrupts the handler thread, but only while the call is still running on it. */
+    synchronized void interruptCall() {
+      if (running) {
+        worker.interrupt();
+      }
+    }
+
+    /** Ends the call on its thread, clearing an interrupt a late cancel may have left. */
+    void finish() {
+      synchronized (this) {
+        running = false;
+      }
+      if (Thread.currentThread() == worker) {
+        Thread.interrupted();
+      }
     }
   }
 }

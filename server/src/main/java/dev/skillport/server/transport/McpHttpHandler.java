@@ -35,6 +35,7 @@ final class McpHttpHandler extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger(McpHttpHandler.class);
   static final String SESSION_HEADER = "Mcp-Session-Id";
   static final String VERSION_HEADER = "MCP-Protocol-Version";
+  static final String LAST_EVENT_ID_HEADER = "Last-Event-ID";
 
   /** Bytes of an oversized body read and thrown away before the connection is dropped instead. */
   private static final long DISCARD_BUDGET = 64L * 1024 * 1024;
@@ -172,7 +173,13 @@ final class McpHttpHandler extends Handler.Abstract {
     boolean acceptsSse = message instanceof JsonRpcMessage.Request && acceptsEventStream(request);
     PostExchange exchange =
         new PostExchange(
-            session, request, response, callback, acceptsSse, settings.maxQueuedEvents());
+            session,
+            request,
+            response,
+            callback,
+            acceptsSse,
+            settings.maxQueuedEvents(),
+            message instanceof JsonRpcMessage.Request r ? r.id() : null);
     session.addExchange(exchange);
     server
         .dispatch(session.mcp(), message, exchange)
@@ -187,7 +194,8 @@ final class McpHttpHandler extends Handler.Abstract {
       error(response, callback, 503, "Too many open sessions");
       return;
     }
-    HttpSession session = new HttpSession(server, settings.maxBufferedNotifications());
+    HttpSession session =
+        new HttpSession(server, settings.maxBufferedNotifications(), settings.maxReplayedEvents());
     // initialize is answered synchronously by the core, so the outcome is known here.
     JsonNode reply = server.dispatch(session.mcp(), request, session).join();
     if (reply == null || !reply.has("result")) {
@@ -211,6 +219,12 @@ final class McpHttpHandler extends Handler.Abstract {
     if (session == null) {
       return;
     }
+    String lastEventId = request.getHeaders().get(LAST_EVENT_ID_HEADER);
+    String resumedKey = lastEventId == null ? null : session.streamOf(lastEventId).orElse(null);
+    if (resumedKey != null && resumedKey.startsWith("p")) {
+      resumePostStream(request, response, callback, session, resumedKey, lastEventId);
+      return;
+    }
     SseStream[] holder = new SseStream[1];
     SseStream stream =
         new SseStream(
@@ -223,11 +237,13 @@ final class McpHttpHandler extends Handler.Abstract {
         session.openGetStream(
             stream,
             settings.maxStreamsPerSession(),
-            () -> {
+            resumedKey,
+            lastEventId,
+            key -> {
               SseStream.begin(response);
               // Something goes out at once so the client sees the stream open.
               if (session.primesStreams()) {
-                stream.prime(session.nextEventId(), 1000);
+                session.prime(stream, key);
               } else {
                 stream.comment("stream open");
               }
@@ -237,6 +253,30 @@ final class McpHttpHandler extends Handler.Abstract {
       return;
     }
     request.addFailureListener(stream::abort);
+  }
+
+  /**
+   * Answers a GET that resumes a POST's event stream: the events the client missed, then the rest
+   * of the call if it is still running; the stream ends with the call's result.
+   */
+  private void resumePostStream(
+      Request request,
+      Response response,
+      Callback callback,
+      HttpSession session,
+      String streamKey,
+      String lastEventId) {
+    SseStream stream = new SseStream(response, callback, settings.maxQueuedEvents(), () -> {});
+    SseStream.begin(response);
+    request.addFailureListener(stream::abort);
+    session
+        .exchangeOf(streamKey)
+        .ifPresentOrElse(
+            exchange -> exchange.resume(stream, lastEventId),
+            () -> {
+              session.replay(stream, streamKey, lastEventId);
+              stream.close();
+            });
   }
 
   private void delete(Request request, Response response, Callback callback) {

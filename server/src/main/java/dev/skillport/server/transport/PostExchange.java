@@ -17,11 +17,17 @@ import org.eclipse.jetty.util.Callback;
  * client accepts {@code text/event-stream}, the response becomes an event stream carrying those
  * messages and finally the result. Clients that accept only JSON get those messages on the
  * session's GET stream instead.
+ *
+ * <p>A primed event stream (2025-11-25) is resumable: once it is closed before the result (by the
+ * application, or by the client going away), later messages and the result are kept in the
+ * session's replay buffer, and a client that reconnects with {@code GET} and {@code Last-Event-ID}
+ * receives them on the new stream, which then carries the rest of the call.
  */
 final class PostExchange implements OutboundChannel {
   private enum State {
     PENDING,
     STREAMING,
+    DETACHED,
     DONE
   }
 
@@ -31,8 +37,11 @@ final class PostExchange implements OutboundChannel {
   private final Callback callback;
   private final boolean acceptsSse;
   private final int maxQueued;
+  private final String requestKey;
+  private final String streamKey;
   private State state = State.PENDING;
   private SseStream stream;
+  private boolean primed;
 
   PostExchange(
       HttpSession session,
@@ -40,13 +49,29 @@ final class PostExchange implements OutboundChannel {
       Response response,
       Callback callback,
       boolean acceptsSse,
-      int maxQueued) {
+      int maxQueued,
+      JsonNode requestId) {
     this.session = session;
     this.request = request;
     this.response = response;
     this.callback = callback;
     this.acceptsSse = acceptsSse;
     this.maxQueued = maxQueued;
+    this.requestKey = requestId == null ? null : requestKey(requestId);
+    this.streamKey = session.newStreamKey("p");
+  }
+
+  /** A request id as a map key; the number 1 and the string "1" stay apart. */
+  static String requestKey(JsonNode requestId) {
+    return requestId.toString();
+  }
+
+  String requestKey() {
+    return requestKey;
+  }
+
+  String streamKey() {
+    return streamKey;
   }
 
   @Override
@@ -56,7 +81,7 @@ final class PostExchange implements OutboundChannel {
       if (state == State.PENDING && acceptsSse) {
         startStream();
       }
-      if (state == State.STREAMING && stream.event(session.nextEventId(), json)) {
+      if ((state == State.STREAMING || state == State.DETACHED) && emit(json)) {
         return;
       }
     }
@@ -79,11 +104,11 @@ final class PostExchange implements OutboundChannel {
             response.write(true, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)), callback);
           }
         }
-        case STREAMING -> {
-          state = State.DONE;
+        case STREAMING, DETACHED -> {
           if (json != null) {
-            stream.event(session.nextEventId(), json);
+            emit(json);
           }
+          state = State.DONE;
           stream.close();
         }
         case DONE -> {}
@@ -97,7 +122,7 @@ final class PostExchange implements OutboundChannel {
     if (state == State.PENDING && acceptsSse) {
       startStream();
     }
-    if (state == State.STREAMING) {
+    if (state == State.STREAMING || state == State.DETACHED) {
       stream.comment("keepalive");
     }
   }
@@ -107,13 +132,62 @@ final class PostExchange implements OutboundChannel {
     complete(null);
   }
 
+  /**
+   * Closes the event stream before the result, when the client can resume it: opens (and primes)
+   * the stream first if the call has not streamed yet.
+   *
+   * @return whether the stream was closed for the client to resume
+   */
+  synchronized boolean detach() {
+    if (state == State.PENDING && acceptsSse && session.primesStreams()) {
+      startStream();
+    }
+    if (state != State.STREAMING || !primed) {
+      return false;
+    }
+    state = State.DETACHED;
+    stream.close();
+    return true;
+  }
+
+  /**
+   * Continues this call's stream on {@code resumed}, a GET the client opened with {@code
+   * Last-Event-ID}: the events it missed go out first, then the rest of the call; the stream ends
+   * with the result (at once, if the call has already been answered).
+   */
+  synchronized void resume(SseStream resumed, String lastEventId) {
+    session.replay(resumed, streamKey, lastEventId);
+    if (state == State.DONE) {
+      resumed.close();
+      return;
+    }
+    if (stream != null && stream.isOpen()) {
+      stream.close();
+    }
+    stream = resumed;
+    state = State.DETACHED;
+  }
+
+  /** Sends on the current stream; a primed stream that is gone keeps the event for replay. */
+  private boolean emit(String json) {
+    if (session.deliver(stream, streamKey, json)) {
+      return true;
+    }
+    if (primed) {
+      session.store(streamKey, json);
+      return true;
+    }
+    return false;
+  }
+
   private void startStream() {
     SseStream.begin(response);
     stream = new SseStream(response, callback, maxQueued, () -> {});
     request.addFailureListener(stream::abort);
     state = State.STREAMING;
     if (session.primesStreams()) {
-      stream.prime(session.nextEventId(), 1000);
+      session.prime(stream, streamKey);
+      primed = true;
     }
   }
 }

@@ -34,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * {@code DELETE} ends the session. Session messages sent while no GET stream is open wait in a
  * small per-session buffer (oldest dropped first) and are delivered when one opens.
  *
+ * <p>Every event carries an id unique within its session. The newest events of each session are
+ * kept (bounded), so a client that reconnects with {@code GET} and {@code Last-Event-ID} receives
+ * what it missed on that stream; for a POST's event stream closed before its result (see {@link
+ * RequestStreams}), the new stream also carries the rest of the call and ends with its result.
+ *
  * <p>Refusals: foreign Host or Origin → 403 (Host is checked when listening on loopback); missing
  * or wrong token → 401 (a token is required to listen on any other address); no session header on a
  * non-initialize request → 400; unknown, deleted or expired session → 404; unsupported {@code
@@ -67,6 +72,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
             builder.maxStreamsPerSession,
             builder.maxBufferedNotifications,
             builder.maxQueuedEvents,
+            builder.maxReplayedEvents,
             builder.keepAliveInterval,
             builder.connectionIdleTimeout,
             builder.clock);
@@ -213,6 +219,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
       int maxStreamsPerSession,
       int maxBufferedNotifications,
       int maxQueuedEvents,
+      int maxReplayedEvents,
       Duration keepAliveInterval,
       Duration connectionIdleTimeout,
       Clock clock) {}
@@ -231,6 +238,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
     private int maxStreamsPerSession = 4;
     private int maxBufferedNotifications = 64;
     private int maxQueuedEvents = 1024;
+    private int maxReplayedEvents = 256;
     private Duration keepAliveInterval = Duration.ofSeconds(15);
     private Duration connectionIdleTimeout = Duration.ofMinutes(5);
     private Clock clock = Clock.systemUTC();
@@ -317,6 +325,18 @@ public final class StreamableHttpTransport implements AutoCloseable {
     /** Events queued for a slow client before its stream is closed (default 1024). */
     public Builder maxQueuedEvents(int max) {
       this.maxQueuedEvents = positive(max, "maxQueuedEvents");
+      return this;
+    }
+
+    /**
+     * Events kept per session for clients that reconnect with {@code Last-Event-ID} (default 256; 0
+     * turns replay off). The oldest are dropped first.
+     */
+    public Builder maxReplayedEvents(int max) {
+      if (max < 0) {
+        throw new IllegalArgumentException("maxReplayedEvents must not be negative");
+      }
+      this.maxReplayedEvents = max;
       return this;
     }
 
