@@ -1,0 +1,105 @@
+package dev.skillport.server.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A minimal MCP client over Streamable HTTP: one session, JSON or event-stream answers. */
+final class RawMcpClient {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private final URI endpoint;
+  private final AtomicInteger ids = new AtomicInteger();
+  private final String session;
+
+  RawMcpClient(URI endpoint) throws Exception {
+    this.endpoint = endpoint;
+    ObjectNode init = JSON.createObjectNode();
+    init.put("protocolVersion", "2025-06-18").putObject("capabilities");
+    init.putObject("clientInfo").put("name", "raw-test").put("version", "1");
+    HttpResponse<String> response = post(request("initialize", init), null);
+    this.session = response.headers().firstValue("Mcp-Session-Id").orElseThrow();
+    post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", session);
+  }
+
+  String callAsync(String tool, ObjectNode args) throws Exception {
+    ObjectNode params = JSON.createObjectNode().put("name", tool);
+    params.set("arguments", args);
+    params.putObject("_meta").putObject("dcc").put("async", true);
+    JsonNode result = call(params);
+    assertThat(result.path("structuredContent").path("status").asText()).isEqualTo("pending");
+    return result.path("structuredContent").path("job_id").asText();
+  }
+
+  JsonNode status(String id) throws Exception {
+    ObjectNode params = JSON.createObjectNode().put("name", "jobs_get_status");
+    params.putObject("arguments").put("job_id", id).put("include_result", true);
+    JsonNode result = call(params);
+    assertThat(result.path("isError").asBoolean()).as(result.toString()).isFalse();
+    return result.path("structuredContent");
+  }
+
+  /** Calls a tool and returns its result. */
+  JsonNode call(ObjectNode params) throws Exception {
+    for (JsonNode m : callMessages(params)) {
+      if (m.has("id") && (m.has("result") || m.has("error"))) {
+        return m.path("result");
+      }
+    }
+    throw new AssertionError("no response to " + params);
+  }
+
+  /** Calls a tool and returns every message of the answer: notifications, then the response. */
+  List<JsonNode> callMessages(ObjectNode params) throws Exception {
+    HttpResponse<String> response = post(request("tools/call", params), session);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return messages(response.body());
+  }
+
+  private String request(String method, ObjectNode params) {
+    ObjectNode r = JSON.createObjectNode().put("jsonrpc", "2.0").put("id", ids.incrementAndGet());
+    r.put("method", method).set("params", params);
+    return r.toString();
+  }
+
+  /** The messages in a body that is either one JSON message or an event stream. */
+  private static List<JsonNode> messages(String body) throws IOException {
+    if (body.stripLeading().startsWith("{")) {
+      return List.of(JSON.readTree(body));
+    }
+    List<JsonNode> out = new ArrayList<>();
+    for (String line : body.split("\n")) {
+      if (line.startsWith("data:")) {
+        out.add(JSON.readTree(line.substring(5).strip()));
+      }
+    }
+    return out;
+  }
+
+  private HttpResponse<String> post(String body, String sessionId)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(endpoint)
+            .timeout(Duration.ofSeconds(20))
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (sessionId != null) {
+      b.header("Mcp-Session-Id", sessionId);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
