@@ -24,6 +24,7 @@ import dev.skillport.server.mcp.SessionListener;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +33,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +54,7 @@ public final class ResourcesFeature {
   private static final String SUBSCRIPTIONS = ResourcesFeature.class.getName() + ".subscriptions";
   private static final String PROVIDED = "provided";
   private static final String ABSENT = "absent";
+  private static final Duration POLL = Duration.ofMillis(500);
 
   private final CatalogHolder catalog;
   private final SessionViews views;
@@ -57,6 +62,8 @@ public final class ResourcesFeature {
   private final int pageSize;
   private final Set<McpSession> sessions = ConcurrentHashMap.newKeySet();
   private final AtomicReference<SkillFileListing> fileListing = new AtomicReference<>();
+  private final ScheduledThreadPoolExecutor poller;
+  private ScheduledFuture<?> polling;
 
   public ResourcesFeature(
       CatalogHolder catalog, SessionViews views, List<ResourceProvider> providers, int pageSize) {
@@ -67,6 +74,17 @@ public final class ResourcesFeature {
       throw new IllegalArgumentException("pageSize must be positive");
     }
     this.pageSize = pageSize;
+    this.poller =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, "resource-subscriptions");
+              t.setDaemon(true);
+              return t;
+            });
+    // The one thread ends while nothing is subscribed, so an idle server keeps no thread for it.
+    poller.setKeepAliveTime(5, TimeUnit.SECONDS);
+    poller.allowCoreThreadTimeOut(true);
     catalog.onSwap((before, after) -> recheckSubscriptions(after));
     ResourceEvents events = new ProviderEvents();
     for (ResourceProvider p : this.providers) {
@@ -334,7 +352,8 @@ public final class ResourcesFeature {
         (Subscriptions)
             ctx.session().attributes().computeIfAbsent(SUBSCRIPTIONS, k -> new Subscriptions());
     if (on) {
-      subs.byUri.put(uri, new Subscription(view, fingerprint(catalog.current(), view, uri)));
+      subs.byUri.put(uri, observe(catalog.current(), view, uri, null));
+      pollWhileSubscribed();
     } else {
       subs.byUri.remove(uri);
     }
@@ -346,18 +365,29 @@ public final class ResourcesFeature {
     final Map<String, Subscription> byUri = new ConcurrentHashMap<>();
   }
 
-  /** One subscribed URI: the subscriber's view and what the resource looked like when last seen. */
-  private record Subscription(SessionView view, String fingerprint) {}
+  /**
+   * One subscribed URI: the subscriber's view and what the resource looked like when last seen.
+   *
+   * @param fingerprint the digest of a file-backed resource, {@link #ABSENT} or {@link #PROVIDED}
+   * @param stamp size and modification time of the file, to skip hashing an unchanged file
+   */
+  private record Subscription(SessionView view, String fingerprint, String stamp) {}
 
-  private static String fingerprint(Catalog snapshot, SessionView view, String uri) {
+  private static Subscription observe(
+      Catalog snapshot, SessionView view, String uri, Subscription previous) {
     Optional<FileResource> file = file(snapshot, view, uri);
     if (file.isEmpty()) {
-      return SkillFiles.parse(uri).isPresent() ? ABSENT : PROVIDED;
+      return new Subscription(view, SkillFiles.parse(uri).isPresent() ? ABSENT : PROVIDED, "");
     }
+    Path path = file.get().path();
     try {
-      return SkillFiles.digest(Files.readAllBytes(file.get().path()));
+      String stamp = Files.size(path) + ":" + Files.getLastModifiedTime(path).toMillis();
+      if (previous != null && stamp.equals(previous.stamp())) {
+        return previous;
+      }
+      return new Subscription(view, SkillFiles.digest(Files.readAllBytes(path)), stamp);
     } catch (IOException e) {
-      return ABSENT;
+      return new Subscription(view, ABSENT, "");
     }
   }
 
@@ -365,7 +395,13 @@ public final class ResourcesFeature {
     return session.attribute(SUBSCRIPTIONS, Subscriptions.class).map(s -> s.byUri).orElse(Map.of());
   }
 
-  private void recheckSubscriptions(Catalog after) {
+  /**
+   * Compares every file-backed subscription with its file and tells the subscriber about a change.
+   *
+   * @return whether any file-backed subscription remains
+   */
+  private boolean recheckSubscriptions(Catalog snapshot) {
+    boolean any = false;
     for (McpSession session : sessions) {
       Map<String, Subscription> live = subscriptions(session);
       for (Map.Entry<String, Subscription> e : live.entrySet()) {
@@ -373,13 +409,43 @@ public final class ResourcesFeature {
         if (sub.fingerprint().equals(PROVIDED)) {
           continue;
         }
-        String now = fingerprint(after, sub.view(), e.getKey());
-        if (!now.equals(sub.fingerprint())
-            && live.replace(e.getKey(), sub, new Subscription(sub.view(), now))) {
+        any = true;
+        Subscription now = observe(snapshot, sub.view(), e.getKey(), sub);
+        if (now != sub
+            && live.replace(e.getKey(), sub, now)
+            && !now.fingerprint().equals(sub.fingerprint())) {
           session.notify(
               "notifications/resources/updated", NODES.objectNode().put("uri", e.getKey()));
         }
       }
+    }
+    return any;
+  }
+
+  /**
+   * Polls subscribed files while any are subscribed: a catalog reload happens only when what a
+   * skill declares changes, not when a resource file's content does.
+   */
+  private synchronized void pollWhileSubscribed() {
+    if (polling == null || polling.isDone()) {
+      polling =
+          poller.scheduleWithFixedDelay(
+              this::poll, POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void poll() {
+    try {
+      if (!recheckSubscriptions(catalog.current())) {
+        synchronized (this) {
+          if (polling != null) {
+            polling.cancel(false);
+            polling = null;
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("checking subscribed resources failed", e);
     }
   }
 
