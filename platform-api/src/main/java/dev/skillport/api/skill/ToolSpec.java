@@ -11,8 +11,11 @@ import java.util.Objects;
  *
  * @param name unique within its skill
  * @param description shown to agents (already defaulted when the author left it empty)
- * @param inputSchema full JSON Schema of the arguments (defensive copy)
- * @param outputSchema JSON Schema of {@code structuredContent}, or {@code null}
+ * @param inputSchema full JSON Schema of the arguments: a deeply immutable copy (every mutator
+ *     throws {@link UnsupportedOperationException}; {@link JsonNode#deepCopy()} gives a mutable
+ *     one), taken once: a schema that is already such a copy, such as another spec's, is shared
+ * @param outputSchema JSON Schema of {@code structuredContent}, or {@code null}; immutable like
+ *     {@code inputSchema}
  * @param annotations MCP hints
  * @param nextTools suggested follow-up tools
  * @param group the group the tool belongs to, or {@code null} when always active
@@ -46,8 +49,10 @@ public record ToolSpec(
       throw new IllegalArgumentException("tool name must not be blank");
     }
     description = description == null ? "" : description;
-    inputSchema = Objects.requireNonNull(inputSchema, "inputSchema").deepCopy();
-    outputSchema = outputSchema == null ? null : outputSchema.deepCopy();
+    // Frozen rather than deep-copied: the copy is compact and immutable, so specs built from one
+    // another (toBuilder, bindings) share it instead of copying again.
+    inputSchema = FrozenJson.freeze(Objects.requireNonNull(inputSchema, "inputSchema"));
+    outputSchema = outputSchema == null ? null : FrozenJson.freeze(outputSchema);
     annotations = annotations == null ? ToolAnnotations.NONE : annotations;
     nextTools = nextTools == null ? NextTools.NONE : nextTools;
     execution = execution == null ? Execution.SYNC : execution;
