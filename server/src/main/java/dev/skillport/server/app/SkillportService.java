@@ -234,6 +234,11 @@ public final class SkillportService {
   }
 
   private ObjectNode queue(Skill skill, ToolSpec tool, JsonNode args, CallMeta meta) {
+    // Bad arguments are answered at once, as for a synchronous call, rather than as a failed job.
+    ToolResult invalid = invalidArguments(skill, tool, args);
+    if (invalid != null) {
+      return wire(invalid, tool.nextTools());
+    }
     JobRecord job =
         jobs.submit(
             tool.name(),
@@ -261,7 +266,8 @@ public final class SkillportService {
     return out;
   }
 
-  private ToolResult invoke(Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {
+  /** The {@code INVALID_ARGUMENTS} error listing every violation, or null for valid arguments. */
+  private ToolResult invalidArguments(Skill skill, ToolSpec tool, JsonNode args) {
     List<String> violations;
     try {
       violations = validator.violations(tool.inputSchema(), args);
@@ -270,11 +276,19 @@ public final class SkillportService {
           "input schema of {}/{} could not be used: {}", skill.name(), tool.name(), e.toString());
       violations = List.of();
     }
-    if (!violations.isEmpty()) {
-      return ToolCallErrors.result(
-          "INVALID_ARGUMENTS",
-          "arguments do not match the input schema: " + String.join("; ", violations),
-          "fix every listed argument and call again");
+    if (violations.isEmpty()) {
+      return null;
+    }
+    return ToolCallErrors.result(
+        "INVALID_ARGUMENTS",
+        "arguments do not match the input schema: " + String.join("; ", violations),
+        "fix every listed argument and call again");
+  }
+
+  private ToolResult invoke(Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {
+    ToolResult invalid = invalidArguments(skill, tool, args);
+    if (invalid != null) {
+      return invalid;
     }
     ToolBinding binding = tool.binding();
     if (binding instanceof ToolBinding.Handler h) {

@@ -60,6 +60,10 @@ class JobCallsTest {
           - name: square
             description: Squares n
             handler: test.square
+            input_schema:
+              type: object
+              properties: {n: {type: integer}}
+              required: [n]
           - name: hang
             description: Starts a child and waits
           - name: bake
@@ -178,6 +182,17 @@ class JobCallsTest {
     long pid = Long.parseLong(Files.readString(pidFile).strip());
     await().atMost(WAIT).until(() -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
     assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true));
+  }
+
+  @Test
+  void callTool_asyncWithInvalidArguments_isRefusedAtOnceWithoutAJob() throws Exception {
+    ObjectNode result = callAsync("work__square", "{\"n\":\"seven\"}", null);
+
+    assertThat(result.path("isError").asBoolean()).isTrue();
+    assertThat(result.path("structuredContent").path("code").asText())
+        .isEqualTo("INVALID_ARGUMENTS");
+    assertThat(result.path("structuredContent").has("job_id")).isFalse();
+    assertThat(service.jobs().store().all()).isEmpty();
   }
 
   @Test
