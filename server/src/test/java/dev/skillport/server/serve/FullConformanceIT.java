@@ -1,0 +1,187 @@
+package dev.skillport.server.serve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.api.skill.Scope;
+import dev.skillport.loader.SkillRoot;
+import dev.skillport.server.transport.StreamableHttpTransport;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole official MCP conformance suite ({@code conformance.sh URL --suite all}) against the
+ * real server serving the samples with the {@code mcp-conformance} fixture skill preloaded, its
+ * Java handlers and resource provider found by ServiceLoader. Every scenario must pass: there is no
+ * baseline of expected failures.
+ */
+class FullConformanceIT {
+  private static final Logger LOG = LoggerFactory.getLogger(FullConformanceIT.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final List<String> FIXTURE_TOOLS =
+      List.of(
+          "test_simple_text",
+          "test_image_content",
+          "test_audio_content",
+          "test_embedded_resource",
+          "test_multiple_content_types",
+          "test_tool_with_logging",
+          "test_tool_with_progress",
+          "test_error_handling",
+          "test_reconnection",
+          "test_sampling",
+          "test_elicitation",
+          "test_elicitation_sep1034_defaults",
+          "test_elicitation_sep1330_enums",
+          "json_schema_2020_12_tool");
+
+  private static SkillportServer server;
+  private static StreamableHttpTransport http;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path samples =
+        Path.of(System.getProperty("skillport.samples", "../samples/skills")).toAbsolutePath();
+    server =
+        SkillportServer.start(
+            ServeConfig.of(List.of(SkillRoot.of(samples, Scope.REPO)))
+                .withWatch(false)
+                .withPreload(List.of("mcp-conformance")),
+            "test");
+    http = StreamableHttpTransport.builder(server.mcp()).host("127.0.0.1").port(0).build();
+    http.start();
+    http.setReady(true);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (http != null) {
+      http.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void suiteAll_everyScenarioPasses() throws Exception {
+    Path script =
+        Path.of(System.getProperty("skillport.shared", "../../shared"), "tools", "conformance.sh")
+            .toAbsolutePath();
+    assertThat(script).as("the shared conformance runner").isRegularFile();
+    Path log = Files.createTempFile("conformance-all", ".log");
+    try {
+      Process p =
+          new ProcessBuilder("bash", script.toString(), http.uri().toString(), "--suite", "all")
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
+      p.getOutputStream().close();
+      boolean done = p.waitFor(10, TimeUnit.MINUTES);
+      if (!done) {
+        p.destroyForcibly();
+      }
+      String output = Files.readString(log, StandardCharsets.UTF_8);
+      assertThat(done).as("conformance finished").isTrue();
+      Matcher total = Pattern.compile("Total: (\\d+) passed, (\\d+) failed").matcher(output);
+      assertThat(total.find()).as(output).isTrue();
+      LOG.info("Conformance suite: {}", total.group());
+      assertThat(p.exitValue()).as(output).isZero();
+      assertThat(Integer.parseInt(total.group(2))).as(output).isZero();
+      assertThat(Integer.parseInt(total.group(1))).as("scenario checks run").isGreaterThan(40);
+    } finally {
+      Files.deleteIfExists(log);
+    }
+  }
+
+  /**
+   * The suite passes some tool scenarios for an unknown tool and the list scenarios for empty
+   * lists; check the fixture really is listed and answers.
+   */
+  @Test
+  void fixture_listedOnANewSessionAndAnswersExactly() throws Exception {
+    HttpClient client = HttpClient.newHttpClient();
+    HttpResponse<String> init =
+        post(
+            client,
+            null,
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                + "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}");
+    String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+    post(client, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+
+    JsonNode tools =
+        JSON.readTree(
+                post(client, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}")
+                    .body())
+            .path("result")
+            .path("tools");
+    List<String> names = new ArrayList<>();
+    tools.forEach(t -> names.add(t.path("name").asText()));
+    JsonNode call =
+        JSON.readTree(
+            post(
+                    client,
+                    session,
+                    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
+                        + "\"params\":{\"name\":\"test_error_handling\"}}")
+                .body());
+
+    String prompts =
+        post(client, session, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"prompts/list\"}").body();
+    String resources =
+        post(client, session, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/list\"}")
+            .body();
+    String templates =
+        post(
+                client,
+                session,
+                "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/templates/list\"}")
+            .body();
+
+    assertThat(names).containsAll(FIXTURE_TOOLS);
+    assertThat(prompts)
+        .contains(
+            "\"test_simple_prompt\"",
+            "\"test_prompt_with_arguments\"",
+            "\"test_prompt_with_embedded_resource\"",
+            "\"test_prompt_with_image\"");
+    assertThat(resources)
+        .contains("test://static-text", "test://static-binary", "test://watched-resource");
+    assertThat(templates).contains("test://template/{id}/data");
+    assertThat(call.path("result").path("isError").asBoolean()).isTrue();
+    assertThat(call.at("/result/content/0/text").asText())
+        .isEqualTo("This tool intentionally returns an error for testing");
+  }
+
+  private static HttpResponse<String> post(HttpClient client, String session, String body)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(http.uri())
+            .timeout(Duration.ofSeconds(10))
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (session != null) {
+      request.header("Mcp-Session-Id", session);
+    }
+    return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
