@@ -144,6 +144,9 @@ public final class SafeYaml {
     final int nodesAtStart;
     String pendingKey;
 
+    /** The pointer of {@link #pendingKey}'s value, already recorded in the positions. */
+    String pendingPointer;
+
     Frame(JsonNode container, String pointer, String anchor, int nodesAtStart) {
       this.container = container;
       this.pointer = pointer;
@@ -247,8 +250,10 @@ public final class SafeYaml {
         if (parent.container.has(key)) {
           return problem(YamlProblem.Kind.DUPLICATE_KEY, "duplicate key '" + key + "'", event);
         }
+        String pointer = parent.pointer + "/" + YamlDocument.escape(key);
         parent.pendingKey = key;
-        positions.put(parent.pointer + "/" + YamlDocument.escape(key), location(event));
+        parent.pendingPointer = pointer;
+        positions.put(pointer, location(event));
         return null;
       }
       YamlProblem tooMany = countNode(event);
@@ -312,9 +317,12 @@ public final class SafeYaml {
         root = value;
         pointer = "";
       } else if (parent.container instanceof ObjectNode object) {
-        pointer = parent.pointer + "/" + YamlDocument.escape(parent.pendingKey);
+        // A mapping value is located at its key, recorded when the key was read.
+        pointer = parent.pendingPointer;
         object.set(parent.pendingKey, value);
         parent.pendingKey = null;
+        parent.pendingPointer = null;
+        return pointer;
       } else {
         ArrayNode array = (ArrayNode) parent.container;
         pointer = parent.pointer + "/" + array.size();
