@@ -8,7 +8,8 @@ import java.util.Optional;
 /**
  * The newest events one session sent (or would have sent) on its event streams, each with its id
  * and the stream it belongs to, so a client reconnecting with {@code Last-Event-ID} gets what it
- * missed on that stream. Bounded: the oldest events are dropped first. Thread-safe.
+ * missed on that stream. Bounded by a count and by the characters held (so large tool results do
+ * not pile up): the oldest events are dropped first, but the newest is always kept. Thread-safe.
  */
 final class ReplayBuffer {
   /**
@@ -18,24 +19,39 @@ final class ReplayBuffer {
    */
   record Event(long id, String stream, String data) {}
 
+  /** Characters of message data one session keeps for replay. */
+  static final long MAX_CHARS = 4L << 20;
+
   private final int capacity;
+  private final long maxChars;
   private final ArrayDeque<Event> events = new ArrayDeque<>();
+  private long chars;
 
   ReplayBuffer(int capacity) {
-    if (capacity < 0) {
-      throw new IllegalArgumentException("capacity must not be negative");
+    this(capacity, MAX_CHARS);
+  }
+
+  ReplayBuffer(int capacity, long maxChars) {
+    if (capacity < 0 || maxChars < 0) {
+      throw new IllegalArgumentException("capacity and maxChars must not be negative");
     }
     this.capacity = capacity;
+    this.maxChars = maxChars;
   }
 
   synchronized void add(long id, String stream, String data) {
     if (capacity == 0) {
       return;
     }
-    if (events.size() >= capacity) {
-      events.removeFirst();
-    }
     events.addLast(new Event(id, stream, data));
+    chars += length(data);
+    while (events.size() > capacity || (chars > maxChars && events.size() > 1)) {
+      chars -= length(events.removeFirst().data());
+    }
+  }
+
+  private static long length(String data) {
+    return data == null ? 0 : data.length();
   }
 
   /** The stream event {@code id} was sent on, while the event is still held. */
