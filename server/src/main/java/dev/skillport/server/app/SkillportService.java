@@ -44,7 +44,6 @@ import org.slf4j.LoggerFactory;
 public final class SkillportService {
   private static final Logger LOG = LoggerFactory.getLogger(SkillportService.class);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final int HOST_CALL_TIMEOUT_SECS = 60;
   private static final int JOB_WORKERS = 4;
 
   private final CatalogHolder catalog;
@@ -336,9 +335,11 @@ public final class SkillportService {
               .orElse("no host adapter runs '" + skill.name() + "' on its main thread"),
           "install the host adapter plugin for '" + skill.manifest().extensions().dcc() + "'");
     }
+    // The same timeout a subprocess would get: the tool's hint, else the server's script default.
     Duration timeout =
-        Duration.ofSeconds(
-            tool.timeoutHintSecs() == null ? HOST_CALL_TIMEOUT_SECS : tool.timeoutHintSecs());
+        tool.timeoutHintSecs() == null
+            ? scripts.policy().defaultTimeout()
+            : Duration.ofSeconds(tool.timeoutHintSecs());
     try {
       ToolResult result =
           executor.execute(
