@@ -162,7 +162,12 @@ final class ServeCommand implements Callable<Integer> {
         SkillRoots.resolve(skills, env.variables(), env.userHome(), null, List.of());
     ServeConfig config =
         ServeConfig.of(roots)
-            .withLoaderOptions(LoaderOptions.DEFAULTS.withStrict(strict))
+            // Every processor reads skills: the first tools/list waits for the whole catalog, and
+            // the loader's result does not depend on its parallelism.
+            .withLoaderOptions(
+                LoaderOptions.DEFAULTS
+                    .withStrict(strict)
+                    .withParallelism(Runtime.getRuntime().availableProcessors()))
             .withPreload(preload)
             .withWatch(!noWatch);
     String version = new SkillportCommand.Version().getVersion()[0];
