@@ -54,7 +54,7 @@ public class PythonHostAdapter implements HostAdapter {
 
   @Override
   public boolean isReady() {
-    return interpreter.isRunning();
+    return interpreter.isAvailable();
   }
 
   @Override

@@ -43,6 +43,7 @@ final class PythonInterpreter implements AutoCloseable {
             return t;
           });
   private volatile Process process;
+  private volatile boolean closed;
   // Read and written only on the main thread.
   private Writer requests;
   private BufferedReader answers;
@@ -73,6 +74,14 @@ final class PythonInterpreter implements AutoCloseable {
               return null;
             })
         .get();
+  }
+
+  /**
+   * Whether calls can be taken: until closed, a dead interpreter is started again by the next call,
+   * so a crash or a timed-out script does not make the host unavailable.
+   */
+  boolean isAvailable() {
+    return !closed;
   }
 
   boolean isRunning() {
@@ -175,6 +184,7 @@ final class PythonInterpreter implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     mainThread.shutdownNow();
     Process p = process;
     if (p != null) {

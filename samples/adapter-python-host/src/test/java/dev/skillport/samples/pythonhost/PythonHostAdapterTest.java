@@ -88,9 +88,20 @@ class PythonHostAdapterTest {
     ToolResult slow = call(tmp, "slow", "{}", Duration.ofMillis(300));
     assertThat(slow.isError()).isTrue();
     assertThat(slow.content().toString()).contains("timed out");
+    // Still ready: the next call starts a fresh interpreter.
+    assertThat(adapter.isReady()).isTrue();
     ToolResult fast = call(tmp, "fast", "{}", Duration.ofSeconds(10));
     assertThat(fast.structured().get("fine").asBoolean()).isTrue();
     assertThat(adapter.interpreterPid()).isNotEqualTo(before);
+  }
+
+  @Test
+  void stop_afterwards_adapterIsNoLongerReady() throws Exception {
+    PythonHostAdapter own = new PythonHostAdapter();
+    own.start();
+    assertThat(own.isReady()).isTrue();
+    own.stop();
+    assertThat(own.isReady()).isFalse();
   }
 
   @Test
