@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,6 +14,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A minimal MCP client over Streamable HTTP: one session, JSON or event-stream answers. */
@@ -50,6 +53,46 @@ final class RawMcpClient {
     JsonNode result = call(params);
     assertThat(result.path("isError").asBoolean()).as(result.toString()).isFalse();
     return result.path("structuredContent");
+  }
+
+  /**
+   * Opens the session's GET event stream; its {@code data:} messages arrive on the returned list.
+   */
+  List<JsonNode> openStream() throws Exception {
+    List<JsonNode> received = new CopyOnWriteArrayList<>();
+    HttpRequest request =
+        HttpRequest.newBuilder(endpoint)
+            .header("Accept", "text/event-stream")
+            .header("Mcp-Session-Id", session)
+            .GET()
+            .build();
+    http.sendAsync(
+        request,
+        HttpResponse.BodyHandlers.fromLineSubscriber(
+            new Flow.Subscriber<String>() {
+              @Override
+              public void onSubscribe(Flow.Subscription subscription) {
+                subscription.request(Long.MAX_VALUE);
+              }
+
+              @Override
+              public void onNext(String line) {
+                if (line.startsWith("data:")) {
+                  try {
+                    received.add(JSON.readTree(line.substring(5).strip()));
+                  } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                  }
+                }
+              }
+
+              @Override
+              public void onError(Throwable e) {}
+
+              @Override
+              public void onComplete() {}
+            }));
+    return received;
   }
 
   /** Calls a tool and returns its result. */

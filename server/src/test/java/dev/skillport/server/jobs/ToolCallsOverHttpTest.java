@@ -95,7 +95,8 @@ class ToolCallsOverHttpTest {
   }
 
   @Test
-  void asyncCall_overHttp_finishesWithProgressInItsStatus() throws Exception {
+  void asyncCall_overHttp_finishesWithProgressInItsStatusAndNotifiesTheSession() throws Exception {
+    List<JsonNode> stream = client.openStream();
     String id = client.callAsync("export", JSON.createObjectNode());
 
     await()
@@ -104,5 +105,15 @@ class ToolCallsOverHttpTest {
     JsonNode job = client.status(id);
     assertThat(job.path("progress").path("message").asText()).isEqualTo("done");
     assertThat(job.path("result").path("structuredContent").path("exported").asInt()).isEqualTo(2);
+    await().atMost(Duration.ofSeconds(20)).until(() -> jobStates(stream, id).contains("completed"));
+    assertThat(jobStates(stream, id)).containsExactly("pending", "running", "completed");
+  }
+
+  private static List<String> jobStates(List<JsonNode> stream, String id) {
+    return stream.stream()
+        .filter(m -> m.path("method").asText().equals("notifications/$/dcc.jobUpdated"))
+        .filter(m -> m.path("params").path("job_id").asText().equals(id))
+        .map(m -> m.path("params").path("status").asText())
+        .toList();
   }
 }
