@@ -110,6 +110,7 @@ public final class SurfaceServer implements AutoCloseable {
     private final String url;
     private final AtomicInteger ids = new AtomicInteger();
     private String session;
+    private JsonNode initializeResult;
 
     Raw(String url) {
       this.url = url;
@@ -123,8 +124,14 @@ public final class SurfaceServer implements AutoCloseable {
       if (!init.has("result")) {
         throw new IllegalStateException("initialize failed: " + init);
       }
+      initializeResult = init.get("result");
       post(
           JSON.createObjectNode().put("jsonrpc", "2.0").put("method", "notifications/initialized"));
+    }
+
+    /** The {@code result} of this session's {@code initialize}. */
+    public JsonNode initializeResult() {
+      return initializeResult;
     }
 
     /** Sends a request and returns the whole JSON-RPC response (result or error). */
