@@ -17,9 +17,12 @@ interface HostEnvironment {
   /** Whether an executable {@code program} is found on the PATH. */
   boolean onPath(String program);
 
-  /** This process's environment and PATH. */
+  /**
+   * This process's environment and PATH. The environment cannot change while the process runs, so
+   * one copy serves every skill instead of one copy per skill.
+   */
   static HostEnvironment system() {
-    return of(System.getenv());
+    return ProcessEnvironment.INSTANCE;
   }
 
   /**
@@ -66,5 +69,12 @@ interface HostEnvironment {
         return false;
       }
     };
+  }
+
+  /** Holds {@link #system()}'s copy, made on first use. */
+  final class ProcessEnvironment {
+    static final HostEnvironment INSTANCE = of(System.getenv());
+
+    private ProcessEnvironment() {}
   }
 }
