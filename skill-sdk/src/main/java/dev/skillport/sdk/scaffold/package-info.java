@@ -1,0 +1,2 @@
+/** Writes the starting files of a new skill folder that loads without a diagnostic. */
+package dev.skillport.sdk.scaffold;
