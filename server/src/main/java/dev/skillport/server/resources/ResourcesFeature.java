@@ -157,13 +157,7 @@ public final class ResourcesFeature {
     ObjectNode result = NODES.objectNode();
     ArrayNode items = result.putArray("resources");
     for (ResourceDescriptor d : page.items()) {
-      ObjectNode o = items.addObject().put("uri", d.uri()).put("name", d.name());
-      if (!d.description().isEmpty()) {
-        o.put("description", d.description());
-      }
-      if (d.mimeType() != null) {
-        o.put("mimeType", d.mimeType());
-      }
+      describe(items.addObject().put("uri", d.uri()), d.name(), d.description(), d.mimeType());
     }
     if (page.nextCursor() != null) {
       result.put("nextCursor", page.nextCursor());
@@ -180,18 +174,27 @@ public final class ResourcesFeature {
     ObjectNode result = NODES.objectNode();
     ArrayNode items = result.putArray("resourceTemplates");
     for (ResourceTemplate t : page.items()) {
-      ObjectNode o = items.addObject().put("uriTemplate", t.uriTemplate()).put("name", t.name());
-      if (!t.description().isEmpty()) {
-        o.put("description", t.description());
-      }
-      if (t.mimeType() != null) {
-        o.put("mimeType", t.mimeType());
-      }
+      describe(
+          items.addObject().put("uriTemplate", t.uriTemplate()),
+          t.name(),
+          t.description(),
+          t.mimeType());
     }
     if (page.nextCursor() != null) {
       result.put("nextCursor", page.nextCursor());
     }
     return result;
+  }
+
+  /** Adds the fields a resource and a template share; empty ones are left out. */
+  private static void describe(ObjectNode o, String name, String description, String mimeType) {
+    o.put("name", name);
+    if (!description.isEmpty()) {
+      o.put("description", description);
+    }
+    if (mimeType != null) {
+      o.put("mimeType", mimeType);
+    }
   }
 
   /**

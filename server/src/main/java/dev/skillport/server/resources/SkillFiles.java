@@ -5,6 +5,7 @@ import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
 import dev.skillport.registry.Catalog;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLConnection;
@@ -139,6 +140,9 @@ public final class SkillFiles {
           .filter(p -> isInside(skillDir, p))
           .limit(MAX_FILES)
           .forEach(out::add);
+    } catch (UncheckedIOException e) {
+      // A link loop or a folder vanishing mid-walk: report it like any other read failure.
+      throw e.getCause();
     }
     out.sort((a, b) -> relative(skillDir, a).compareTo(relative(skillDir, b)));
     return out;
