@@ -31,6 +31,7 @@ import picocli.CommandLine.Spec;
       ValidateCommand.class,
       ListCommand.class,
       ServeCommand.class,
+      NewCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class SkillportCommand implements Callable<Integer> {
