@@ -1,0 +1,5 @@
+/**
+ * Skills shipped inside the server: their folders as class path resources, unpacked at start and
+ * served at scope {@code system}, and the Java handlers their tools are bound to.
+ */
+package dev.skillport.bundled;
