@@ -115,6 +115,21 @@ class PromptsSurfaceTest {
         steps:
           - {id: ok, kind: approve, prompt: "Go?"}
         """);
+    write(
+        skills.resolve("other-prompts/SKILL.md"),
+        """
+        ---
+        name: other-prompts
+        description: A second skill with a prompt of the same name
+        metadata:
+          dcc-mcp:
+            prompts: prompts.yaml
+        ---
+        Other.
+        """);
+    write(
+        skills.resolve("other-prompts/prompts.yaml"),
+        "prompts:\n  - name: greet\n    template: Hi from the other skill\n");
     server = SurfaceServer.start(skills, List.of());
   }
 
@@ -291,6 +306,18 @@ class PromptsSurfaceTest {
         cursor = page.nextCursor();
       } while (cursor != null);
       assertThat(names).hasSize(7).doesNotHaveDuplicates();
+    }
+  }
+
+  @Test
+  void promptsList_sameNameInTwoLoadedSkills_qualifiesBoth() {
+    try (McpSyncClient client = loaded("demo-prompts", "other-prompts")) {
+      assertThat(client.listPrompts().prompts())
+          .extracting(McpSchema.Prompt::name)
+          .contains("demo-prompts__greet", "other-prompts__greet", "with_image")
+          .doesNotContain("greet");
+      assertThat(text(get(client, "other-prompts__greet", Map.of()).messages().get(0)))
+          .isEqualTo("Hi from the other skill");
     }
   }
 
