@@ -1,5 +1,7 @@
 package dev.skillport.server.cli;
 
+import dev.skillport.api.skill.Scope;
+import dev.skillport.bundled.BundledSkills;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.loader.SkillRoots;
@@ -95,6 +97,11 @@ final class ServeCommand implements Callable<Integer> {
   private boolean noWatch;
 
   @Option(
+      names = "--no-bundled",
+      description = "Do not serve the skills shipped with Skillport (skill-authoring).")
+  private boolean noBundled;
+
+  @Option(
       names = "--plugins",
       paramLabel = "DIR",
       description =
@@ -159,7 +166,13 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     CliEnvironment env = parent.environment();
     List<SkillRoot> roots =
-        SkillRoots.resolve(skills, env.variables(), env.userHome(), null, List.of());
+        new ArrayList<>(
+            SkillRoots.resolve(skills, env.variables(), env.userHome(), null, List.of()));
+    // Unpacked for this run only and served at system scope, like the skills plugins ship.
+    BundledSkills bundled = noBundled ? null : BundledSkills.unpack();
+    if (bundled != null) {
+      roots.add(new SkillRoot(bundled.root(), Scope.SYSTEM, "bundled"));
+    }
     ServeConfig config =
         ServeConfig.of(roots)
             // Every processor reads skills: the first tools/list waits for the whole catalog, and
@@ -172,7 +185,8 @@ final class ServeCommand implements Callable<Integer> {
             .withWatch(!noWatch);
     String version = new SkillportCommand.Version().getVersion()[0];
     List<Path> pluginFolders = PluginFolders.resolve(plugins, env.variables(), env.userHome());
-    try (SkillportServer server = SkillportServer.start(config, version, pluginFolders)) {
+    try (bundled;
+        SkillportServer server = SkillportServer.start(config, version, pluginFolders)) {
       try (JobScheduler jobs = openJobs(env);
           CallGuard guard = CallGuard.of(Set.copyOf(deniedSkills), auditLog)) {
         server.service().configureExecution(scriptRunner(env), jobs, guard);
