@@ -44,7 +44,13 @@ public final class ScriptCallPaths implements AutoCloseable {
   private final List<String> bareCommand;
   private final JsonNode arguments;
   private final byte[] stdin;
-  private final ScriptToolRunner runner = new ScriptToolRunner(ScriptPolicy.defaults());
+  // -Dskillport.bench.python=/path/to/python3 runs both sides on that interpreter, e.g. to leave
+  // out a version manager's shim, whose start-up otherwise dominates both.
+  private final ScriptToolRunner runner =
+      new ScriptToolRunner(
+          ScriptPolicy.defaults()
+              .withPython(
+                  System.getProperty("skillport.bench.python", ScriptPolicy.defaults().python())));
 
   private ScriptCallPaths(Path skill, String kind) throws IOException {
     this.skill = skill;
