@@ -289,6 +289,41 @@ public final class SkillportService {
     if (invalid != null) {
       return invalid;
     }
+    return checkOutput(skill, tool, execute(skill, tool, args, ctx));
+  }
+
+  /**
+   * A tool that declares {@code output_schema} must return conforming {@code structuredContent}; a
+   * result that does not is the tool's failure, reported with every violation.
+   */
+  private ToolResult checkOutput(Skill skill, ToolSpec tool, ToolResult result) {
+    if (result.isError() || tool.outputSchema() == null) {
+      return result;
+    }
+    if (result.structured() == null) {
+      return ToolCallErrors.result(
+          "OUTPUT_SCHEMA_MISMATCH",
+          "tool '" + tool.name() + "' declares output_schema but returned no structured content",
+          "return a JSON object matching output_schema");
+    }
+    List<String> violations;
+    try {
+      violations = validator.violations(tool.outputSchema(), result.structured());
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "output schema of {}/{} could not be used: {}", skill.name(), tool.name(), e.toString());
+      return result;
+    }
+    if (violations.isEmpty()) {
+      return result;
+    }
+    return ToolCallErrors.result(
+        "OUTPUT_SCHEMA_MISMATCH",
+        "structuredContent does not match output_schema: " + String.join("; ", violations),
+        "the tool or its output_schema needs fixing");
+  }
+
+  private ToolResult execute(Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {
     ToolBinding binding = tool.binding();
     if (binding instanceof ToolBinding.Handler h) {
       ToolHandler handler = handlers.find(h.handlerId()).orElse(null);
