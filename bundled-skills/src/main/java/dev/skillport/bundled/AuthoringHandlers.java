@@ -80,22 +80,7 @@ public final class AuthoringHandlers implements ToolHandlerProvider {
         result.diagnostics().stream().filter(d -> d.severity() == Severity.WARNING).count());
     ArrayNode list = out.putArray("diagnostics");
     for (Diagnostic d : result.diagnostics()) {
-      ObjectNode item = list.addObject();
-      item.put("code", d.code().name());
-      item.put("severity", d.severity().name().toLowerCase(Locale.ROOT));
-      item.put("message", d.message());
-      if (d.file() != null) {
-        item.put("file", d.file().toString());
-      }
-      if (d.line() > 0) {
-        item.put("line", d.line());
-      }
-      if (d.column() > 0) {
-        item.put("column", d.column());
-      }
-      if (d.hint() != null) {
-        item.put("hint", d.hint());
-      }
+      DiagnosticJson.write(d, list.addObject());
     }
     return Results.structured(out);
   }

@@ -1,0 +1,32 @@
+package dev.skillport.api.status;
+
+import dev.skillport.api.diagnostic.Diagnostic;
+import java.util.List;
+
+/**
+ * What a running server tells about itself. Every method returns an immutable snapshot taken at the
+ * time of the call; implementations are thread-safe and cheap enough to call per tool call.
+ */
+public interface ServerIntrospection {
+
+  /** Version, uptime, transports, sessions, catalog and plugin state. */
+  ServerStatus status();
+
+  /** The diagnostics of the current catalog snapshot (every skill root's loader output). */
+  List<Diagnostic> skillDiagnostics();
+
+  /**
+   * One diagnostic per plugin or host adapter that was left out ({@code PLUGIN_INVALID}, {@code
+   * PLUGIN_START_FAILED}, …), with the plugin jar as the file.
+   */
+  List<Diagnostic> pluginDiagnostics();
+
+  /**
+   * The most recent tool calls the server kept, newest first: the same entries as its audit log,
+   * argument names only. The server keeps a bounded number; older calls are dropped.
+   */
+  List<AuditEntry> recentCalls();
+
+  /** Call counts and durations per tool name since the server started, by tool name. */
+  List<ToolMetrics> toolMetrics();
+}
