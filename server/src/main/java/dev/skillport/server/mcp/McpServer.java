@@ -24,6 +24,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +56,7 @@ public final class McpServer implements AutoCloseable {
   private final Clock clock;
   private final SecureRandom random;
   private final ObjectMapper mapper;
+  private final CompletableFuture<?> readiness;
 
   private McpServer(Builder builder) {
     this.info = builder.info;
@@ -70,6 +72,7 @@ public final class McpServer implements AutoCloseable {
     this.handlers = Map.copyOf(all);
     this.notificationHandlers = Map.copyOf(builder.notificationHandlers);
     this.listeners = new CopyOnWriteArrayList<>(builder.listeners);
+    this.readiness = builder.readiness;
   }
 
   /** Starts a server description with the identity it reports to clients. */
@@ -294,16 +297,26 @@ public final class McpServer implements AutoCloseable {
         new RequestContext(session, request.id(), request.method(), request.params(), channel);
     session.register(ctx);
     CompletableFuture<JsonNode> result;
-    try {
-      result = handler.handle(ctx, request.params());
-      if (result == null) {
-        result =
-            CompletableFuture.failedFuture(
-                new IllegalStateException(
-                    "Handler of " + request.method() + " returned no future"));
-      }
-    } catch (RuntimeException e) {
-      result = CompletableFuture.failedFuture(e);
+    if (readiness.isDone() && !readiness.isCompletedExceptionally()) {
+      result = call(handler, ctx, request);
+    } else {
+      // Requests that arrive while the server is still starting wait for it; initialize and ping
+      // never reach this point, so a client completes its handshake at once.
+      result =
+          readiness
+              .handle(
+                  (ready, failure) -> {
+                    if (failure != null) {
+                      return CompletableFuture.<JsonNode>failedFuture(
+                          new McpException(
+                              ErrorKind.INTERNAL_ERROR,
+                              "Server failed to start: " + rootMessage(failure)));
+                    }
+                    return ctx.cancelled()
+                        ? CompletableFuture.<JsonNode>completedFuture(null)
+                        : call(handler, ctx, request);
+                  })
+              .thenCompose(Function.identity());
     }
     result.whenComplete(
         (value, failure) -> {
@@ -315,6 +328,27 @@ public final class McpServer implements AutoCloseable {
                       : ErrorMapper.toResponse(request.id(), failure));
         });
     return ctx.response();
+  }
+
+  private static CompletableFuture<JsonNode> call(
+      AsyncMethodHandler handler, RequestContext ctx, JsonRpcMessage.Request request) {
+    try {
+      CompletableFuture<JsonNode> result = handler.handle(ctx, request.params());
+      return result != null
+          ? result
+          : CompletableFuture.failedFuture(
+              new IllegalStateException("Handler of " + request.method() + " returned no future"));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private static String rootMessage(Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
   }
 
   private AsyncMethodHandler onWorker(MethodHandler handler) {
@@ -454,6 +488,7 @@ public final class McpServer implements AutoCloseable {
     private int workerThreads = 16;
     private Clock clock = Clock.systemUTC();
     private SecureRandom random = new SecureRandom();
+    private CompletableFuture<?> readiness = CompletableFuture.completedFuture(null);
 
     private Builder(ServerInfo info) {
       this.info = Objects.requireNonNull(info, "info");
@@ -522,6 +557,17 @@ public final class McpServer implements AutoCloseable {
     /** The random source for session ids. */
     public Builder random(SecureRandom random) {
       this.random = Objects.requireNonNull(random, "random");
+      return this;
+    }
+
+    /**
+     * A stage the registered handlers wait for, such as the first catalog load, so a transport can
+     * accept clients while the server is still starting. {@code initialize}, {@code ping} and
+     * {@code logging/setLevel} never wait. When the stage fails, waiting and later requests get an
+     * internal error naming the cause.
+     */
+    public Builder readiness(CompletableFuture<?> readiness) {
+      this.readiness = Objects.requireNonNull(readiness, "readiness");
       return this;
     }
 
