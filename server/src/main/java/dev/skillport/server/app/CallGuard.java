@@ -15,7 +15,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -89,13 +91,7 @@ public final class CallGuard implements AutoCloseable {
     line.put("duration_ms", took.toMillis());
     line.put("outcome", outcome);
     ArrayNode names = line.putArray("arguments");
-    if (args != null && args.isObject()) {
-      for (Iterator<String> it = args.fieldNames(); it.hasNext(); ) {
-        String name = it.next();
-        // A name is capped too: a value pasted as a key must not land in the trail whole.
-        names.add(name.length() > 64 ? "<long name>" : name);
-      }
-    }
+    argumentNames(args).forEach(names::add);
     try {
       String text = JSON.writeValueAsString(line);
       synchronized (audit) {
@@ -108,6 +104,20 @@ public final class CallGuard implements AutoCloseable {
     } catch (IOException e) {
       LOG.warn("audit trail not writable: {}", e.getMessage());
     }
+  }
+
+  /** The argument names of a call as the audit trail keeps them (values are never kept). */
+  static List<String> argumentNames(JsonNode args) {
+    if (args == null || !args.isObject()) {
+      return List.of();
+    }
+    List<String> names = new ArrayList<>(args.size());
+    for (Iterator<String> it = args.fieldNames(); it.hasNext(); ) {
+      String name = it.next();
+      // A name is capped too: a value pasted as a key must not land in the trail whole.
+      names.add(name.length() > 64 ? "<long name>" : name);
+    }
+    return names;
   }
 
   /** The outcome word of a wire {@code CallToolResult}. */

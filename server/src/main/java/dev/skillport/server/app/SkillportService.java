@@ -45,6 +45,7 @@ public final class SkillportService {
   private static final Logger LOG = LoggerFactory.getLogger(SkillportService.class);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final int JOB_WORKERS = 4;
+  private static final int RECENT_CALLS = 256;
 
   private final CatalogHolder catalog;
   private final HandlerRegistry handlers;
@@ -52,6 +53,8 @@ public final class SkillportService {
   private volatile ScriptToolRunner scripts;
   private volatile JobScheduler jobs = new JobScheduler(new MemoryJobStore(), JOB_WORKERS);
   private volatile CallGuard guard = CallGuard.NONE;
+  // Kept in memory whether or not the guard writes an audit file.
+  private final CallStats calls = new CallStats(RECENT_CALLS);
   private final List<String> preload;
   private final CoreTools coreTools;
   private final ToolListing listing;
@@ -104,6 +107,11 @@ public final class SkillportService {
       ScriptToolRunner scriptRunner, JobScheduler scheduler, CallGuard callGuard) {
     this.guard = Objects.requireNonNull(callGuard, "callGuard");
     configureExecution(scriptRunner, scheduler);
+  }
+
+  /** The recent calls and per-tool metrics of this service since it started. */
+  public CallStats calls() {
+    return calls;
   }
 
   /** The scheduler that runs this service's jobs. */
@@ -178,9 +186,15 @@ public final class SkillportService {
       outcome = CallGuard.outcome(result);
       return result;
     } finally {
-      guard.record(
+      audit(
           meta.sessionId(), name, arguments, Duration.ofNanos(System.nanoTime() - start), outcome);
     }
+  }
+
+  /** One finished call: to the in-memory statistics and to the guard's audit trail. */
+  private void audit(String sessionId, String tool, JsonNode args, Duration took, String outcome) {
+    calls.record(sessionId, tool, CallGuard.argumentNames(args), took, outcome);
+    guard.record(sessionId, tool, args, took, outcome);
   }
 
   private ObjectNode dispatch(
@@ -246,7 +260,7 @@ public final class SkillportService {
             jobContext -> {
               long start = System.nanoTime();
               ObjectNode result = wire(invoke(skill, tool, args, jobContext), tool.nextTools());
-              guard.record(
+              audit(
                   meta.sessionId(),
                   tool.name() + " (job)",
                   args,

@@ -98,7 +98,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--no-bundled",
-      description = "Do not serve the skills shipped with Skillport (skill-authoring).")
+      description =
+          "Do not serve the skills shipped with Skillport (skill-authoring, skillport-diagnostics).")
   private boolean noBundled;
 
   @Option(
@@ -195,6 +196,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         // The protocol owns the process's stdout; it is opened here, not through System.out, so
         // nothing else in the process can write to it by accident.
+        server.transportStarted("stdio");
         InputStream in = new FileInputStream(FileDescriptor.in);
         OutputStream out = new FileOutputStream(FileDescriptor.out);
         new StdioTransport(server.mcp(), in, out).run();
@@ -239,6 +241,7 @@ final class ServeCommand implements Callable<Integer> {
     try (StreamableHttpTransport http = builder.build()) {
       http.start();
       http.setReady(true);
+      server.transportStarted(http.uri().toString());
       parent.output().stderr().println("skillport: serving MCP at " + http.uri());
       parent.output().stderr().flush();
       CountDownLatch stop = new CountDownLatch(1);

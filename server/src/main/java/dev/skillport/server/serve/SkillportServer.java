@@ -2,6 +2,8 @@ package dev.skillport.server.serve;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.diagnostic.Diagnostic;
+import dev.skillport.api.status.ServerIntrospection;
+import dev.skillport.bundled.DiagnosticsHandlers;
 import dev.skillport.loader.LoadResult;
 import dev.skillport.loader.SkillLoader;
 import dev.skillport.loader.SkillRoot;
@@ -20,6 +22,7 @@ import dev.skillport.server.resources.SessionViews;
 import dev.skillport.server.skills.SkillsFeature;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,13 +43,19 @@ public final class SkillportServer implements AutoCloseable {
   private final SkillportService service;
   private final McpServer mcp;
   private final PluginHost plugins;
+  private final LiveIntrospection introspection;
 
   private SkillportServer(
-      CatalogReloader reloader, SkillportService service, McpServer mcp, PluginHost plugins) {
+      CatalogReloader reloader,
+      SkillportService service,
+      McpServer mcp,
+      PluginHost plugins,
+      LiveIntrospection introspection) {
     this.reloader = reloader;
     this.service = service;
     this.mcp = mcp;
     this.plugins = plugins;
+    this.introspection = introspection;
   }
 
   /** Loads the skills, starts watching them if asked, and builds the MCP server. */
@@ -89,6 +98,10 @@ public final class SkillportServer implements AutoCloseable {
             config.preload(),
             100,
             plugins.adapters());
+    // The bundled skillport-diagnostics tools report on this server, so they are bound here.
+    LiveIntrospection introspection =
+        new LiveIntrospection(version, Clock.systemUTC(), service, plugins);
+    new DiagnosticsHandlers(introspection).handlers().forEach(config.handlers()::register);
     McpServer mcp =
         SkillportMcp.create(
             service,
@@ -99,7 +112,7 @@ public final class SkillportServer implements AutoCloseable {
                     + " tools."),
             Math.max(4, Runtime.getRuntime().availableProcessors() * 4),
             features(holder, config));
-    return new SkillportServer(reloader, service, mcp, plugins);
+    return new SkillportServer(reloader, service, mcp, plugins, introspection);
   }
 
   /** The MCP surfaces beyond tools. */
@@ -141,6 +154,19 @@ public final class SkillportServer implements AutoCloseable {
 
   public SkillportService service() {
     return service;
+  }
+
+  /** What this server tells about itself (to the bundled diagnostics tools, among others). */
+  public ServerIntrospection introspection() {
+    return introspection;
+  }
+
+  /**
+   * Notes a transport now serving this server (for example {@code stdio} or the HTTP endpoint), as
+   * the server status reports it.
+   */
+  public void transportStarted(String description) {
+    introspection.transportStarted(description);
   }
 
   /** The loaded plugins and the diagnostics of those that were left out. */

@@ -1,11 +1,14 @@
 package dev.skillport.server.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.skill.Scope;
+import dev.skillport.api.status.AuditEntry;
+import dev.skillport.api.status.ToolMetrics;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.LoadResult;
@@ -61,6 +64,37 @@ class CallGuardTest {
     assertThat(lines.get(0).path("session").asText()).isEqualTo("sess-1");
     assertThat(lines.get(0).path("arguments").toString()).isEqualTo("[\"api_token\",\"n\"]");
     assertThat(lines.get(1).path("outcome").asText()).isEqualTo("SKILL_DENIED");
+  }
+
+  @Test
+  void callTool_noAuditFile_sameEntriesKeptInMemoryWithMetrics() throws Exception {
+    skill("allowed");
+    skill("blocked");
+    SkillportService service = service();
+    service.configureExecution(
+        new ScriptToolRunner(ScriptPolicy.defaults()),
+        new JobScheduler(new MemoryJobStore(), 1),
+        CallGuard.of(Set.of("blocked"), null));
+    SessionState session = service.openSession(m -> {});
+    JsonNode args = JSON.readTree("{\"api_token\":\"hunter2-very-secret\",\"n\":3}");
+    CallMeta meta = CallMeta.fromRequest(JSON.createObjectNode(), "sess-1", u -> {});
+
+    service.callTool(session, "allowed__echo", args, ToolContext.NONE, meta);
+    service.callTool(session, "allowed__echo", args, ToolContext.NONE, meta);
+    service.callTool(session, "blocked__echo", args, ToolContext.NONE, meta);
+    service.jobs().close();
+
+    List<AuditEntry> recent = service.calls().recent();
+    assertThat(recent)
+        .extracting(AuditEntry::tool)
+        .containsExactly("blocked__echo", "allowed__echo", "allowed__echo");
+    assertThat(recent.get(0).outcome()).isEqualTo("SKILL_DENIED");
+    assertThat(recent.get(1).session()).isEqualTo("sess-1");
+    assertThat(recent.get(1).argumentNames()).containsExactly("api_token", "n");
+    assertThat(recent.toString()).doesNotContain("hunter2");
+    assertThat(service.calls().metrics())
+        .extracting(ToolMetrics::tool, ToolMetrics::calls, ToolMetrics::errors)
+        .containsExactly(tuple("allowed__echo", 2L, 0L), tuple("blocked__echo", 1L, 1L));
   }
 
   private SkillportService service() {

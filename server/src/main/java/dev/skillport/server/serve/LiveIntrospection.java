@@ -1,0 +1,103 @@
+package dev.skillport.server.serve;
+
+import dev.skillport.api.diagnostic.Diagnostic;
+import dev.skillport.api.host.HostAdapter;
+import dev.skillport.api.skill.Skill;
+import dev.skillport.api.skill.SkillState;
+import dev.skillport.api.status.AdapterStatus;
+import dev.skillport.api.status.AuditEntry;
+import dev.skillport.api.status.ServerIntrospection;
+import dev.skillport.api.status.ServerStatus;
+import dev.skillport.api.status.ToolMetrics;
+import dev.skillport.registry.Catalog;
+import dev.skillport.server.app.SkillportService;
+import dev.skillport.server.plugins.PluginHost;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A running server seen through {@link ServerIntrospection}: every answer read when asked. */
+final class LiveIntrospection implements ServerIntrospection {
+  private static final Logger LOG = LoggerFactory.getLogger(LiveIntrospection.class);
+
+  private final String version;
+  private final Clock clock;
+  private final Instant startedAt;
+  private final SkillportService service;
+  private final PluginHost plugins;
+  private final List<String> transports = new CopyOnWriteArrayList<>();
+
+  LiveIntrospection(String version, Clock clock, SkillportService service, PluginHost plugins) {
+    this.version = version == null ? "unknown" : version;
+    this.clock = clock;
+    this.startedAt = clock.instant();
+    this.service = service;
+    this.plugins = plugins;
+  }
+
+  void transportStarted(String description) {
+    transports.add(description);
+  }
+
+  @Override
+  public ServerStatus status() {
+    Catalog catalog = service.catalog();
+    Map<SkillState, Integer> byState = new EnumMap<>(SkillState.class);
+    for (Skill s : catalog.skills()) {
+      byState.merge(s.state(), 1, Integer::sum);
+    }
+    List<AdapterStatus> adapters = new ArrayList<>();
+    for (HostAdapter a : plugins.adapters().adapters()) {
+      adapters.add(new AdapterStatus(a.id(), a.products(), ready(a)));
+    }
+    Instant now = clock.instant();
+    return new ServerStatus(
+        version,
+        startedAt,
+        Duration.between(startedAt, now),
+        transports,
+        service.openSessions(),
+        catalog.generation(),
+        byState,
+        plugins.pluginIds(),
+        adapters,
+        plugins.diagnostics().size());
+  }
+
+  /** An adapter that throws while asked is not ready; plugin code must not break the status. */
+  private static boolean ready(HostAdapter adapter) {
+    try {
+      return adapter.isReady();
+    } catch (RuntimeException | LinkageError e) {
+      LOG.debug("host adapter {} failed its readiness check: {}", adapter.id(), e.toString());
+      return false;
+    }
+  }
+
+  @Override
+  public List<Diagnostic> skillDiagnostics() {
+    return service.catalog().diagnostics();
+  }
+
+  @Override
+  public List<Diagnostic> pluginDiagnostics() {
+    return plugins.diagnostics();
+  }
+
+  @Override
+  public List<AuditEntry> recentCalls() {
+    return service.calls().recent();
+  }
+
+  @Override
+  public List<ToolMetrics> toolMetrics() {
+    return service.calls().metrics();
+  }
+}
