@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -20,19 +21,24 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * java -cp benchmarks.jar dev.skillport.benchmarks.load.ColdStartProbe \
- *     --jar server/target/skillport.jar [--skills 1000] [--runs 5]
+ *     --jar server/target/skillport.jar [--launcher bin/skillport] [--skills 1000] [--runs 5]
  * </pre>
+ *
+ * <p>With {@code --launcher} the server starts the way users start it (the launcher's JVM options,
+ * its class-data archive); without it, as a bare {@code java -jar}.
  */
 public final class ColdStartProbe {
   private ColdStartProbe() {}
 
   public static void main(String[] argv) throws Exception {
     Path jar = null;
+    Path launcher = null;
     int skills = 1000;
     int runs = 5;
     for (int i = 0; i < argv.length; i += 2) {
       switch (argv[i]) {
         case "--jar" -> jar = Path.of(argv[i + 1]);
+        case "--launcher" -> launcher = Path.of(argv[i + 1]);
         case "--skills" -> skills = Integer.parseInt(argv[i + 1]);
         case "--runs" -> runs = Integer.parseInt(argv[i + 1]);
         default -> throw new IllegalArgumentException("unknown option " + argv[i]);
@@ -47,7 +53,7 @@ public final class ColdStartProbe {
     try {
       long[] millis = new long[runs];
       for (int r = 0; r < runs; r++) {
-        millis[r] = once(jar, tree.root());
+        millis[r] = once(command(jar, launcher, tree.root()), jar);
         out.printf(Locale.ROOT, "run %d: %d ms%n", r + 1, millis[r]);
       }
       Arrays.sort(millis);
@@ -63,22 +69,26 @@ public final class ColdStartProbe {
     }
   }
 
-  private static long once(Path jar, Path skills) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  private static List<String> command(Path jar, Path launcher, Path skills) {
+    List<String> serve = List.of("serve", "--stdio", "--no-watch", "--skills", skills.toString());
+    List<String> command = new ArrayList<>();
+    if (launcher != null) {
+      command.add(launcher.toString());
+    } else {
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.add("-jar");
+      command.add(jar.toString());
+    }
+    command.addAll(serve);
+    return command;
+  }
+
+  private static long once(List<String> command, Path jar) throws Exception {
     long start = System.nanoTime();
-    Process p =
-        new ProcessBuilder(
-                List.of(
-                    java,
-                    "-jar",
-                    jar.toString(),
-                    "serve",
-                    "--stdio",
-                    "--no-watch",
-                    "--skills",
-                    skills.toString()))
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
+    ProcessBuilder builder = new ProcessBuilder(command);
+    // The launcher finds the jar (and the archive beside it) through SKILLPORT_JAR.
+    builder.environment().put("SKILLPORT_JAR", jar.toAbsolutePath().toString());
+    Process p = builder.redirectError(ProcessBuilder.Redirect.DISCARD).start();
     try (OutputStream in = p.getOutputStream();
         BufferedReader reader =
             new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
