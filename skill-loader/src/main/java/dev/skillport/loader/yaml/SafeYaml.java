@@ -62,6 +62,10 @@ public final class SafeYaml {
   /**
    * Parses {@code text}.
    *
+   * <p>Texts written in the plain subset of YAML that skill files use are read by {@link
+   * YamlSubsetReader}, which gives exactly the engine's tree and positions; anything else, and
+   * anything the engine would reject, goes through the engine and its limits.
+   *
    * @param lineOffset added to every reported line, for YAML embedded in a larger file
    */
   public static YamlResult parse(String text, YamlLimits limits, int lineOffset) {
@@ -71,6 +75,18 @@ public final class SafeYaml {
           "YAML text is " + text.length() + " characters; the limit is " + limits.maxChars(),
           new YamlLocation(lineOffset + 1, 1));
     }
+    YamlDocument quick = YamlSubsetReader.read(text, limits, lineOffset);
+    if (quick != null) {
+      return new YamlResult.Parsed(quick);
+    }
+    return parseWithEngine(text, limits, lineOffset);
+  }
+
+  /**
+   * Parses {@code text} with SnakeYAML Engine alone, never taking the {@link YamlSubsetReader}
+   * path; the size limit has already been checked.
+   */
+  static YamlResult parseWithEngine(String text, YamlLimits limits, int lineOffset) {
     LoadSettings settings = SETTINGS.get(limits);
     if (settings == null) {
       settings = settings(limits);
@@ -351,10 +367,19 @@ public final class SafeYaml {
     } else if (explicit.isPresent()) {
       tag = new Tag(explicit.get());
     } else if (event.isPlain()) {
-      tag = resolvePlain(value);
+      return plainScalar(value);
     } else {
       return NODES.textNode(value);
     }
+    return typed(tag, value);
+  }
+
+  /** The value of an untagged plain scalar under the core schema. */
+  static JsonNode plainScalar(String value) {
+    return typed(resolvePlain(value), value);
+  }
+
+  private static JsonNode typed(Tag tag, String value) {
     if (Tag.NULL.equals(tag)) {
       return NODES.nullNode();
     }

@@ -12,11 +12,21 @@ import java.util.Objects;
  */
 public final class YamlDocument {
   private final JsonNode root;
-  private final Map<String, YamlLocation> positions;
+
+  /** Rows not yet turned into {@link #positions}; null once they have been. */
+  private PositionTable table;
+
+  private Map<String, YamlLocation> positions;
 
   YamlDocument(JsonNode root, Map<String, YamlLocation> positions) {
     this.root = Objects.requireNonNull(root, "root");
-    this.positions = positions;
+    this.positions = Objects.requireNonNull(positions, "positions");
+  }
+
+  /** A document whose positions are built from {@code table} when first asked for. */
+  YamlDocument(JsonNode root, PositionTable table) {
+    this.root = Objects.requireNonNull(root, "root");
+    this.table = Objects.requireNonNull(table, "table");
   }
 
   /** The document's value; a {@code NullNode} for an empty document. Callers must not mutate it. */
@@ -26,6 +36,7 @@ public final class YamlDocument {
 
   /** The position of the value at {@code pointer}, or of its nearest ancestor. */
   public YamlLocation locate(String pointer) {
+    Map<String, YamlLocation> positions = positions();
     String p = pointer == null ? "" : pointer;
     while (true) {
       YamlLocation loc = positions.get(p);
@@ -38,6 +49,18 @@ public final class YamlDocument {
       int slash = p.lastIndexOf('/');
       p = slash <= 0 ? "" : p.substring(0, slash);
     }
+  }
+
+  /**
+   * Every recorded position by JSON Pointer. A document is read by one thread at a time, like the
+   * Jackson tree it holds, so the table is converted without locking.
+   */
+  Map<String, YamlLocation> positions() {
+    if (positions == null) {
+      positions = table.toMap();
+      table = null;
+    }
+    return positions;
   }
 
   /** Escapes one JSON Pointer reference token ({@code ~} → {@code ~0}, {@code /} → {@code ~1}). */

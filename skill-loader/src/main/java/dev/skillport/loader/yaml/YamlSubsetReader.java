@@ -1,0 +1,797 @@
+package dev.skillport.loader.yaml;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Reads the plain subset of YAML that skill files are written in, many times faster than the
+ * general engine, into exactly the tree and positions {@link SafeYaml}'s engine path builds.
+ *
+ * <p>The subset: one document (optionally opened by a bare {@code ---} line) whose root is a block
+ * mapping or block sequence; block mappings with plain or quoted single-line keys; block sequences,
+ * including ones written at their key's indentation; plain scalars on one line; single- and
+ * double-quoted scalars on one line; flow sequences and mappings of those scalars, nested, on one
+ * line; comments and blank lines; spaces for indentation, {@code \n} line breaks.
+ *
+ * <p>Anything else declines: {@link #read} returns null and the caller parses the text with the
+ * engine, which applies every limit and reports every problem itself. That covers anchors, aliases,
+ * tags, block scalars ({@code |}, {@code >}), multi-line scalars, explicit keys, directives,
+ * several documents, tabs, carriage returns, byte order marks, unusual characters, duplicate keys,
+ * empty sequence entries and every syntax error, so this reader never has to produce a diagnostic
+ * and cannot accept a text the engine would refuse. Depth and size limits decline at the same
+ * points where the engine path would reject.
+ */
+final class YamlSubsetReader {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /**
+   * A simple key (one not introduced by {@code ?}) may span at most this many characters before its
+   * {@code :} in the engine; well under its 1024 so the two never disagree at the edge.
+   */
+  private static final int MAX_KEY_SPAN = 1000;
+
+  private final String s;
+  private final int n;
+  private final YamlLimits limits;
+  private final int lineOffset;
+  private final PositionTable table = new PositionTable();
+
+  /** True when the text holds surrogate pairs, so columns must be counted in code points. */
+  private boolean wide;
+
+  private int pos;
+  private int line;
+  private int lineStart;
+
+  /** The indentation of the content line at {@link #pos}, or -1 at the end of the text. */
+  private int indent;
+
+  private int nodes;
+
+  private YamlSubsetReader(String text, YamlLimits limits, int lineOffset) {
+    this.s = text;
+    this.n = text.length();
+    this.limits = limits;
+    this.lineOffset = lineOffset;
+  }
+
+  /**
+   * The document {@code text} holds, or null when it is outside the subset (or not valid YAML) and
+   * must be parsed by the engine.
+   */
+  static YamlDocument read(String text, YamlLimits limits, int lineOffset) {
+    YamlSubsetReader reader = new YamlSubsetReader(text, limits, lineOffset);
+    try {
+      return reader.document();
+    } catch (Decline declined) {
+      return null;
+    }
+  }
+
+  /** Thrown (preallocated, without a stack trace) to leave the subset from any depth. */
+  private static final class Decline extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    static final Decline INSTANCE = new Decline();
+
+    private Decline() {
+      super("outside the YAML subset", null, false, false);
+    }
+  }
+
+  private static Decline decline() {
+    return Decline.INSTANCE;
+  }
+
+  private YamlDocument document() {
+    checkCharacters();
+    firstContentLine();
+    if (indent < 0) {
+      // An empty document: rare, and the engine's null document is the reference.
+      throw decline();
+    }
+    JsonNode root = blockNode(PositionTable.NONE, -1, 1);
+    if (indent >= 0) {
+      throw decline();
+    }
+    return new YamlDocument(root, table);
+  }
+
+  /**
+   * Declines texts with any character the subset does not handle the way the engine does: tabs,
+   * carriage returns and other control characters, the engine's extra line breaks (NEL, LS, PS),
+   * byte order marks, non-characters and unpaired surrogates.
+   */
+  private void checkCharacters() {
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x20 && c < 0x7F || c == '\n') {
+        continue;
+      }
+      if (c < 0xA0 || c == '\u2028' || c == '\u2029' || c == '\uFEFF' || c >= '\uFFFE') {
+        throw decline();
+      }
+      if (Character.isHighSurrogate(c)) {
+        if (i + 1 >= n || !Character.isLowSurrogate(s.charAt(i + 1))) {
+          throw decline();
+        }
+        wide = true;
+        i++;
+      } else if (Character.isLowSurrogate(c)) {
+        throw decline();
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- lines
+
+  /** Like {@link #nextContentLine} from the start, also stepping over one bare {@code ---} line. */
+  private void firstContentLine() {
+    nextContentLine(true);
+    if (indent == 0 && s.startsWith("---", pos)) {
+      pos += 3;
+      restOfLine();
+    }
+  }
+
+  /**
+   * From the start of a line, skips blank and comment-only lines and stops on the first character
+   * of the next content line, setting {@link #indent}; -1 at the end of the text.
+   */
+  private void nextContentLine() {
+    nextContentLine(false);
+  }
+
+  private void nextContentLine(boolean allowDocumentStart) {
+    while (true) {
+      int p = pos;
+      while (p < n && s.charAt(p) == ' ') {
+        p++;
+      }
+      if (p >= n) {
+        pos = n;
+        indent = -1;
+        return;
+      }
+      char c = s.charAt(p);
+      if (c == '\n') {
+        newLine(p + 1);
+        continue;
+      }
+      if (c == '#') {
+        int end = s.indexOf('\n', p);
+        if (end < 0) {
+          pos = n;
+          indent = -1;
+          return;
+        }
+        newLine(end + 1);
+        continue;
+      }
+      pos = p;
+      indent = p - lineStart;
+      if (indent == 0 && (s.startsWith("---", p) || s.startsWith("...", p))) {
+        boolean bareStart = allowDocumentStart && s.startsWith("---", p) && blankOrComment(p + 3);
+        if (!bareStart) {
+          // Document markers, or plain text that starts like one: the engine decides.
+          throw decline();
+        }
+      }
+      return;
+    }
+  }
+
+  /** True when only spaces, then optionally a comment, follow {@code p} on its line. */
+  private boolean blankOrComment(int p) {
+    int q = p;
+    while (q < n && s.charAt(q) == ' ') {
+      q++;
+    }
+    if (q >= n || s.charAt(q) == '\n') {
+      return true;
+    }
+    return s.charAt(q) == '#' && q > p;
+  }
+
+  private void newLine(int start) {
+    pos = start;
+    line++;
+    lineStart = start;
+  }
+
+  /**
+   * Finishes the current line after a value: only spaces and a comment (after a space) may follow.
+   * Then moves to the next content line.
+   */
+  private void restOfLine() {
+    int p = pos;
+    while (p < n && s.charAt(p) == ' ') {
+      p++;
+    }
+    if (p < n && s.charAt(p) == '#') {
+      // A comment needs a space before it; "a"#b is not one.
+      if (p == 0 || s.charAt(p - 1) != ' ') {
+        throw decline();
+      }
+      p = s.indexOf('\n', p);
+      if (p < 0) {
+        p = n;
+      }
+    }
+    if (p >= n) {
+      pos = n;
+      indent = -1;
+      return;
+    }
+    if (s.charAt(p) != '\n') {
+      throw decline();
+    }
+    newLine(p + 1);
+    nextContentLine();
+  }
+
+  private int column(int p) {
+    return 1 + (wide ? s.codePointCount(lineStart, p) : p - lineStart);
+  }
+
+  private int here(int parent, String key, int index) {
+    return table.add(parent, key, index, line + 1 + lineOffset, column(pos));
+  }
+
+  private char at(int p) {
+    return p < n ? s.charAt(p) : '\n';
+  }
+
+  private static boolean blank(char c) {
+    return c == ' ' || c == '\n';
+  }
+
+  /** True at a block sequence entry: {@code -} followed by a space or the end of the line. */
+  private boolean sequenceEntry() {
+    return at(pos) == '-' && blank(at(pos + 1));
+  }
+
+  private void count() {
+    if (++nodes > limits.maxNodes()) {
+      throw decline();
+    }
+  }
+
+  private void enter(int depth) {
+    if (depth > limits.maxDepth()) {
+      throw decline();
+    }
+    count();
+  }
+
+  // ---------------------------------------------------------------- block collections
+
+  /**
+   * A block mapping or sequence starting at {@link #pos}, the first content character of its line
+   * or the first character after a sequence entry's {@code - }.
+   */
+  private JsonNode blockNode(int parent, int index, int depth) {
+    int row = here(parent, null, index);
+    int column = pos - lineStart;
+    if (sequenceEntry()) {
+      return blockSequence(column, row, depth);
+    }
+    return blockMapping(column, row, depth);
+  }
+
+  private ObjectNode blockMapping(int column, int row, int depth) {
+    enter(depth);
+    ObjectNode mapping = NODES.objectNode();
+    while (true) {
+      int keyLine = line + 1 + lineOffset;
+      int keyColumn = column(pos);
+      String key = blockKey();
+      if (mapping.has(key)) {
+        throw decline();
+      }
+      int keyRow = table.add(row, key, 0, keyLine, keyColumn);
+      mapping.set(key, blockValue(column, keyRow, depth));
+      if (indent < column) {
+        return mapping;
+      }
+      if (indent > column) {
+        throw decline();
+      }
+    }
+  }
+
+  private ArrayNode blockSequence(int column, int row, int depth) {
+    enter(depth);
+    ArrayNode sequence = NODES.arrayNode();
+    int index = 0;
+    while (true) {
+      pos++;
+      skipSpaces();
+      if (at(pos) == '\n' || at(pos) == '#') {
+        restOfLine();
+        if (indent <= column) {
+          // An empty entry.
+          throw decline();
+        }
+        sequence.add(blockNode(row, index, depth + 1));
+      } else if (sequenceEntry()) {
+        throw decline();
+      } else if (mappingOnThisLine()) {
+        sequence.add(blockNode(row, index, depth + 1));
+      } else {
+        int itemRow = here(row, null, index);
+        sequence.add(value(itemRow, depth + 1, false));
+        restOfLine();
+      }
+      index++;
+      if (indent > column) {
+        throw decline();
+      }
+      if (indent < column || !sequenceEntry()) {
+        return sequence;
+      }
+    }
+  }
+
+  /** The value after a block mapping key's {@code :}, leaving {@link #pos} on the next content. */
+  private JsonNode blockValue(int column, int keyRow, int depth) {
+    skipSpaces();
+    char c = at(pos);
+    if (c == '\n' || c == '#') {
+      restOfLine();
+      if (indent > column || (indent == column && sequenceEntry())) {
+        int childColumn = indent;
+        if (sequenceEntry()) {
+          return blockSequence(childColumn, keyRow, depth + 1);
+        }
+        return blockMapping(childColumn, keyRow, depth + 1);
+      }
+      count();
+      return NODES.nullNode();
+    }
+    JsonNode value = value(keyRow, depth + 1, false);
+    restOfLine();
+    return value;
+  }
+
+  /** Reads a block mapping key and its {@code :}, leaving {@link #pos} after the colon. */
+  private String blockKey() {
+    int start = pos;
+    char c = at(pos);
+    String key;
+    if (c == '"' || c == '\'') {
+      key = quoted();
+      skipSpaces();
+      if (at(pos) != ':') {
+        throw decline();
+      }
+    } else {
+      plainStart(false);
+      int colon = plainKeyColon(pos);
+      if (colon < 0) {
+        throw decline();
+      }
+      key = plainText(pos, colon);
+      pos = colon;
+    }
+    if (pos - start > MAX_KEY_SPAN || !blank(at(pos + 1))) {
+      throw decline();
+    }
+    pos++;
+    return key;
+  }
+
+  /**
+   * The index of the {@code :} that ends a plain key starting at {@code from} on this line, or -1
+   * when the line has no such colon before its end or a comment.
+   */
+  private int plainKeyColon(int from) {
+    for (int p = from; p < n; p++) {
+      char c = s.charAt(p);
+      if (c == '\n') {
+        return -1;
+      }
+      if (c == ':' && blank(at(p + 1))) {
+        return p;
+      }
+      if (c == '#' && p > from && s.charAt(p - 1) == ' ') {
+        return -1;
+      }
+    }
+    return -1;
+  }
+
+  /** True when a block mapping key starts at {@link #pos} (after a sequence entry's dash). */
+  private boolean mappingOnThisLine() {
+    char c = at(pos);
+    if (c == '"' || c == '\'') {
+      int saved = pos;
+      quoted();
+      skipSpaces();
+      boolean key = at(pos) == ':' && blank(at(pos + 1));
+      pos = saved;
+      return key;
+    }
+    if (c == '[' || c == '{') {
+      return false;
+    }
+    return plainKeyColon(pos) >= 0;
+  }
+
+  private void skipSpaces() {
+    while (pos < n && s.charAt(pos) == ' ') {
+      pos++;
+    }
+  }
+
+  // ---------------------------------------------------------------- scalars and flow
+
+  /**
+   * A value that starts and ends on the current line: a scalar or a flow collection.
+   *
+   * @param flow whether the value is inside a flow collection, where plain scalars end at {@code ,}
+   *     and brackets
+   */
+  private JsonNode value(int row, int depth, boolean flow) {
+    char c = at(pos);
+    switch (c) {
+      case '[':
+        return flowSequence(row, depth);
+      case '{':
+        return flowMapping(row, depth);
+      case '"':
+      case '\'':
+        count();
+        return NODES.textNode(quoted());
+      default:
+        count();
+        return SafeYaml.plainScalar(flow ? flowPlain() : blockPlain());
+    }
+  }
+
+  /**
+   * Declines a plain scalar start the subset does not read as the engine does: indicators, and
+   * {@code -}, {@code ?} or {@code :} followed by a blank (or, in flow, by a flow indicator).
+   */
+  private void plainStart(boolean flow) {
+    char c = at(pos);
+    switch (c) {
+      case '-':
+        char next = at(pos + 1);
+        if (blank(next) || (flow && ",[]{}".indexOf(next) >= 0)) {
+          throw decline();
+        }
+        return;
+      case '?':
+      case ':':
+      case ',':
+      case '[':
+      case ']':
+      case '{':
+      case '}':
+      case '#':
+      case '&':
+      case '*':
+      case '!':
+      case '|':
+      case '>':
+      case '\'':
+      case '"':
+      case '%':
+      case '@':
+      case '`':
+      case ' ':
+      case '\n':
+        throw decline();
+      default:
+        return;
+    }
+  }
+
+  /**
+   * A plain scalar in block context, ending at the end of the line or at a comment; a {@code :}
+   * followed by a blank inside it (a mapping where none may start) declines.
+   */
+  private String blockPlain() {
+    plainStart(false);
+    int start = pos;
+    int p = pos;
+    while (p < n) {
+      char c = s.charAt(p);
+      if (c == '\n') {
+        break;
+      }
+      if (c == ':' && blank(at(p + 1))) {
+        throw decline();
+      }
+      if (c == '#' && s.charAt(p - 1) == ' ') {
+        break;
+      }
+      p++;
+    }
+    return plainText(start, p);
+  }
+
+  /**
+   * The plain scalar from {@code start} to {@code end} without trailing spaces, leaving {@link
+   * #pos} after its last character.
+   */
+  private String plainText(int start, int end) {
+    int last = end;
+    while (s.charAt(last - 1) == ' ') {
+      last--;
+    }
+    pos = last;
+    return s.substring(start, last);
+  }
+
+  /**
+   * A plain scalar inside a flow collection, ending before {@code ,}, a bracket or a brace. A
+   * {@code :} or {@code #} inside one, or the end of the line, declines.
+   */
+  private String flowPlain() {
+    plainStart(true);
+    int start = pos;
+    int p = pos;
+    while (true) {
+      char c = at(p);
+      if (c == ',' || c == ']' || c == '}') {
+        break;
+      }
+      if (c == '\n' || c == ':' || c == '#' || c == '[' || c == '{') {
+        throw decline();
+      }
+      p++;
+    }
+    return plainText(start, p);
+  }
+
+  /** A plain key inside a flow mapping, leaving {@link #pos} on its {@code :}. */
+  private String flowKey() {
+    char c = at(pos);
+    String key;
+    if (c == '"' || c == '\'') {
+      key = quoted();
+    } else {
+      plainStart(true);
+      int start = pos;
+      int p = pos;
+      while (true) {
+        char k = at(p);
+        if (k == ':') {
+          break;
+        }
+        if (k == '\n' || k == ',' || k == '[' || k == ']' || k == '{' || k == '}' || k == '#'
+            || k == ' ') {
+          throw decline();
+        }
+        p++;
+      }
+      key = s.substring(start, p);
+      pos = p;
+    }
+    if (at(pos) != ':' || at(pos + 1) != ' ') {
+      throw decline();
+    }
+    pos++;
+    return key;
+  }
+
+  private ArrayNode flowSequence(int row, int depth) {
+    enter(depth);
+    ArrayNode sequence = NODES.arrayNode();
+    if (openFlow(']')) {
+      return sequence;
+    }
+    int index = 0;
+    do {
+      int itemRow = here(row, null, index++);
+      sequence.add(value(itemRow, depth + 1, true));
+    } while (!flowEntryEnds(']'));
+    return sequence;
+  }
+
+  private ObjectNode flowMapping(int row, int depth) {
+    enter(depth);
+    ObjectNode mapping = NODES.objectNode();
+    if (openFlow('}')) {
+      return mapping;
+    }
+    do {
+      int keyLine = line + 1 + lineOffset;
+      int keyColumn = column(pos);
+      String key = flowKey();
+      if (mapping.has(key)) {
+        throw decline();
+      }
+      int keyRow = table.add(row, key, 0, keyLine, keyColumn);
+      skipSpaces();
+      char v = at(pos);
+      if (v == ',' || v == '}' || v == '\n') {
+        throw decline();
+      }
+      mapping.set(key, value(keyRow, depth + 1, true));
+    } while (!flowEntryEnds('}'));
+    return mapping;
+  }
+
+  /** Steps over a flow collection's opening bracket; true when it is closed right away. */
+  private boolean openFlow(char close) {
+    pos++;
+    skipSpaces();
+    if (at(pos) == close) {
+      pos++;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * After a flow entry: true when {@code close} ends the collection, false when a comma announces
+   * another entry. A trailing comma and anything else decline.
+   */
+  private boolean flowEntryEnds(char close) {
+    skipSpaces();
+    char c = at(pos);
+    if (c == close) {
+      pos++;
+      return true;
+    }
+    if (c != ',') {
+      throw decline();
+    }
+    pos++;
+    skipSpaces();
+    if (at(pos) == close) {
+      throw decline();
+    }
+    return false;
+  }
+
+  /** The quoted scalar at {@link #pos}, single or double. */
+  private String quoted() {
+    return at(pos) == '"' ? doubleQuoted() : singleQuoted();
+  }
+
+  /** A single-quoted scalar closed on its own line, leaving {@link #pos} after the quote. */
+  private String singleQuoted() {
+    int p = pos + 1;
+    StringBuilder out = null;
+    int chunk = p;
+    while (true) {
+      char c = at(p);
+      if (c == '\n') {
+        throw decline();
+      }
+      if (c == '\'') {
+        if (at(p + 1) != '\'') {
+          break;
+        }
+        if (out == null) {
+          out = new StringBuilder();
+        }
+        out.append(s, chunk, p + 1);
+        p += 2;
+        chunk = p;
+        continue;
+      }
+      p++;
+    }
+    pos = p + 1;
+    if (out == null) {
+      return s.substring(chunk, p);
+    }
+    return out.append(s, chunk, p).toString();
+  }
+
+  /** A double-quoted scalar closed on its own line, leaving {@link #pos} after the quote. */
+  private String doubleQuoted() {
+    int p = pos + 1;
+    StringBuilder out = null;
+    int chunk = p;
+    while (true) {
+      char c = at(p);
+      if (c == '\n') {
+        throw decline();
+      }
+      if (c == '"') {
+        break;
+      }
+      if (c != '\\') {
+        p++;
+        continue;
+      }
+      if (out == null) {
+        out = new StringBuilder();
+      }
+      out.append(s, chunk, p);
+      p = escape(p + 1, out);
+      chunk = p;
+    }
+    pos = p + 1;
+    if (out == null) {
+      return s.substring(chunk, p);
+    }
+    return out.append(s, chunk, p).toString();
+  }
+
+  /** Appends the escape whose letter is at {@code p} and returns the index after it. */
+  private int escape(int p, StringBuilder out) {
+    char c = at(p);
+    switch (c) {
+      case '0':
+        out.append('\0');
+        return p + 1;
+      case 'a':
+        out.append('\u0007');
+        return p + 1;
+      case 'b':
+        out.append('\b');
+        return p + 1;
+      case 't':
+        out.append('\t');
+        return p + 1;
+      case 'n':
+        out.append('\n');
+        return p + 1;
+      case 'v':
+        out.append('\u000B');
+        return p + 1;
+      case 'f':
+        out.append('\f');
+        return p + 1;
+      case 'r':
+        out.append('\r');
+        return p + 1;
+      case 'e':
+        out.append('\u001B');
+        return p + 1;
+      case ' ':
+      case '"':
+      case '/':
+      case '\\':
+        out.append(c);
+        return p + 1;
+      case 'N':
+        out.append('\u0085');
+        return p + 1;
+      case '_':
+        out.append('\u00A0');
+        return p + 1;
+      case 'L':
+        out.append('\u2028');
+        return p + 1;
+      case 'P':
+        out.append('\u2029');
+        return p + 1;
+      case 'x':
+        return hex(p + 1, 2, out);
+      case 'u':
+        return hex(p + 1, 4, out);
+      case 'U':
+        return hex(p + 1, 8, out);
+      default:
+        throw decline();
+    }
+  }
+
+  private int hex(int from, int digits, StringBuilder out) {
+    int codePoint = 0;
+    for (int i = 0; i < digits; i++) {
+      int d = Character.digit(at(from + i), 16);
+      if (d < 0) {
+        throw decline();
+      }
+      codePoint = codePoint * 16 + d;
+      if (codePoint > Character.MAX_CODE_POINT) {
+        throw decline();
+      }
+    }
+    if (codePoint >= Character.MIN_SURROGATE && codePoint <= Character.MAX_SURROGATE) {
+      throw decline();
+    }
+    out.appendCodePoint(codePoint);
+    return from + digits;
+  }
+}

@@ -1,0 +1,191 @@
+package dev.skillport.loader.yaml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class YamlSubsetReaderTest {
+  private static final YamlLimits LIMITS = YamlLimits.SIBLING;
+
+  /** Reads {@code yaml} with the subset reader, which must accept it and agree with the engine. */
+  private static YamlDocument accepted(String yaml) {
+    YamlDocument quick = YamlSubsetReader.read(yaml, LIMITS, 0);
+    assertThat(quick).as("the subset reader declined:\n%s", yaml).isNotNull();
+    YamlSubsetDifferentialTest.compare(yaml, 0, LIMITS, yaml);
+    return quick;
+  }
+
+  private static JsonNode root(String yaml) {
+    return accepted(yaml).root();
+  }
+
+  @Test
+  void read_quotedEscapes_decodeLikeTheEngine() {
+    JsonNode root = root("a: \"tab\\there \\\"q\\\" \\\\ \\u00e9 \\x41 \\U0001F600 \\/\"\n");
+    assertThat(root.get("a").textValue()).isEqualTo("tab\there \"q\" \\ é A 😀 /");
+  }
+
+  @Test
+  void read_singleQuotedDoubledQuote_isOneQuote() {
+    assertThat(root("a: 'it''s'\n").get("a").textValue()).isEqualTo("it's");
+  }
+
+  @Test
+  void read_hashInsideQuotesOrWord_isNotAComment() {
+    JsonNode root = root("a: \"x # y\"\nb: 'p # q' # real comment\nc: c#sharp # comment\n");
+    assertThat(root.get("a").textValue()).isEqualTo("x # y");
+    assertThat(root.get("b").textValue()).isEqualTo("p # q");
+    assertThat(root.get("c").textValue()).isEqualTo("c#sharp");
+  }
+
+  @Test
+  void read_trailingSpaces_areDroppedFromPlainScalarsOnly() {
+    JsonNode root = root("a: plain   \nb: ' kept '  \n");
+    assertThat(root.get("a").textValue()).isEqualTo("plain");
+    assertThat(root.get("b").textValue()).isEqualTo(" kept ");
+  }
+
+  @Test
+  void read_keysAndValuesWithColons_splitAtColonSpace() {
+    JsonNode root = root("url: http://example.com:8080/x\na:b: c\n\"q: k\": v\n");
+    assertThat(root.get("url").textValue()).isEqualTo("http://example.com:8080/x");
+    assertThat(root.get("a:b").textValue()).isEqualTo("c");
+    assertThat(root.get("q: k").textValue()).isEqualTo("v");
+  }
+
+  @Test
+  void read_emptyValuesAndTilde_areNull() {
+    JsonNode root = root("a:\nb: ~\nc: null\nd: 'null'\n");
+    assertThat(root.get("a").isNull()).isTrue();
+    assertThat(root.get("b").isNull()).isTrue();
+    assertThat(root.get("c").isNull()).isTrue();
+    assertThat(root.get("d").isTextual()).isTrue();
+  }
+
+  @Test
+  void read_coreSchemaScalars_areTypedLikeTheEngine() {
+    JsonNode root =
+        root(
+            "t: true\nf: False\ni: -12\nh: 0x1F\no: 0o17\nb: 123456789012345678901234567890\n"
+                + "d: 1.5e3\ninf: -.inf\nnan: .NaN\ny: yes\nv: 1.0.0\n");
+    assertThat(root.get("t").booleanValue()).isTrue();
+    assertThat(root.get("f").isBoolean()).isTrue();
+    assertThat(root.get("i").longValue()).isEqualTo(-12);
+    assertThat(root.get("h").longValue()).isEqualTo(31);
+    assertThat(root.get("o").longValue()).isEqualTo(15);
+    assertThat(root.get("b").isBigInteger()).isTrue();
+    assertThat(root.get("d").doubleValue()).isEqualTo(1500.0);
+    assertThat(root.get("inf").doubleValue()).isEqualTo(Double.NEGATIVE_INFINITY);
+    assertThat(root.get("nan").doubleValue()).isNaN();
+    assertThat(root.get("y").textValue()).as("yes is a string in YAML 1.2").isEqualTo("yes");
+    assertThat(root.get("v").textValue()).isEqualTo("1.0.0");
+  }
+
+  @Test
+  void read_unicodeBeforeAValue_countsColumnsInCodePoints() {
+    YamlDocument doc = accepted("a: [😀😀, b]\n");
+    // Each emoji is two chars but one column.
+    assertThat(doc.locate("/a/1")).isEqualTo(new YamlLocation(1, 9));
+  }
+
+  @Test
+  void read_nestedBlocksAndFlow_recordPositionsLikeTheEngine() {
+    String yaml =
+        "tools:\n"
+            + "  - name: run   # first\n"
+            + "    input_schema:\n"
+            + "      type: object\n"
+            + "      properties: {n: {type: integer}, m: [a, 'b']}\n"
+            + "    tags:\n"
+            + "    - x\n"
+            + "    -   y: 1\n"
+            + "        z: 2\n"
+            + "  -\n"
+            + "    name: other\n";
+    YamlDocument doc = accepted(yaml);
+    assertThat(doc.locate("/tools/0")).isEqualTo(new YamlLocation(2, 5));
+    assertThat(doc.locate("/tools/0/input_schema/properties/n/type"))
+        .isEqualTo(new YamlLocation(5, 24));
+    assertThat(doc.locate("/tools/0/tags/1/z")).isEqualTo(new YamlLocation(9, 9));
+    assertThat(doc.locate("/tools/1")).isEqualTo(new YamlLocation(11, 5));
+  }
+
+  @Test
+  void read_lineOffset_isAddedToEveryLine() {
+    YamlDocument doc = YamlSubsetReader.read("a: 1\nb:\n  c: x\n", LIMITS, 1);
+    assertThat(doc).isNotNull();
+    assertThat(doc.locate("/b/c")).isEqualTo(new YamlLocation(4, 3));
+  }
+
+  @Test
+  void read_bareDocumentStartLine_isSkipped() {
+    assertThat(root("--- # tools\nname: x\n").get("name").textValue()).isEqualTo("x");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "a: &x 1\nb: *x\n",
+        "a: !!str 1\n",
+        "a: |\n  text\n",
+        "a: >-\n  folded\n",
+        "a: multi\n  line\n",
+        "a: \"multi\n  line\"\n",
+        "? a\n: b\n",
+        "a: 1\na: 2\n",
+        "a:\n\tb: 1\n",
+        "a: 1\r\nb: 2\r\n",
+        "\uFEFFa: 1\n",
+        "%YAML 1.2\n---\na: 1\n",
+        "a: 1\n---\nb: 2\n",
+        "a: 1\n...\n",
+        "just a scalar\n",
+        "",
+        "# only a comment\n",
+        "a: [b, c,]\n",
+        "a: {b: 1, b: 2}\n",
+        "a: [http://x]\n",
+        "- - nested\n",
+        "-\n- x\n",
+        "a: b: c\n",
+        "a: 'unterminated\n",
+        "a: \"bad \\q escape\"\n",
+        "a: \"x\" trailing\n",
+        "a: @reserved\n",
+      })
+  void read_outsideTheSubset_declines(String yaml) {
+    assertThat(YamlSubsetReader.read(yaml, LIMITS, 0)).isNull();
+    YamlSubsetDifferentialTest.compare(yaml, 0, LIMITS, yaml);
+  }
+
+  @Test
+  void read_deeperThanTheLimit_declinesSoTheEngineReportsIt() {
+    YamlLimits shallow = new YamlLimits(1 << 20, 50, 2, 1000);
+    assertThat(YamlSubsetReader.read("a:\n  b: 1\n", shallow, 0)).isNotNull();
+    assertThat(YamlSubsetReader.read("a:\n  b: [1]\n", shallow, 0)).isNull();
+    YamlResult result = SafeYaml.parse("a:\n  b: [1]\n", shallow, 0);
+    assertThat(((YamlResult.Rejected) result).problem().kind()).isEqualTo(YamlProblem.Kind.DEPTH);
+  }
+
+  @Test
+  void read_moreValuesThanTheLimit_declinesSoTheEngineReportsIt() {
+    // The mapping, the sequence and its items each count as a value.
+    YamlLimits small = new YamlLimits(1 << 20, 50, 64, 4);
+    assertThat(YamlSubsetReader.read("a: [1, 2]\n", small, 0)).isNotNull();
+    assertThat(YamlSubsetReader.read("a: [1, 2, 3]\n", small, 0)).isNull();
+    YamlResult result = SafeYaml.parse("a: [1, 2, 3]\n", small, 0);
+    assertThat(((YamlResult.Rejected) result).problem().kind())
+        .isEqualTo(YamlProblem.Kind.TOO_LARGE);
+  }
+
+  @Test
+  void read_duplicateKey_declinesSoTheEngineReportsItsPosition() {
+    YamlResult result = SafeYaml.parse("a: 1\nb:\n  c: 1\n  c: 2\n", LIMITS, 0);
+    YamlProblem problem = ((YamlResult.Rejected) result).problem();
+    assertThat(problem.kind()).isEqualTo(YamlProblem.Kind.DUPLICATE_KEY);
+    assertThat(problem.location()).isEqualTo(new YamlLocation(4, 3));
+  }
+}
