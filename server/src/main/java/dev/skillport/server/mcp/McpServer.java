@@ -45,6 +45,7 @@ import org.slf4j.LoggerFactory;
 public final class McpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final String OPENING = McpServer.class.getName() + ".opening";
 
   private final ServerInfo info;
   private final Supplier<? extends JsonNode> capabilities;
@@ -106,8 +107,11 @@ public final class McpServer implements AutoCloseable {
 
   /** Ends a session: cancels its calls in flight and tells the listeners if it had been opened. */
   public void closeSession(McpSession session) {
-    boolean wasInitialized = session.isInitialized();
-    if (session.close() && wasInitialized) {
+    // A session whose opening still waited for readiness was never announced to the listeners.
+    CompletableFuture<?> gate = gate(session);
+    boolean wasOpened =
+        session.isInitialized() && gate.isDone() && !gate.isCompletedExceptionally();
+    if (session.close() && wasOpened) {
       for (SessionListener listener : listeners) {
         try {
           listener.sessionClosed(session);
@@ -297,14 +301,14 @@ public final class McpServer implements AutoCloseable {
         new RequestContext(session, request.id(), request.method(), request.params(), channel);
     session.register(ctx);
     CompletableFuture<JsonNode> result;
-    if (readiness.isDone() && !readiness.isCompletedExceptionally()) {
+    CompletableFuture<?> gate = gate(session);
+    if (gate.isDone() && !gate.isCompletedExceptionally()) {
       result = call(handler, ctx, request);
     } else {
       // Requests that arrive while the server is still starting wait for it; initialize and ping
       // never reach this point, so a client completes its handshake at once.
       result =
-          readiness
-              .handle(
+          gate.handle(
                   (ready, failure) -> {
                     if (failure != null) {
                       return CompletableFuture.<JsonNode>failedFuture(
@@ -386,13 +390,25 @@ public final class McpServer implements AutoCloseable {
     ProtocolVersion version =
         ProtocolVersion.fromWire(requested.asText()).orElse(ProtocolVersion.LATEST);
     session.initialize(version, params.get("clientInfo"), params.get("capabilities"));
-    for (SessionListener listener : listeners) {
-      try {
-        listener.sessionOpened(session);
-      } catch (RuntimeException e) {
-        LOG.error("Session listener failed on open of {}", session.id(), e);
-        throw new McpException(ErrorKind.INTERNAL_ERROR, "Session could not be opened", null, e);
-      }
+    if (isReady()) {
+      openListeners(session);
+    } else {
+      // The listeners set a session up from what the server is still loading (its catalog), so
+      // they run once it is ready; the session's requests wait for this stage, not for readiness.
+      session
+          .attributes()
+          .put(
+              OPENING,
+              readiness.thenRun(
+                  () -> {
+                    if (!session.isClosed()) {
+                      try {
+                        openListeners(session);
+                      } catch (McpException e) {
+                        throw new IllegalStateException(e.getMessage(), e);
+                      }
+                    }
+                  }));
     }
     ObjectNode result = NODES.objectNode();
     result.put("protocolVersion", version.wire());
@@ -407,6 +423,27 @@ public final class McpServer implements AutoCloseable {
         version.wire(),
         session.clientInfo().path("name").asText("?"));
     return result;
+  }
+
+  private void openListeners(McpSession session) throws McpException {
+    for (SessionListener listener : listeners) {
+      try {
+        listener.sessionOpened(session);
+      } catch (RuntimeException e) {
+        LOG.error("Session listener failed on open of {}", session.id(), e);
+        throw new McpException(ErrorKind.INTERNAL_ERROR, "Session could not be opened", null, e);
+      }
+    }
+  }
+
+  private boolean isReady() {
+    return readiness.isDone() && !readiness.isCompletedExceptionally();
+  }
+
+  /** What a session's requests wait for: its deferred opening, else the server's readiness. */
+  private CompletableFuture<?> gate(McpSession session) {
+    Object opening = session.attributes().get(OPENING);
+    return opening instanceof CompletableFuture<?> future ? future : readiness;
   }
 
   private ObjectNode capabilities() {

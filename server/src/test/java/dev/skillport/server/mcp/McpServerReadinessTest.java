@@ -4,7 +4,9 @@ import static dev.skillport.server.mcp.InMemoryClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -13,13 +15,27 @@ import org.junit.jupiter.api.Test;
 class McpServerReadinessTest {
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
   private final AtomicInteger calls = new AtomicInteger();
+  private final List<String> events = new CopyOnWriteArrayList<>();
   private final McpServer server =
       McpServer.builder(new ServerInfo("test-server", "1", null))
           .readiness(ready)
+          .sessionListener(
+              new SessionListener() {
+                @Override
+                public void sessionOpened(McpSession session) {
+                  events.add("opened");
+                }
+
+                @Override
+                public void sessionClosed(McpSession session) {
+                  events.add("closed");
+                }
+              })
           .handler(
               "tools/list",
               (ctx, params) -> {
                 calls.incrementAndGet();
+                events.add("tools/list");
                 return json("{\"tools\":[]}");
               })
           .build();
@@ -54,6 +70,29 @@ class McpServerReadinessTest {
     JsonNode response = pending.get(5, TimeUnit.SECONDS);
     assertThat(response.path("result").path("tools").isArray()).isTrue();
     assertThat(calls.get()).isEqualTo(1);
+  }
+
+  @Test
+  void sessionListeners_whileStarting_openOnceReadyBeforeTheSessionsFirstRequest()
+      throws Exception {
+    client.initialize("2025-11-25");
+    CompletableFuture<JsonNode> pending = client.request("tools/list", json("{}"));
+    assertThat(events).isEmpty();
+
+    ready.complete(null);
+    pending.get(5, TimeUnit.SECONDS);
+
+    assertThat(events).containsExactly("opened", "tools/list");
+  }
+
+  @Test
+  void sessionClosed_beforeReady_isNeverAnnouncedNorOpenedLater() {
+    client.initialize("2025-11-25");
+
+    server.closeSession(client.session);
+    ready.complete(null);
+
+    assertThat(events).isEmpty();
   }
 
   @Test
