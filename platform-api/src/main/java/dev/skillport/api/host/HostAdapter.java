@@ -1,5 +1,6 @@
 package dev.skillport.api.host;
 
+import dev.skillport.api.resource.ResourceProvider;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -41,6 +42,15 @@ public interface HostAdapter extends ExtensionPoint {
    * example {@code skills}). The server unpacks them and serves them at scope {@code system}.
    */
   default List<String> skillRoots() {
+    return List.of();
+  }
+
+  /**
+   * Resources the host offers to every session (for example {@code scene://current}, the open
+   * scene), listed by {@code resources/list} and read by {@code resources/read} next to the skills'
+   * own. Asked once, after {@link #start()}.
+   */
+  default List<ResourceProvider> resourceProviders() {
     return List.of();
   }
 

@@ -4,6 +4,7 @@ import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.host.HostAdapter;
 import dev.skillport.api.host.ToolHandlerExtension;
+import dev.skillport.api.resource.ResourceProvider;
 import dev.skillport.api.skill.Scope;
 import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.loader.SkillRoot;
@@ -45,6 +46,7 @@ public final class PluginHost implements AutoCloseable {
   private final List<String> pluginIds;
   private final HostAdapters adapters;
   private final Map<String, ToolHandler> handlers;
+  private final List<ResourceProvider> resourceProviders;
   private final List<SkillRoot> skillRoots;
   private final List<Diagnostic> diagnostics;
   private final Path unpacked;
@@ -54,6 +56,7 @@ public final class PluginHost implements AutoCloseable {
       List<String> pluginIds,
       List<HostAdapter> adapters,
       Map<String, ToolHandler> handlers,
+      List<ResourceProvider> resourceProviders,
       List<SkillRoot> skillRoots,
       List<Diagnostic> diagnostics,
       Path unpacked) {
@@ -61,6 +64,7 @@ public final class PluginHost implements AutoCloseable {
     this.pluginIds = List.copyOf(pluginIds);
     this.adapters = new HostAdapters(adapters);
     this.handlers = Collections.unmodifiableMap(new LinkedHashMap<>(handlers));
+    this.resourceProviders = List.copyOf(resourceProviders);
     this.skillRoots = List.copyOf(skillRoots);
     this.diagnostics = List.copyOf(diagnostics);
     this.unpacked = unpacked;
@@ -68,7 +72,8 @@ public final class PluginHost implements AutoCloseable {
 
   /** A host with no plugins. */
   public static PluginHost empty() {
-    return new PluginHost(null, List.of(), List.of(), Map.of(), List.of(), List.of(), null);
+    return new PluginHost(
+        null, List.of(), List.of(), Map.of(), List.of(), List.of(), List.of(), null);
   }
 
   /**
@@ -114,6 +119,7 @@ public final class PluginHost implements AutoCloseable {
         loading.pluginIds,
         loading.adapters,
         loading.handlers,
+        loading.resources,
         loading.roots,
         loading.diagnostics,
         unpacked);
@@ -132,6 +138,11 @@ public final class PluginHost implements AutoCloseable {
   /** Handler id → handler, from every plugin's {@link ToolHandlerExtension}s. */
   public Map<String, ToolHandler> handlers() {
     return handlers;
+  }
+
+  /** The resource providers of the started host adapters, in plugin load order. */
+  public List<ResourceProvider> resourceProviders() {
+    return resourceProviders;
   }
 
   /** Skill folders shipped inside plugins, unpacked, at scope {@code system}. */
@@ -198,6 +209,7 @@ public final class PluginHost implements AutoCloseable {
     final List<String> pluginIds = new ArrayList<>();
     final List<HostAdapter> adapters = new ArrayList<>();
     final Map<String, ToolHandler> handlers = new LinkedHashMap<>();
+    final List<ResourceProvider> resources = new ArrayList<>();
     final List<SkillRoot> roots = new ArrayList<>();
     final List<Diagnostic> diagnostics = new ArrayList<>();
 
@@ -295,6 +307,7 @@ public final class PluginHost implements AutoCloseable {
         }
         adapters.add(adapter);
         unpackRoots(id, jar, adapter);
+        addResources(id, jar, adapter);
       }
       for (ToolHandlerExtension provider : providers) {
         try {
@@ -306,6 +319,23 @@ public final class PluginHost implements AutoCloseable {
               "tool handlers of plugin '" + id + "' failed: " + describe(e),
               null);
         }
+      }
+    }
+
+    private void addResources(String id, Path jar, HostAdapter adapter) {
+      try {
+        resources.addAll(adapter.resourceProviders());
+      } catch (RuntimeException | LinkageError e) {
+        report(
+            DiagnosticCode.PLUGIN_START_FAILED,
+            jar,
+            "resources of host adapter '"
+                + adapter.id()
+                + "' of plugin '"
+                + id
+                + "' failed: "
+                + describe(e),
+            null);
       }
     }
 

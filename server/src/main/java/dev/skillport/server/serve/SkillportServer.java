@@ -2,6 +2,7 @@ package dev.skillport.server.serve;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.diagnostic.Diagnostic;
+import dev.skillport.api.resource.ResourceProvider;
 import dev.skillport.api.status.ServerIntrospection;
 import dev.skillport.bundled.DiagnosticsHandlers;
 import dev.skillport.loader.LoadResult;
@@ -111,15 +112,18 @@ public final class SkillportServer implements AutoCloseable {
                 "Skills are loaded on demand: call search_skills to find one, load_skill to get its"
                     + " tools."),
             Math.max(4, Runtime.getRuntime().availableProcessors() * 4),
-            features(holder, config));
+            features(holder, config, plugins));
     return new SkillportServer(reloader, service, mcp, plugins, introspection);
   }
 
   /** The MCP surfaces beyond tools. */
-  private static List<McpFeature> features(CatalogHolder holder, ServeConfig config) {
+  private static List<McpFeature> features(
+      CatalogHolder holder, ServeConfig config, PluginHost plugins) {
     SessionViews views = ctx -> SkillportMcp.sessionState(ctx).view();
-    ResourcesFeature resources =
-        new ResourcesFeature(holder, views, config.resourceProviders(), 100);
+    // Host adapters' resources (a DCC's open scene) are served beside the configured providers.
+    List<ResourceProvider> providers = new ArrayList<>(config.resourceProviders());
+    providers.addAll(plugins.resourceProviders());
+    ResourcesFeature resources = new ResourcesFeature(holder, views, providers, 100);
     PromptsFeature prompts = new PromptsFeature(holder, views, resources, 100);
     CompletionsFeature completions = new CompletionsFeature(prompts, resources);
     SkillsFeature skills = new SkillsFeature(holder, 50);

@@ -123,6 +123,60 @@ class PluginHostTest {
     }
   }
 
+  private static PluginJars resourcePlugin(Path work, String id, String body) {
+    String adapter =
+        """
+        package test.res;
+        import dev.skillport.api.host.HostAdapter;
+        import dev.skillport.api.resource.*;
+        import java.util.*;
+        public class ResAdapter implements HostAdapter {
+          public String id() { return "res"; }
+          public Set<String> products() { return Set.of("res"); }
+          public List<ResourceProvider> resourceProviders() { BODY }
+        }
+        """
+            .replace("BODY", body);
+    return PluginJars.in(work)
+        .plugin(id, "1.0.0", "test.res.ResPlugin")
+        .source(
+            "test.res.ResPlugin",
+            "package test.res;\npublic class ResPlugin extends org.pf4j.Plugin {}\n")
+        .source("test.res.ResAdapter", adapter)
+        .extension("test.res.ResAdapter");
+  }
+
+  @Test
+  void load_adapterWithResources_providersOfferedToTheServer() throws Exception {
+    Path plugins = tmp.resolve("plugins");
+    resourcePlugin(
+            tmp,
+            "res-plugin",
+            "return List.of(uri -> uri.equals(\"scene://current\")"
+                + " ? Optional.of(ResourceContents.text(uri, \"text/plain\", \"cube\"))"
+                + " : Optional.empty());")
+        .writeTo(plugins.resolve("res.jar"));
+    try (PluginHost host = load(plugins)) {
+      assertThat(host.diagnostics()).isEmpty();
+      assertThat(host.resourceProviders()).hasSize(1);
+      assertThat(host.resourceProviders().get(0).read("scene://current").orElseThrow().text())
+          .isEqualTo("cube");
+    }
+  }
+
+  @Test
+  void load_adapterResourcesThrow_reportedAndAdapterKept() throws Exception {
+    Path plugins = tmp.resolve("plugins");
+    resourcePlugin(tmp, "bad-res", "throw new IllegalStateException(\"no scene\");")
+        .writeTo(plugins.resolve("bad-res.jar"));
+    try (PluginHost host = load(plugins)) {
+      assertThat(host.resourceProviders()).isEmpty();
+      assertThat(host.adapters().adapters()).hasSize(1);
+      assertThat(codes(host.diagnostics())).containsExactly(DiagnosticCode.PLUGIN_START_FAILED);
+      assertThat(host.diagnostics().get(0).message()).contains("no scene");
+    }
+  }
+
   @Test
   void close_afterLoad_removesUnpackedSkills() throws Exception {
     Path plugins = tmp.resolve("plugins");

@@ -188,6 +188,17 @@ class PythonHostPluginIT {
       call(client, "add_object", Map.of("name", "lamp", "kind", "light"));
       McpSchema.CallToolResult info = call(client, "scene_info", Map.of());
       assertThat(info.structuredContent().toString()).contains("lamp");
+
+      // The adapter's resource: the live host scene, listed and readable like any resource.
+      assertThat(client.listResources().resources())
+          .extracting(McpSchema.Resource::uri)
+          .contains("scene://current");
+      McpSchema.ReadResourceResult read =
+          client.readResource(new McpSchema.ReadResourceRequest("scene://current", null));
+      McpSchema.TextResourceContents sceneNow =
+          (McpSchema.TextResourceContents) read.contents().get(0);
+      assertThat(sceneNow.mimeType()).isEqualTo("application/json");
+      assertThat(sceneNow.text()).contains("\"lamp\"").contains("\"pid\":" + a.get("pid"));
       McpSchema.CallToolResult hostInfo = call(client, "host_info", Map.of());
       assertThat(hostInfo.structuredContent().toString()).contains("python-host");
 

@@ -2,6 +2,7 @@ package dev.skillport.samples.pythonhost;
 
 import dev.skillport.api.host.HostAdapter;
 import dev.skillport.api.host.HostExecutor;
+import dev.skillport.api.resource.ResourceProvider;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -18,6 +19,7 @@ public class PythonHostAdapter implements HostAdapter {
   public static final String PYTHON_ENV = "SKILLPORT_PYTHON";
 
   private final PythonInterpreter interpreter;
+  private final SceneResource scene;
 
   public PythonHostAdapter() {
     this(System.getenv().getOrDefault(PYTHON_ENV, "python3"));
@@ -25,6 +27,7 @@ public class PythonHostAdapter implements HostAdapter {
 
   public PythonHostAdapter(String python) {
     this.interpreter = new PythonInterpreter(python);
+    this.scene = new SceneResource(interpreter);
   }
 
   @Override
@@ -50,6 +53,11 @@ public class PythonHostAdapter implements HostAdapter {
   @Override
   public List<String> skillRoots() {
     return List.of("skills");
+  }
+
+  @Override
+  public List<ResourceProvider> resourceProviders() {
+    return List.of(scene);
   }
 
   @Override

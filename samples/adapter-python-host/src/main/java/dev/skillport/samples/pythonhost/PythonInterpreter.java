@@ -12,11 +12,13 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -117,14 +119,51 @@ final class PythonInterpreter implements AutoCloseable {
     }
   }
 
+  /**
+   * The host's state for {@code scene://current} (process, Python version, loaded modules, scene
+   * objects), read on the main thread between calls; waits at most {@code timeout} for a running
+   * script to finish first.
+   */
+  JsonNode scene(Duration timeout) throws IOException, InterruptedException {
+    Future<JsonNode> answer;
+    try {
+      answer =
+          mainThread.submit(
+              () -> {
+                ObjectNode request = JSON.createObjectNode().put("builtin", "scene");
+                JsonNode reply = exchange(request, "the scene read");
+                if (!reply.path("ok").asBoolean()) {
+                  throw new IOException(reply.path("error").asText("the scene read failed"));
+                }
+                return reply.path("result");
+              });
+    } catch (RejectedExecutionException e) {
+      throw new IOException("the Python host is stopped", e);
+    }
+    try {
+      return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      // Only a read still queued behind a script is dropped; the script itself keeps running.
+      answer.cancel(false);
+      throw new IOException("the Python host is busy; read the scene again later", e);
+    } catch (ExecutionException e) {
+      throw new IOException("the scene could not be read: " + e.getCause().getMessage(), e);
+    }
+  }
+
   private ToolResult roundTrip(HostCall call) throws IOException {
-    ensureRunning();
-    long id = ++nextId;
     ObjectNode request = JSON.createObjectNode();
-    request.put("id", id);
     request.put("script", call.script().toAbsolutePath().toString());
     request.put("cwd", call.skillDirectory().toAbsolutePath().toString());
     request.set("params", call.arguments());
+    return toResult(exchange(request, call.tool()));
+  }
+
+  /** Sends one request on the main thread and waits for the answer with its id. */
+  private JsonNode exchange(ObjectNode request, String what) throws IOException {
+    ensureRunning();
+    long id = ++nextId;
+    request.put("id", id);
     requests.write(JSON.writeValueAsString(request));
     requests.write('\n');
     requests.flush();
@@ -132,10 +171,10 @@ final class PythonInterpreter implements AutoCloseable {
     while ((line = answers.readLine()) != null) {
       JsonNode answer = JSON.readTree(line);
       if (answer.path("id").asLong() == id) {
-        return toResult(answer);
+        return answer;
       }
     }
-    throw new IOException("the Python host exited during " + call.tool());
+    throw new IOException("the Python host exited during " + what);
   }
 
   private static ToolResult toResult(JsonNode answer) {

@@ -37,12 +37,25 @@ def _run(request):
         os.chdir(previous)
 
 
+def _scene():
+    # What scene://current shows: the host process and the objects the scene scripts made.
+    return {
+        "pid": os.getpid(),
+        "python_version": sys.version.split()[0],
+        "modules_loaded": len(sys.modules),
+        "objects": HOST.get("scene", []),
+    }
+
+
 for line in sys.stdin:
     if not line.strip():
         continue
     request = json.loads(line)
     try:
-        answer = _run(request)
+        if request.get("builtin") == "scene":
+            answer = {"ok": True, "result": _scene()}
+        else:
+            answer = _run(request)
     except BaseException as e:  # a script's failure must never end the host
         answer = {
             "ok": False,

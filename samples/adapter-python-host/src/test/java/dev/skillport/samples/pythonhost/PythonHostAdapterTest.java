@@ -1,11 +1,15 @@
 package dev.skillport.samples.pythonhost;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.api.host.HostCall;
 import dev.skillport.api.host.HostExecutor;
+import dev.skillport.api.resource.ResourceContents;
+import dev.skillport.api.resource.ResourceDescriptor;
+import dev.skillport.api.resource.ResourceProvider;
 import dev.skillport.api.tool.ToolResult;
 import java.io.IOException;
 import java.io.InputStream;
@@ -62,6 +66,25 @@ class PythonHostAdapterTest {
   }
 
   @Test
+  void sceneResource_afterAddObject_listsTheObjectAndTheHostProcess() throws Exception {
+    call(SCENE, "add_object", "{\"name\":\"lamp\",\"kind\":\"light\"}", Duration.ofSeconds(10));
+    ResourceProvider provider = adapter.resourceProviders().get(0);
+
+    ResourceContents contents = provider.read("scene://current").orElseThrow();
+
+    assertThat(provider.resources())
+        .extracting(ResourceDescriptor::uri)
+        .containsExactly("scene://current");
+    assertThat(contents.mimeType()).isEqualTo("application/json");
+    JsonNode scene = JSON.readTree(contents.text());
+    assertThat(scene.path("pid").asLong()).isEqualTo(adapter.interpreterPid());
+    assertThat(scene.path("python_version").asText()).matches("3\\.\\d+\\..*");
+    assertThat(scene.path("modules_loaded").asInt()).isPositive();
+    assertThat(scene.path("objects").findValuesAsText("name")).contains("lamp");
+    assertThat(provider.read("scene://other")).isEmpty();
+  }
+
+  @Test
   void execute_scriptRaises_isAnErrorResultAndTheHostKeepsRunning() throws Exception {
     write(tmp.resolve("scripts/broken.py"), "def main(**params):\n    raise ValueError('no')\n");
     ToolResult result = call(tmp, "broken", "{}", Duration.ofSeconds(10));
@@ -102,6 +125,8 @@ class PythonHostAdapterTest {
     assertThat(own.isReady()).isTrue();
     own.stop();
     assertThat(own.isReady()).isFalse();
+    assertThatThrownBy(() -> own.resourceProviders().get(0).read("scene://current"))
+        .isInstanceOf(IOException.class);
   }
 
   @Test
