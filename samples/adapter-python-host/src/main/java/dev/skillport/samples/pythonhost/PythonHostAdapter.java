@@ -47,7 +47,14 @@ public class PythonHostAdapter implements HostAdapter {
 
   @Override
   public Optional<HostExecutor> mainThreadExecutor() {
-    return Optional.of(interpreter::execute);
+    return Optional.of(
+        call -> {
+          try {
+            return interpreter.execute(call);
+          } finally {
+            scene.changed();
+          }
+        });
   }
 
   @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.api.resource.ResourceContents;
 import dev.skillport.api.resource.ResourceDescriptor;
+import dev.skillport.api.resource.ResourceEvents;
 import dev.skillport.api.resource.ResourceProvider;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -28,9 +29,26 @@ final class SceneResource implements ResourceProvider {
           "application/json");
 
   private final PythonInterpreter interpreter;
+  private volatile ResourceEvents events;
 
   SceneResource(PythonInterpreter interpreter) {
     this.interpreter = interpreter;
+  }
+
+  @Override
+  public void attach(ResourceEvents serverEvents) {
+    this.events = serverEvents;
+  }
+
+  /**
+   * Tells subscribers the scene may have changed: after every main-thread call, since any script
+   * can touch the host's state.
+   */
+  void changed() {
+    ResourceEvents e = events;
+    if (e != null) {
+      e.updated(URI);
+    }
   }
 
   @Override

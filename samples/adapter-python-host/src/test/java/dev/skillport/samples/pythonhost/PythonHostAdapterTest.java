@@ -9,6 +9,7 @@ import dev.skillport.api.host.HostCall;
 import dev.skillport.api.host.HostExecutor;
 import dev.skillport.api.resource.ResourceContents;
 import dev.skillport.api.resource.ResourceDescriptor;
+import dev.skillport.api.resource.ResourceEvents;
 import dev.skillport.api.resource.ResourceProvider;
 import dev.skillport.api.tool.ToolResult;
 import java.io.IOException;
@@ -17,6 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -82,6 +85,29 @@ class PythonHostAdapterTest {
     assertThat(scene.path("modules_loaded").asInt()).isPositive();
     assertThat(scene.path("objects").findValuesAsText("name")).contains("lamp");
     assertThat(provider.read("scene://other")).isEmpty();
+  }
+
+  @Test
+  void sceneResource_subscribed_updatedAfterEveryMainThreadCall() throws Exception {
+    List<String> updated = new CopyOnWriteArrayList<>();
+    adapter
+        .resourceProviders()
+        .get(0)
+        .attach(
+            new ResourceEvents() {
+              @Override
+              public void updated(String uri) {
+                updated.add(uri);
+              }
+
+              @Override
+              public void listChanged() {}
+            });
+
+    call(SCENE, "add_object", "{\"name\":\"chair\"}", Duration.ofSeconds(10));
+    call(SCENE, "scene_info", "{}", Duration.ofSeconds(10));
+
+    assertThat(updated).containsExactly("scene://current", "scene://current");
   }
 
   @Test
