@@ -23,7 +23,8 @@ public final class Catalog {
   private final List<Skill> skills;
   private final List<Diagnostic> diagnostics;
   private final Map<String, Skill> byName;
-  private final SkillSearchIndex searchIndex;
+  // Built on first use: a catalog is published (and its first tools/list answered) without it.
+  private volatile SkillSearchIndex searchIndex;
 
   private Catalog(long generation, List<Skill> skills, List<Diagnostic> diagnostics) {
     this.generation = generation;
@@ -36,7 +37,6 @@ public final class Catalog {
       }
     }
     this.byName = Map.copyOf(index);
-    this.searchIndex = SkillSearchIndex.build(this.skills);
   }
 
   /**
@@ -78,8 +78,19 @@ public final class Catalog {
     return skill(name).map(s -> s.state() == SkillState.AVAILABLE).orElse(false);
   }
 
+  /** The search index over this snapshot, built by the first caller and shared afterwards. */
   public SkillSearchIndex searchIndex() {
-    return searchIndex;
+    SkillSearchIndex index = searchIndex;
+    if (index == null) {
+      synchronized (this) {
+        index = searchIndex;
+        if (index == null) {
+          index = SkillSearchIndex.build(skills);
+          searchIndex = index;
+        }
+      }
+    }
+    return index;
   }
 
   /**
