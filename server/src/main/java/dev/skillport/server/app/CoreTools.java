@@ -182,6 +182,10 @@ final class CoreTools {
     return List.copyOf(definitions);
   }
 
+  boolean has(String name) {
+    return impls.containsKey(name);
+  }
+
   ToolResult call(String name, SessionState session, JsonNode args) {
     return impls.get(name).apply(session, args);
   }
@@ -382,7 +386,7 @@ final class CoreTools {
     ArrayNode loaded = out.putArray("loaded");
     outcome.loaded().forEach(loaded::add);
     ArrayNode tools = out.putArray("tools");
-    for (ListedTool t : service.listing().all(catalog, view)) {
+    for (ListedTool t : service.listing(view).all(catalog, view)) {
       if (t.kind() == ListedTool.Kind.TOOL
           && (outcome.loaded().contains(t.skill())
               || outcome.alreadyLoaded().contains(t.skill()))) {
@@ -422,7 +426,7 @@ final class CoreTools {
 
   private int countTools(Catalog catalog, SessionView view, String skill) {
     return (int)
-        service.listing().all(catalog, view).stream()
+        service.listing(view).all(catalog, view).stream()
             .filter(t -> t.kind() == ListedTool.Kind.TOOL && skill.equals(t.skill()))
             .count();
   }
@@ -484,7 +488,7 @@ final class CoreTools {
     Catalog catalog = service.catalog();
     SessionView view = session.view();
     Map<String, ListedTool> listedBySpec = new LinkedHashMap<>();
-    for (ListedTool t : service.listing().all(catalog, view)) {
+    for (ListedTool t : service.listing(view).all(catalog, view)) {
       if (t.kind() == ListedTool.Kind.TOOL) {
         listedBySpec.put(t.skill() + "/" + t.spec().name(), t);
       }

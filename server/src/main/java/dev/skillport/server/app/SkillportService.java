@@ -19,6 +19,7 @@ import dev.skillport.api.tool.ToolInvocation;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
+import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.InvalidCursorException;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
@@ -29,6 +30,7 @@ import dev.skillport.server.jobs.JobScheduler;
 import dev.skillport.server.jobs.MemoryJobStore;
 import dev.skillport.server.plugins.HostAdapters;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -58,6 +60,10 @@ public final class SkillportService {
   private final List<String> preload;
   private final CoreTools coreTools;
   private final ToolListing listing;
+  private final int pageSize;
+  // Set once before serving, like the execution settings; volatile for the request threads.
+  private volatile SessionTools sessionTools;
+  private volatile ToolListing extendedListing;
   private final ArgumentValidator validator = new ArgumentValidator();
   private final Set<SessionState> sessions = ConcurrentHashMap.newKeySet();
   private final HostAdapters hosts;
@@ -85,6 +91,7 @@ public final class SkillportService {
     this.scripts = Objects.requireNonNull(scripts, "scripts");
     this.preload = List.copyOf(preload);
     this.coreTools = new CoreTools(this);
+    this.pageSize = pageSize;
     this.listing = new ToolListing(coreTools.definitions(), pageSize);
     catalog.onSwap((before, after) -> sessions.forEach(SessionState::notifyCatalogChanged));
   }
@@ -123,7 +130,23 @@ public final class SkillportService {
     return catalog.current();
   }
 
-  ToolListing listing() {
+  /**
+   * Adds tools that sessions list after the core tools while {@link SessionTools#listedIn} holds.
+   * Called once, before the service serves.
+   */
+  public void addSessionTools(SessionTools tools) {
+    List<CoreTool> all = new ArrayList<>(coreTools.definitions());
+    all.addAll(tools.definitions());
+    this.extendedListing = new ToolListing(all, pageSize);
+    this.sessionTools = tools;
+  }
+
+  /** The listing a session sees now: with the session tools only while they apply to it. */
+  ToolListing listing(SessionView view) {
+    SessionTools extra = sessionTools;
+    if (extra != null && extra.listedIn(catalog(), view)) {
+      return extendedListing;
+    }
     return listing;
   }
 
@@ -142,6 +165,10 @@ public final class SkillportService {
   public void closeSession(SessionState session) {
     sessions.remove(session);
     listing.invalidate(session.view());
+    ToolListing extended = extendedListing;
+    if (extended != null) {
+      extended.invalidate(session.view());
+    }
   }
 
   public int openSessions() {
@@ -150,7 +177,7 @@ public final class SkillportService {
 
   /** The {@code tools/list} result for a session: {@code {tools, nextCursor?}}. */
   public ObjectNode listTools(SessionState session, String cursor) throws InvalidCursorException {
-    ToolListing.Page page = listing.page(catalog(), session.view(), cursor);
+    ToolListing.Page page = listing(session.view()).page(catalog(), session.view(), cursor);
     ObjectNode result = NODES.objectNode();
     ArrayNode tools = result.putArray("tools");
     for (ListedTool t : page.tools()) {
@@ -202,7 +229,7 @@ public final class SkillportService {
       throws UnknownToolException {
     Catalog snapshot = catalog();
     JsonNode args = arguments == null || arguments.isNull() ? NODES.objectNode() : arguments;
-    ToolResolution resolution = listing.resolve(snapshot, session.view(), name);
+    ToolResolution resolution = listing(session.view()).resolve(snapshot, session.view(), name);
     if (resolution instanceof ToolResolution.NotFound) {
       throw new UnknownToolException(
           name, "call search_tools or search_skills to find a tool, then load_skill");
@@ -213,6 +240,10 @@ public final class SkillportService {
           null);
     }
     if (resolution instanceof ToolResolution.Core core) {
+      SessionTools extra = sessionTools;
+      if (extra != null && !coreTools.has(core.tool().name())) {
+        return wire(extra.call(core.tool().name(), session, args, ctx, meta), null);
+      }
       return wire(coreTools.call(core.tool().name(), session, args), null);
     }
     if (resolution instanceof ToolResolution.SkillNotLoaded s) {

@@ -7,10 +7,10 @@ import dev.skillport.api.tool.ToolResult;
 import java.util.List;
 
 /** Tool failures as {@code isError} results carrying {@code {code, message, hint}}. */
-final class ToolCallErrors {
+public final class ToolCallErrors {
   private ToolCallErrors() {}
 
-  static ToolResult result(String code, String message, String hint) {
+  public static ToolResult result(String code, String message, String hint) {
     ObjectNode body = JsonNodeFactory.instance.objectNode();
     body.put("code", code);
     body.put("message", message);

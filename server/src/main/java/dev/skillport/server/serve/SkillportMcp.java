@@ -7,6 +7,7 @@ import dev.skillport.api.tool.ClientRequestException;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.registry.InvalidCursorException;
 import dev.skillport.server.app.CallMeta;
+import dev.skillport.server.app.ClientReplies;
 import dev.skillport.server.app.SessionState;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.app.UnknownToolException;
@@ -21,10 +22,6 @@ import dev.skillport.server.mcp.SessionListener;
 import dev.skillport.server.transport.RequestStreams;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /** Binds the application ({@link SkillportService}) to the MCP protocol layer. */
 public final class SkillportMcp {
@@ -167,22 +164,7 @@ public final class SkillportMcp {
     @Override
     public JsonNode request(String method, JsonNode params)
         throws ClientRequestException, InterruptedException {
-      CompletableFuture<JsonNode> reply = ctx.sendRequest(method, params);
-      try {
-        return reply.get(CLIENT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (ExecutionException e) {
-        throw new ClientRequestException(
-            ClientRequestException.Reason.FAILED,
-            method + " failed: " + e.getCause().getMessage(),
-            e.getCause());
-      } catch (TimeoutException e) {
-        throw new ClientRequestException(
-            ClientRequestException.Reason.TIMED_OUT,
-            method + " got no answer within " + CLIENT_TIMEOUT.toMinutes() + " min",
-            e);
-      } finally {
-        reply.cancel(false);
-      }
+      return ClientReplies.await(ctx.sendRequest(method, params), method, CLIENT_TIMEOUT);
     }
 
     @Override

@@ -21,6 +21,7 @@ import dev.skillport.server.prompts.PromptsFeature;
 import dev.skillport.server.resources.ResourcesFeature;
 import dev.skillport.server.resources.SessionViews;
 import dev.skillport.server.skills.SkillsFeature;
+import dev.skillport.server.workflows.WorkflowTools;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -45,6 +46,8 @@ public final class SkillportServer implements AutoCloseable {
   private final McpServer mcp;
   private final PluginHost plugins;
   private final LiveIntrospection introspection;
+  // Set once by start, before the server is handed out.
+  private WorkflowTools workflows;
 
   private SkillportServer(
       CatalogReloader reloader,
@@ -103,6 +106,8 @@ public final class SkillportServer implements AutoCloseable {
     LiveIntrospection introspection =
         new LiveIntrospection(version, Clock.systemUTC(), service, plugins);
     new DiagnosticsHandlers(introspection).handlers().forEach(config.handlers()::register);
+    WorkflowTools workflows = new WorkflowTools(service);
+    service.addSessionTools(workflows);
     McpServer mcp =
         SkillportMcp.create(
             service,
@@ -112,8 +117,18 @@ public final class SkillportServer implements AutoCloseable {
                 "Skills are loaded on demand: call search_skills to find one, load_skill to get its"
                     + " tools."),
             Math.max(4, Runtime.getRuntime().availableProcessors() * 4),
-            features(holder, config, plugins));
-    return new SkillportServer(reloader, service, mcp, plugins, introspection);
+            workflowFeatures(features(holder, config, plugins), workflows));
+    SkillportServer server = new SkillportServer(reloader, service, mcp, plugins, introspection);
+    server.workflows = workflows;
+    return server;
+  }
+
+  /** {@code features} plus the session tracking the workflow tools need. */
+  private static List<McpFeature> workflowFeatures(
+      List<McpFeature> features, WorkflowTools workflows) {
+    List<McpFeature> all = new ArrayList<>(features);
+    all.add(new Surface(caps -> {}, b -> b.sessionListener(workflows.sessionListener())));
+    return all;
   }
 
   /** The MCP surfaces beyond tools. */
@@ -173,6 +188,11 @@ public final class SkillportServer implements AutoCloseable {
     introspection.transportStarted(description);
   }
 
+  /** The workflow tools; {@link WorkflowTools#useStore} makes their runs persistent. */
+  public WorkflowTools workflows() {
+    return workflows;
+  }
+
   /** The loaded plugins and the diagnostics of those that were left out. */
   public PluginHost plugins() {
     return plugins;
@@ -182,6 +202,7 @@ public final class SkillportServer implements AutoCloseable {
   public void close() {
     reloader.close();
     mcp.close();
+    workflows.close();
     plugins.close();
   }
 }

@@ -1,0 +1,419 @@
+package dev.skillport.server.workflows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.skill.Skill;
+import dev.skillport.api.skill.WorkflowSpec;
+import dev.skillport.api.skill.WorkflowStep;
+import dev.skillport.api.tool.ClientRequestException;
+import dev.skillport.api.tool.Content;
+import dev.skillport.api.tool.ToolContext;
+import dev.skillport.api.tool.ToolResult;
+import dev.skillport.registry.Catalog;
+import dev.skillport.registry.CoreTool;
+import dev.skillport.registry.SessionView;
+import dev.skillport.server.app.CallMeta;
+import dev.skillport.server.app.ClientReplies;
+import dev.skillport.server.app.SessionState;
+import dev.skillport.server.app.SessionTools;
+import dev.skillport.server.app.SkillportService;
+import dev.skillport.server.app.ToolCallErrors;
+import dev.skillport.server.app.UnknownToolException;
+import dev.skillport.server.mcp.McpSession;
+import dev.skillport.server.mcp.SessionListener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+
+/**
+ * The {@code workflows_*} tools (mcp-surface.md section 4): listed in a session while one of its
+ * loaded skills declares workflows. {@code workflows_run} starts a run in the background and
+ * answers at once with its id; the session that started it receives {@code
+ * notifications/$/dcc.workflowUpdated} on every change.
+ */
+public final class WorkflowTools implements SessionTools, AutoCloseable {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int MAX_RUNS = 8;
+
+  /** How long an elicitation (a person answering) may take before the run waits for a call. */
+  private static final Duration CLIENT_TIMEOUT = Duration.ofMinutes(10);
+
+  private final SkillportService service;
+  private final Map<String, McpSession> sessions = new ConcurrentHashMap<>();
+  private final Function<String, RunClient> clients;
+  private final Sleeper sleeper;
+  private final Clock clock;
+  private final List<CoreTool> definitions = new ArrayList<>();
+  private volatile WorkflowEngine engine;
+
+  /** Tools over {@code service} whose runs are kept in memory until {@link #useStore}. */
+  public WorkflowTools(SkillportService service) {
+    this(service, new MemoryWorkflowStore(), null, Sleeper.REAL, Clock.systemUTC());
+  }
+
+  WorkflowTools(
+      SkillportService service,
+      WorkflowStore store,
+      Function<String, RunClient> clients,
+      Sleeper sleeper,
+      Clock clock) {
+    this.service = Objects.requireNonNull(service, "service");
+    this.clients = clients != null ? clients : this::sessionClient;
+    this.sleeper = sleeper;
+    this.clock = clock;
+    this.engine = newEngine(store);
+    define(
+        "workflows_run",
+        "Start a workflow of a loaded skill (by name) or an inline spec; returns its run_id at"
+            + " once. Progress arrives as notifications/$/dcc.workflowUpdated; read it with"
+            + " workflows_get_status.",
+        """
+        {"type":"object","properties":{
+          "name":{"type":"string","description":"workflow name, or <skill>/<name> when ambiguous"},
+          "spec":{"type":"object","description":"an inline workflow {name, steps, inputs?}"},
+          "inputs":{"type":"object"}}}""",
+        false);
+    define(
+        "workflows_get_status",
+        "Show a run's status, each step's status, attempts, output and error, and the final"
+            + " output.",
+        """
+        {"type":"object","properties":{"run_id":{"type":"string"}},"required":["run_id"]}""",
+        true);
+    define(
+        "workflows_cancel",
+        "Cancel a run: the step in flight is cancelled (a script is killed), later steps do not"
+            + " run.",
+        """
+        {"type":"object","properties":{"run_id":{"type":"string"}},"required":["run_id"]}""",
+        false);
+    define(
+        "workflows_lookup",
+        "List the workflows of the loaded skills: name, skill, description, inputs and steps.",
+        """
+        {"type":"object","properties":{"query":{"type":"string"}}}""",
+        true);
+    define(
+        "workflows_approve",
+        "Answer a run's pending approve step (status awaiting_approval); approved false fails"
+            + " the run.",
+        """
+        {"type":"object","properties":{
+          "run_id":{"type":"string"},"step_id":{"type":"string"},
+          "approved":{"type":"boolean"},"comment":{"type":"string"}},
+         "required":["run_id","approved"]}""",
+        false);
+  }
+
+  private WorkflowEngine newEngine(WorkflowStore store) {
+    return new WorkflowEngine(
+        store, MAX_RUNS, sleeper, clock, () -> ThreadLocalRandom.current().nextDouble());
+  }
+
+  /**
+   * Keeps runs and idempotency records in {@code store} from now on (runs it holds from a previous
+   * process that never finished read {@code interrupted}). Called before serving.
+   */
+  public void useStore(WorkflowStore store) {
+    WorkflowEngine previous = engine;
+    engine = newEngine(Objects.requireNonNull(store, "store"));
+    previous.close();
+  }
+
+  /** Tracks the MCP sessions, so a run reaches the session that started it. */
+  public SessionListener sessionListener() {
+    return new SessionListener() {
+      @Override
+      public void sessionOpened(McpSession session) {
+        sessions.put(session.id(), session);
+      }
+
+      @Override
+      public void sessionClosed(McpSession session) {
+        sessions.remove(session.id());
+      }
+    };
+  }
+
+  @Override
+  public void close() {
+    engine.close();
+  }
+
+  @Override
+  public List<CoreTool> definitions() {
+    return List.copyOf(definitions);
+  }
+
+  @Override
+  public boolean listedIn(Catalog catalog, SessionView view) {
+    for (String name : view.loadedSkills()) {
+      if (catalog.skill(name).map(s -> !s.workflows().isEmpty()).orElse(false)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public ToolResult call(
+      String name, SessionState session, JsonNode args, ToolContext ctx, CallMeta meta) {
+    return switch (name) {
+      case "workflows_run" -> run(session, args, meta);
+      case "workflows_get_status" -> status(args);
+      case "workflows_cancel" -> cancel(args);
+      case "workflows_lookup" -> lookup(session, args);
+      case "workflows_approve" -> approve(args);
+      default -> ToolCallErrors.result("ACTION_NOT_FOUND", "no tool '" + name + "'", null);
+    };
+  }
+
+  private ToolResult run(SessionState session, JsonNode args, CallMeta meta) {
+    WorkflowSpec spec;
+    String skill = null;
+    if (args.hasNonNull("spec")) {
+      try {
+        spec = InlineWorkflow.parse(args.get("spec"));
+      } catch (IllegalArgumentException e) {
+        return ToolCallErrors.result(
+            "WORKFLOW_INVALID", e.getMessage(), "fix the spec (skill-format.md section 7)");
+      }
+    } else if (args.hasNonNull("name")) {
+      List<Found> found = find(session.view(), args.get("name").asText());
+      if (found.isEmpty()) {
+        return ToolCallErrors.result(
+            "WORKFLOW_NOT_FOUND",
+            "no loaded skill has a workflow '" + args.get("name").asText() + "'",
+            "call workflows_lookup, or load_skill the skill that declares it");
+      }
+      if (found.size() > 1) {
+        return ToolCallErrors.result(
+            "WORKFLOW_AMBIGUOUS",
+            "several loaded skills have a workflow '" + args.get("name").asText() + "'",
+            "name it as <skill>/<workflow>: "
+                + String.join(
+                    ", ", found.stream().map(f -> f.skill + "/" + f.spec.name()).toList()));
+      }
+      spec = found.get(0).spec;
+      skill = found.get(0).skill;
+    } else {
+      return ToolCallErrors.result(
+          "INVALID_ARGUMENTS", "give name or spec", "for example {\"name\": \"convert-all\"}");
+    }
+    JsonNode given = args.path("inputs");
+    if (!given.isMissingNode() && !given.isNull() && !given.isObject()) {
+      return ToolCallErrors.result("INVALID_ARGUMENTS", "inputs must be an object", null);
+    }
+    ObjectNode inputs = given.isObject() ? (ObjectNode) given : NODES.objectNode();
+    List<String> missing = WorkflowInputs.missing(spec.inputs(), inputs);
+    if (!missing.isEmpty()) {
+      return ToolCallErrors.result(
+          "INVALID_ARGUMENTS",
+          "missing required inputs: " + String.join(", ", missing),
+          "workflows_lookup shows the declared inputs");
+    }
+    CallMeta stepMeta = new CallMeta(meta.sessionId(), false, null, meta.jobUpdates());
+    ToolCaller caller =
+        (tool, a, c) -> {
+          try {
+            return service.callTool(session, tool, a, c, stepMeta);
+          } catch (UnknownToolException e) {
+            ToolResult r = ToolCallErrors.result(e.code(), e.getMessage(), e.hint());
+            ObjectNode o = NODES.objectNode().put("isError", true);
+            o.putArray("content").addObject().put("type", "text").put("text", text(r));
+            o.set("structuredContent", r.structured());
+            return o;
+          }
+        };
+    RunRecord record =
+        engine.start(
+            spec,
+            skill,
+            WorkflowInputs.withDefaults(spec.inputs(), inputs),
+            meta.sessionId(),
+            caller,
+            clients.apply(meta.sessionId()));
+    ObjectNode out =
+        NODES
+            .objectNode()
+            .put("run_id", record.id())
+            .put("workflow", spec.name())
+            .put("status", "pending");
+    return new ToolResult(
+        List.of(new Content.Text("Workflow run " + record.id() + " started")), out, false);
+  }
+
+  private static String text(ToolResult r) {
+    return r.content().isEmpty() || !(r.content().get(0) instanceof Content.Text t) ? "" : t.text();
+  }
+
+  private record Found(String skill, WorkflowSpec spec) {}
+
+  private List<Found> find(SessionView view, String name) {
+    String skillPart = null;
+    String wf = name;
+    int slash = name.indexOf('/');
+    int sep = name.indexOf("__");
+    if (slash > 0) {
+      skillPart = name.substring(0, slash);
+      wf = name.substring(slash + 1);
+    } else if (sep > 0) {
+      skillPart = name.substring(0, sep);
+      wf = name.substring(sep + 2);
+    }
+    List<Found> out = new ArrayList<>();
+    for (Skill s : loadedWithWorkflows(view)) {
+      for (WorkflowSpec spec : s.workflows()) {
+        boolean skillMatches = skillPart == null || s.name().equals(skillPart);
+        if (skillMatches && spec.name().equals(wf)) {
+          out.add(new Found(s.name(), spec));
+        } else if (skillPart != null && spec.name().equals(name)) {
+          // A workflow whose own name contains '/' or '__'.
+          out.add(new Found(s.name(), spec));
+        }
+      }
+    }
+    return out;
+  }
+
+  private List<Skill> loadedWithWorkflows(SessionView view) {
+    Catalog catalog = service.catalog();
+    List<Skill> out = new ArrayList<>();
+    for (String name : view.loadedSkills()) {
+      catalog.skill(name).filter(s -> !s.workflows().isEmpty()).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  private ToolResult status(JsonNode args) {
+    String id = args.path("run_id").asText("");
+    return engine.status(id).map(ToolResult::structured).orElseGet(() -> noSuchRun(id));
+  }
+
+  private ToolResult cancel(JsonNode args) {
+    String id = args.path("run_id").asText("");
+    if (engine.status(id).isEmpty()) {
+      return noSuchRun(id);
+    }
+    boolean cancelled = engine.cancel(id);
+    return ToolResult.structured(NODES.objectNode().put("run_id", id).put("cancelled", cancelled));
+  }
+
+  private ToolResult approve(JsonNode args) {
+    String id = args.path("run_id").asText("");
+    if (!args.path("approved").isBoolean()) {
+      return ToolCallErrors.result("INVALID_ARGUMENTS", "approved must be true or false", null);
+    }
+    if (engine.status(id).isEmpty()) {
+      return noSuchRun(id);
+    }
+    WorkflowEngine.ApprovalOutcome outcome =
+        engine.approve(
+            id,
+            args.hasNonNull("step_id") ? args.get("step_id").asText() : null,
+            args.get("approved").asBoolean(),
+            args.hasNonNull("comment") ? args.get("comment").asText() : null);
+    if (!outcome.accepted()) {
+      return ToolCallErrors.result(
+          "NO_PENDING_APPROVAL", outcome.problem(), "workflows_get_status shows the run's state");
+    }
+    return ToolResult.structured(
+        NODES
+            .objectNode()
+            .put("run_id", id)
+            .put("step_id", outcome.stepId())
+            .put("approved", args.get("approved").asBoolean()));
+  }
+
+  private ToolResult lookup(SessionState session, JsonNode args) {
+    String query = args.path("query").asText("").strip().toLowerCase(Locale.ROOT);
+    ObjectNode out = NODES.objectNode();
+    ArrayNode list = out.putArray("workflows");
+    for (Skill s : loadedWithWorkflows(session.view())) {
+      for (WorkflowSpec spec : s.workflows()) {
+        String haystack =
+            (s.name() + " " + spec.name() + " " + spec.description()).toLowerCase(Locale.ROOT);
+        if (!query.isEmpty() && !haystack.contains(query)) {
+          continue;
+        }
+        ObjectNode o = list.addObject();
+        o.put("name", spec.name());
+        o.put("skill", s.name());
+        o.put("description", spec.description());
+        o.set("inputs", spec.inputs() == null ? NODES.objectNode() : spec.inputs());
+        ArrayNode steps = o.putArray("steps");
+        describe(spec.steps(), steps);
+      }
+    }
+    out.put("total", list.size());
+    return ToolResult.structured(out);
+  }
+
+  private static void describe(List<WorkflowStep> list, ArrayNode into) {
+    for (WorkflowStep step : list) {
+      ObjectNode o = into.addObject().put("id", step.id()).put("kind", step.kind());
+      if (step instanceof WorkflowStep.Tool t) {
+        o.put("tool", t.tool());
+      } else if (step instanceof WorkflowStep.Foreach f) {
+        describe(f.steps(), o.putArray("steps"));
+      } else if (step instanceof WorkflowStep.Parallel p) {
+        describe(p.steps(), o.putArray("steps"));
+      } else if (step instanceof WorkflowStep.Branch b) {
+        describe(b.then(), o.putArray("then"));
+        describe(b.otherwise(), o.putArray("else"));
+      }
+    }
+  }
+
+  private static ToolResult noSuchRun(String id) {
+    return ToolCallErrors.result(
+        "RUN_NOT_FOUND", "no workflow run with id '" + id + "'", "run ids come from workflows_run");
+  }
+
+  private void define(String name, String description, String schema, boolean readOnly) {
+    ObjectNode annotations = NODES.objectNode().put("readOnlyHint", readOnly);
+    try {
+      definitions.add(new CoreTool(name, description, JSON.readTree(schema), annotations));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The session behind an id, as a run's client; nowhere when it has gone. */
+  private RunClient sessionClient(String sessionId) {
+    McpSession session = sessionId == null ? null : sessions.get(sessionId);
+    if (session == null) {
+      return RunClient.NONE;
+    }
+    return new RunClient() {
+      @Override
+      public void notify(String method, JsonNode params) {
+        session.notify(method, params);
+      }
+
+      @Override
+      public boolean supports(String capability) {
+        return session.clientSupports(capability);
+      }
+
+      @Override
+      public JsonNode request(String method, JsonNode params)
+          throws ClientRequestException, InterruptedException {
+        return ClientReplies.await(session.sendRequest(method, params), method, CLIENT_TIMEOUT);
+      }
+    };
+  }
+}
