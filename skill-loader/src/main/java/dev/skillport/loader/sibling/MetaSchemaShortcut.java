@@ -1,6 +1,7 @@
 package dev.skillport.loader.sibling;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -54,6 +55,9 @@ final class MetaSchemaShortcut {
   /** Keywords whose value must be a non-empty list of schemas. */
   private static final Set<String> SCHEMA_LISTS = Set.of("allOf", "anyOf", "oneOf", "prefixItems");
 
+  /** Every known keyword and its rule: one lookup per keyword instead of one per set. */
+  private static final Map<String, Rule> RULES = rules();
+
   private MetaSchemaShortcut() {}
 
   /**
@@ -76,42 +80,71 @@ final class MetaSchemaShortcut {
   }
 
   private static boolean keywordValid(String key, JsonNode value) {
-    if (ANY_VALUE.contains(key)) {
-      return true;
+    Rule rule = RULES.get(key);
+    if (rule == null) {
+      return false;
     }
-    if (STRINGS.contains(key)) {
-      return value.isTextual();
-    }
-    if (COUNTS.contains(key)) {
-      return value.isIntegralNumber() && value.bigIntegerValue().signum() >= 0;
-    }
-    if (NUMBERS.contains(key)) {
-      return value.isNumber();
-    }
-    if (FLAGS.contains(key)) {
-      return value.isBoolean();
-    }
-    if (SUBSCHEMAS.contains(key)) {
-      return certainlyValid(value);
-    }
-    if (SCHEMA_LISTS.contains(key)) {
-      return value.isArray() && !value.isEmpty() && allSchemas(value);
-    }
-    switch (key) {
-      case "type":
+    switch (rule) {
+      case ANY:
+        return true;
+      case STRING:
+        return value.isTextual();
+      case COUNT:
+        return value.isIntegralNumber() && value.bigIntegerValue().signum() >= 0;
+      case NUMBER:
+        return value.isNumber();
+      case FLAG:
+        return value.isBoolean();
+      case SUBSCHEMA:
+        return certainlyValid(value);
+      case SCHEMA_LIST:
+        return value.isArray() && !value.isEmpty() && allSchemas(value);
+      case TYPE:
         return typeValid(value);
-      case "properties":
+      case PROPERTIES:
         return value.isObject() && allSchemas(value);
-      case "required":
+      case REQUIRED:
         return value.isArray() && uniqueStrings(value, null);
-      case "enum":
-      case "examples":
+      case LIST:
         return value.isArray();
-      case "multipleOf":
-        return value.isNumber() && value.decimalValue().signum() > 0;
+      case MULTIPLE_OF:
       default:
-        return false;
+        return value.isNumber() && value.decimalValue().signum() > 0;
     }
+  }
+
+  /** What a known keyword's value must be. */
+  private enum Rule {
+    ANY,
+    STRING,
+    COUNT,
+    NUMBER,
+    FLAG,
+    SUBSCHEMA,
+    SCHEMA_LIST,
+    TYPE,
+    PROPERTIES,
+    REQUIRED,
+    LIST,
+    MULTIPLE_OF
+  }
+
+  private static Map<String, Rule> rules() {
+    Map<String, Rule> rules = new HashMap<>();
+    ANY_VALUE.forEach(k -> rules.put(k, Rule.ANY));
+    STRINGS.forEach(k -> rules.put(k, Rule.STRING));
+    COUNTS.forEach(k -> rules.put(k, Rule.COUNT));
+    NUMBERS.forEach(k -> rules.put(k, Rule.NUMBER));
+    FLAGS.forEach(k -> rules.put(k, Rule.FLAG));
+    SUBSCHEMAS.forEach(k -> rules.put(k, Rule.SUBSCHEMA));
+    SCHEMA_LISTS.forEach(k -> rules.put(k, Rule.SCHEMA_LIST));
+    rules.put("type", Rule.TYPE);
+    rules.put("properties", Rule.PROPERTIES);
+    rules.put("required", Rule.REQUIRED);
+    rules.put("enum", Rule.LIST);
+    rules.put("examples", Rule.LIST);
+    rules.put("multipleOf", Rule.MULTIPLE_OF);
+    return Map.copyOf(rules);
   }
 
   private static boolean typeValid(JsonNode value) {

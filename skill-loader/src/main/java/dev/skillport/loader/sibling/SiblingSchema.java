@@ -1,6 +1,7 @@
 package dev.skillport.loader.sibling;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
@@ -9,6 +10,9 @@ import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.NodePath;
 import com.networknt.schema.path.PathType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -63,13 +67,23 @@ enum SiblingSchema {
 
   /** The failures of {@code instance}, in the validator's order; empty when it is valid. */
   List<Issue> validate(JsonNode instance) {
-    if (this == META_2020_12 && MetaSchemaShortcut.certainlyValid(instance)) {
+    if (certainlyValid(instance)) {
       return List.of();
     }
     return validateFully(instance);
   }
 
-  /** {@link #validate} without the shortcut for plain tool schemas: always the full validator. */
+  /**
+   * True when a shortcut knows {@code instance} is valid without the full validator; false means
+   * "not known". Valid entries of the plain shapes skill files use take this path.
+   */
+  boolean certainlyValid(JsonNode instance) {
+    return this == META_2020_12
+        ? MetaSchemaShortcut.certainlyValid(instance)
+        : Compiled.PRECHECKS.get(this).certainlyValid(instance);
+  }
+
+  /** {@link #validate} without the shortcuts: always the full validator. */
   List<Issue> validateFully(JsonNode instance) {
     List<Error> errors = Compiled.SCHEMAS.get(this).validate(instance);
     List<Issue> issues = new ArrayList<>(errors.size());
@@ -94,6 +108,29 @@ enum SiblingSchema {
   /** Lazy holder: class initialisation makes compilation happen once and publishes it safely. */
   private static final class Compiled {
     static final Map<SiblingSchema, Schema> SCHEMAS = compileAll();
+
+    /** A precheck per shipped schema, read from the same resources the validator compiles. */
+    static final Map<SiblingSchema, SchemaPrecheck> PRECHECKS = prechecks();
+
+    private static Map<SiblingSchema, SchemaPrecheck> prechecks() {
+      ObjectMapper json = new ObjectMapper();
+      Map<SiblingSchema, SchemaPrecheck> prechecks = new EnumMap<>(SiblingSchema.class);
+      for (SiblingSchema s : values()) {
+        if (s.file == null) {
+          continue;
+        }
+        String resource = RESOURCE_ROOT.substring("classpath:".length()) + s.file + ".schema.json";
+        try (InputStream in = SiblingSchema.class.getClassLoader().getResourceAsStream(resource)) {
+          if (in == null) {
+            throw new IllegalStateException("missing schema resource " + resource);
+          }
+          prechecks.put(s, new SchemaPrecheck(json.readTree(in), s.fragment));
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot read schema resource " + resource, e);
+        }
+      }
+      return prechecks;
+    }
 
     private static Map<SiblingSchema, Schema> compileAll() {
       // The default schema loader resolves meta-schemas and classpath: IRIs from jars and does not

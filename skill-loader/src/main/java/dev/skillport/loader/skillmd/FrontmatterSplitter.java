@@ -1,10 +1,10 @@
 package dev.skillport.loader.skillmd;
 
 import dev.skillport.api.diagnostic.DiagnosticCode;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -55,7 +55,7 @@ final class FrontmatterSplitter {
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
     try (InputStream in = Files.newInputStream(file);
-        BufferedReader reader = new BufferedReader(new InputStreamReader(in, decoder))) {
+        Reader reader = new InputStreamReader(in, decoder)) {
       FrontmatterSplitter.Outcome outcome = new Lines(reader).split(maxChars);
       if (outcome instanceof Failure f && f.code() == DiagnosticCode.SKILL_MD_ENCODING) {
         // The decoder reads ahead, so the line it was on is not where the bad bytes are.
@@ -122,12 +122,50 @@ final class FrontmatterSplitter {
 
   /** Reads lines with a length budget, tracking the line number for encoding errors. */
   private static final class Lines {
-    private final BufferedReader reader;
+    private final Reader reader;
+
+    /**
+     * Decoded chars not yet consumed: reading them one at a time from here, rather than through a
+     * BufferedReader's synchronized read(), keeps splitting cheap.
+     */
+    private final char[] buffer = new char[8192];
+
+    private int next;
+    private int end;
     private int lineNumber;
     private boolean overBudget;
 
-    Lines(BufferedReader reader) {
+    Lines(Reader reader) {
       this.reader = reader;
+    }
+
+    /** The next char, or -1 at the end of input. */
+    private int read() throws IOException {
+      if (next == end && !fill()) {
+        return -1;
+      }
+      return buffer[next++];
+    }
+
+    /** The next char without consuming it, or -1 at the end of input. */
+    private int peek() throws IOException {
+      if (next == end && !fill()) {
+        return -1;
+      }
+      return buffer[next];
+    }
+
+    private boolean fill() throws IOException {
+      int n;
+      do {
+        n = reader.read(buffer, 0, buffer.length);
+      } while (n == 0);
+      if (n < 0) {
+        return false;
+      }
+      next = 0;
+      end = n;
+      return true;
     }
 
     Outcome split(int maxChars) throws IOException {
@@ -199,7 +237,7 @@ final class FrontmatterSplitter {
      */
     private String readLine(int budget) throws IOException {
       StringBuilder line = new StringBuilder();
-      int c = reader.read();
+      int c = read();
       if (c < 0) {
         return null;
       }
@@ -208,9 +246,8 @@ final class FrontmatterSplitter {
           break;
         }
         if (c == '\r') {
-          reader.mark(1);
-          if (reader.read() != '\n') {
-            reader.reset();
+          if (peek() == '\n') {
+            read();
           }
           break;
         }
@@ -219,7 +256,7 @@ final class FrontmatterSplitter {
           return line.toString();
         }
         line.append((char) c);
-        c = reader.read();
+        c = read();
       }
       lineNumber++;
       return line.toString();
@@ -228,12 +265,10 @@ final class FrontmatterSplitter {
     /** Everything left, with line endings normalised. */
     private String rest() throws IOException {
       StringBuilder out = new StringBuilder();
-      char[] buf = new char[8192];
       boolean afterCr = false;
-      int n;
-      while ((n = reader.read(buf)) >= 0) {
-        for (int i = 0; i < n; i++) {
-          char c = buf[i];
+      while (next < end || fill()) {
+        for (; next < end; next++) {
+          char c = buffer[next];
           if (c == '\n' && afterCr) {
             afterCr = false;
             continue;

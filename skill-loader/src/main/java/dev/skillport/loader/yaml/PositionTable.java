@@ -14,11 +14,21 @@ final class PositionTable {
   static final int NONE = -1;
 
   private int size;
-  private int[] parents = new int[32];
-  private String[] keys = new String[32];
-  private int[] indexes = new int[32];
-  private int[] lines = new int[32];
-  private int[] columns = new int[32];
+  private int[] parents;
+  private String[] keys;
+  private int[] indexes;
+  private int[] lines;
+  private int[] columns;
+
+  /** A table with room for {@code capacity} rows before it grows. */
+  PositionTable(int capacity) {
+    int rows = Math.max(1, capacity);
+    parents = new int[rows];
+    keys = new String[rows];
+    indexes = new int[rows];
+    lines = new int[rows];
+    columns = new int[rows];
+  }
 
   /**
    * Adds the position of a value and returns its row.
@@ -41,6 +51,58 @@ final class PositionTable {
     lines[size] = line;
     columns[size] = column;
     return size++;
+  }
+
+  /**
+   * The position of the value at {@code pointer}, or of its nearest recorded ancestor, found by
+   * walking the rows: exactly what a lookup in {@link #toMap} with the same fallback gives, without
+   * building a pointer per row. The rows are in document order, so a row's descendants follow it
+   * and end at the first row whose parent comes before it.
+   */
+  YamlLocation locate(String pointer) {
+    if (size == 0) {
+      return YamlLocation.UNKNOWN;
+    }
+    int row = 0;
+    if (!pointer.startsWith("/")) {
+      return location(row);
+    }
+    int from = 1;
+    while (true) {
+      int to = pointer.indexOf('/', from);
+      if (to < 0) {
+        to = pointer.length();
+      }
+      int child = child(row, pointer, from, to);
+      if (child < 0) {
+        return location(row);
+      }
+      row = child;
+      if (to == pointer.length()) {
+        return location(row);
+      }
+      from = to + 1;
+    }
+  }
+
+  private YamlLocation location(int row) {
+    return new YamlLocation(lines[row], columns[row]);
+  }
+
+  /** The child of {@code row} whose pointer token is {@code pointer[from, to)}, or -1. */
+  private int child(int row, String pointer, int from, int to) {
+    for (int j = row + 1; j < size && parents[j] >= row; j++) {
+      if (parents[j] == row && tokenMatches(j, pointer, from, to)) {
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  private boolean tokenMatches(int row, String pointer, int from, int to) {
+    String token =
+        keys[row] != null ? YamlDocument.escape(keys[row]) : Integer.toString(indexes[row]);
+    return token.length() == to - from && pointer.startsWith(token, from);
   }
 
   /**

@@ -49,6 +49,9 @@ public final class SafeYaml {
   /** Longest plain scalar starting with a letter that the core schema reads as bool or null. */
   private static final int LONGEST_WORD_LITERAL = "false".length();
 
+  /** Decimal digits that always fit a long. */
+  private static final int MAX_LONG_DIGITS = 18;
+
   /**
    * Settings per limits: building them (with a fresh schema and its resolver) cost more than
    * parsing a small file. Settings are immutable and shared by every parse and thread.
@@ -376,7 +379,31 @@ public final class SafeYaml {
 
   /** The value of an untagged plain scalar under the core schema. */
   static JsonNode plainScalar(String value) {
+    int length = value.length();
+    if (length > 0 && length <= MAX_LONG_DIGITS && digitsOnly(value)) {
+      // The commonest non-string: a small decimal integer, which the resolver's patterns would
+      // also call int and integer() would also make a long.
+      return NODES.numberNode(Long.parseLong(value));
+    }
+    if (value.equals("true") || value.equals("false")) {
+      return NODES.booleanNode(value.length() == 4);
+    }
     return typed(resolvePlain(value), value);
+  }
+
+  /** The value of an untagged plain scalar by the resolver's patterns alone, for comparison. */
+  static JsonNode plainScalarByResolver(String value) {
+    return typed(RESOLVER.resolve(value, true), value);
+  }
+
+  private static boolean digitsOnly(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static JsonNode typed(Tag tag, String value) {

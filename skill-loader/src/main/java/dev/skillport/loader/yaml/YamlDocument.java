@@ -11,12 +11,21 @@ import java.util.Objects;
  * nearest enclosing value, so a pointer reported by a schema validator always finds a position.
  */
 public final class YamlDocument {
+  /**
+   * Lookups answered by walking the position table; past this many (a file with many diagnostics)
+   * the table is turned into a map once instead.
+   */
+  private static final int TABLE_LOOKUPS = 64;
+
   private final JsonNode root;
 
   /** Rows not yet turned into {@link #positions}; null once they have been. */
   private PositionTable table;
 
   private Map<String, YamlLocation> positions;
+
+  /** Lookups answered by walking {@link #table} so far. */
+  private int tableLookups;
 
   YamlDocument(JsonNode root, Map<String, YamlLocation> positions) {
     this.root = Objects.requireNonNull(root, "root");
@@ -36,8 +45,11 @@ public final class YamlDocument {
 
   /** The position of the value at {@code pointer}, or of its nearest ancestor. */
   public YamlLocation locate(String pointer) {
-    Map<String, YamlLocation> positions = positions();
     String p = pointer == null ? "" : pointer;
+    if (table != null && ++tableLookups <= TABLE_LOOKUPS) {
+      return table.locate(p);
+    }
+    Map<String, YamlLocation> positions = positions();
     while (true) {
       YamlLocation loc = positions.get(p);
       if (loc != null) {

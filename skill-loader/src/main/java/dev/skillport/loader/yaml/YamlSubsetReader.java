@@ -33,10 +33,14 @@ final class YamlSubsetReader {
   private static final int MAX_KEY_SPAN = 1000;
 
   private final String s;
+
+  /** The text's chars, indexed without the String's per-call checks. */
+  private final char[] chars;
+
   private final int n;
   private final YamlLimits limits;
   private final int lineOffset;
-  private final PositionTable table = new PositionTable();
+  private final PositionTable table;
 
   /** True when the text holds surrogate pairs, so columns must be counted in code points. */
   private boolean wide;
@@ -52,9 +56,12 @@ final class YamlSubsetReader {
 
   private YamlSubsetReader(String text, YamlLimits limits, int lineOffset) {
     this.s = text;
-    this.n = text.length();
+    this.chars = text.toCharArray();
+    this.n = chars.length;
     this.limits = limits;
     this.lineOffset = lineOffset;
+    // Roughly one position per line or flow item: sized so most files never grow the table.
+    this.table = new PositionTable(Math.max(32, n / 16));
   }
 
   /**
@@ -105,7 +112,7 @@ final class YamlSubsetReader {
    */
   private void checkCharacters() {
     for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
+      char c = chars[i];
       if (c >= 0x20 && c < 0x7F || c == '\n') {
         continue;
       }
@@ -113,7 +120,7 @@ final class YamlSubsetReader {
         throw decline();
       }
       if (Character.isHighSurrogate(c)) {
-        if (i + 1 >= n || !Character.isLowSurrogate(s.charAt(i + 1))) {
+        if (i + 1 >= n || !Character.isLowSurrogate(chars[i + 1])) {
           throw decline();
         }
         wide = true;
@@ -146,7 +153,7 @@ final class YamlSubsetReader {
   private void nextContentLine(boolean allowDocumentStart) {
     while (true) {
       int p = pos;
-      while (p < n && s.charAt(p) == ' ') {
+      while (p < n && chars[p] == ' ') {
         p++;
       }
       if (p >= n) {
@@ -154,7 +161,7 @@ final class YamlSubsetReader {
         indent = -1;
         return;
       }
-      char c = s.charAt(p);
+      char c = chars[p];
       if (c == '\n') {
         newLine(p + 1);
         continue;
@@ -185,13 +192,13 @@ final class YamlSubsetReader {
   /** True when only spaces, then optionally a comment, follow {@code p} on its line. */
   private boolean blankOrComment(int p) {
     int q = p;
-    while (q < n && s.charAt(q) == ' ') {
+    while (q < n && chars[q] == ' ') {
       q++;
     }
-    if (q >= n || s.charAt(q) == '\n') {
+    if (q >= n || chars[q] == '\n') {
       return true;
     }
-    return s.charAt(q) == '#' && q > p;
+    return chars[q] == '#' && q > p;
   }
 
   private void newLine(int start) {
@@ -206,12 +213,12 @@ final class YamlSubsetReader {
    */
   private void restOfLine() {
     int p = pos;
-    while (p < n && s.charAt(p) == ' ') {
+    while (p < n && chars[p] == ' ') {
       p++;
     }
-    if (p < n && s.charAt(p) == '#') {
+    if (p < n && chars[p] == '#') {
       // A comment needs a space before it; "a"#b is not one.
-      if (p == 0 || s.charAt(p - 1) != ' ') {
+      if (p == 0 || chars[p - 1] != ' ') {
         throw decline();
       }
       p = s.indexOf('\n', p);
@@ -224,7 +231,7 @@ final class YamlSubsetReader {
       indent = -1;
       return;
     }
-    if (s.charAt(p) != '\n') {
+    if (chars[p] != '\n') {
       throw decline();
     }
     newLine(p + 1);
@@ -240,7 +247,7 @@ final class YamlSubsetReader {
   }
 
   private char at(int p) {
-    return p < n ? s.charAt(p) : '\n';
+    return p < n ? chars[p] : '\n';
   }
 
   private static boolean blank(char c) {
@@ -388,14 +395,14 @@ final class YamlSubsetReader {
    */
   private int plainKeyColon(int from) {
     for (int p = from; p < n; p++) {
-      char c = s.charAt(p);
+      char c = chars[p];
       if (c == '\n') {
         return -1;
       }
       if (c == ':' && blank(at(p + 1))) {
         return p;
       }
-      if (c == '#' && p > from && s.charAt(p - 1) == ' ') {
+      if (c == '#' && p > from && chars[p - 1] == ' ') {
         return -1;
       }
     }
@@ -420,7 +427,7 @@ final class YamlSubsetReader {
   }
 
   private void skipSpaces() {
-    while (pos < n && s.charAt(pos) == ' ') {
+    while (pos < n && chars[pos] == ' ') {
       pos++;
     }
   }
@@ -498,14 +505,14 @@ final class YamlSubsetReader {
     int start = pos;
     int p = pos;
     while (p < n) {
-      char c = s.charAt(p);
+      char c = chars[p];
       if (c == '\n') {
         break;
       }
       if (c == ':' && blank(at(p + 1))) {
         throw decline();
       }
-      if (c == '#' && s.charAt(p - 1) == ' ') {
+      if (c == '#' && chars[p - 1] == ' ') {
         break;
       }
       p++;
@@ -519,7 +526,7 @@ final class YamlSubsetReader {
    */
   private String plainText(int start, int end) {
     int last = end;
-    while (s.charAt(last - 1) == ' ') {
+    while (chars[last - 1] == ' ') {
       last--;
     }
     pos = last;

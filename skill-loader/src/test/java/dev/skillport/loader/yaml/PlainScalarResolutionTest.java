@@ -2,6 +2,7 @@ package dev.skillport.loader.yaml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -96,6 +97,36 @@ class PlainScalarResolutionTest {
     }
     // The inputs must exercise every outcome, not just strings.
     assertThat(nonStrings).isGreaterThan(500);
+  }
+
+  @Test
+  void plainScalar_digitsAndBooleans_giveTheResolversNodes() {
+    List<String> inputs =
+        new ArrayList<>(
+            List.of(
+                "0",
+                "007",
+                "42",
+                "999999999999999999",
+                "9223372036854775807",
+                "9223372036854775808",
+                "12345678901234567890",
+                "true",
+                "false",
+                "True",
+                "truex",
+                "1_0",
+                "-5"));
+    SplittableRandom random = new SplittableRandom(11);
+    for (int i = 0; i < 2_000; i++) {
+      inputs.add(Long.toString(random.nextLong() >>> random.nextInt(64)));
+    }
+    for (String value : inputs) {
+      JsonNode expected = SafeYaml.plainScalarByResolver(value);
+      JsonNode actual = SafeYaml.plainScalar(value);
+      assertThat(actual).as("'%s'", value).isEqualTo(expected);
+      assertThat(actual.getClass()).as("'%s'", value).isEqualTo(expected.getClass());
+    }
   }
 
   private static void combinations(String prefix, int length, List<String> out) {

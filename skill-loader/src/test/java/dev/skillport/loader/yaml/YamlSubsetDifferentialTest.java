@@ -227,12 +227,30 @@ class YamlSubsetDifferentialTest {
           .isInstanceOf(YamlResult.Parsed.class);
       YamlDocument reference = ((YamlResult.Parsed) engine).document();
       assertSameTree(quick.root(), reference.root(), label);
+      for (String pointer : probes(reference)) {
+        assertThat(quick.locate(pointer))
+            .as("locate(%s) differs: %s", pointer, label)
+            .isEqualTo(reference.locate(pointer));
+      }
       assertThat(quick.positions())
           .as("positions differ: %s", label)
           .isEqualTo(reference.positions());
     }
     assertSameResult(full, engine, label);
     return quick != null;
+  }
+
+  /** Every recorded pointer, plus missing children, odd tokens and non-pointers under each. */
+  private static List<String> probes(YamlDocument reference) {
+    List<String> probes = new ArrayList<>(List.of("", "/", "nope", "/0", "/nope/deeper"));
+    for (String pointer : reference.positions().keySet()) {
+      probes.add(pointer);
+      probes.add(pointer + "/missing");
+      probes.add(pointer + "/0");
+      probes.add(pointer + "/01");
+      probes.add(pointer + "/");
+    }
+    return probes;
   }
 
   static void assertSameResult(YamlResult actual, YamlResult expected, String label) {
