@@ -10,7 +10,8 @@ import java.util.Objects;
  * passed as arguments cannot leak through it.
  *
  * @param time when the call finished
- * @param session the calling session's id, or {@code null} when the call had none
+ * @param session the calling session: its id in the server, a stable label standing for it where
+ *     the id must not be shown (see {@link ServerIntrospection#recentCalls()}), or {@code null}
  * @param tool the tool name as called ({@code "<name> (job)"} for a job's run)
  * @param duration how long the call took
  * @param outcome {@code ok}, {@code queued}, or an error code such as {@code INVALID_ARGUMENTS}

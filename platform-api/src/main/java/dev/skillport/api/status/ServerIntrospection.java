@@ -23,7 +23,9 @@ public interface ServerIntrospection {
 
   /**
    * The most recent tool calls the server kept, newest first: the same entries as its audit log,
-   * argument names only. The server keeps a bounded number; older calls are dropped.
+   * argument names only. The server keeps a bounded number; older calls are dropped. Sessions
+   * appear as stable labels, never as their ids: a session id lets whoever holds it act as that
+   * session.
    */
   List<AuditEntry> recentCalls();
 

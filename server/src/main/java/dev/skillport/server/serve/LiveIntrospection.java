@@ -12,11 +12,15 @@ import dev.skillport.api.status.ToolMetrics;
 import dev.skillport.registry.Catalog;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.plugins.PluginHost;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -93,7 +97,36 @@ final class LiveIntrospection implements ServerIntrospection {
 
   @Override
   public List<AuditEntry> recentCalls() {
-    return service.calls().recent();
+    return service.calls().recent().stream().map(LiveIntrospection::withSessionLabel).toList();
+  }
+
+  /**
+   * The entry with its session shown as a label: on HTTP a session id is what a client presents to
+   * act as that session, so another client reading recent calls must not learn it.
+   */
+  private static AuditEntry withSessionLabel(AuditEntry e) {
+    if (e.session() == null) {
+      return e;
+    }
+    return new AuditEntry(
+        e.time(),
+        sessionLabel(e.session()),
+        e.tool(),
+        e.duration(),
+        e.outcome(),
+        e.argumentNames());
+  }
+
+  /** {@code s-} and the first 12 hex digits of the id's SHA-256: stable, not reversible. */
+  static String sessionLabel(String sessionId) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(sessionId.getBytes(StandardCharsets.UTF_8));
+      return "s-" + HexFormat.of().formatHex(digest, 0, 6);
+    } catch (NoSuchAlgorithmException e) {
+      // Every Java platform ships SHA-256.
+      throw new IllegalStateException("SHA-256 is missing", e);
+    }
   }
 
   @Override

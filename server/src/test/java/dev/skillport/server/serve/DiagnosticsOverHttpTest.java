@@ -160,7 +160,11 @@ class DiagnosticsOverHttpTest {
       assertThat(failed.path("returned").asInt()).isEqualTo(1);
       assertThat(failed.at("/calls/0/outcome").asText()).isEqualTo("HANDLER_FAILED");
       assertThat(failed.at("/calls/0/arguments/0").asText()).isEqualTo("fail");
-      assertThat(failed.at("/calls/0/session").asText()).isNotBlank();
+      String rawSession = server.service().calls().recent().get(0).session();
+      assertThat(failed.at("/calls/0/session").asText())
+          .matches("s-[0-9a-f]{12}")
+          .isEqualTo(LiveIntrospection.sessionLabel(rawSession))
+          .isNotEqualTo(rawSession);
 
       JsonNode status = structured(client, "server_status", Map.of());
       assertThat(status.path("version").asText()).isEqualTo("9.8.7");
