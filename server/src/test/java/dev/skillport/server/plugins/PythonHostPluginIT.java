@@ -1,6 +1,7 @@
 package dev.skillport.server.plugins;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.diagnostic.DiagnosticCode;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +36,7 @@ class PythonHostPluginIT {
   private Path skills;
   private SkillportServer server;
   private StreamableHttpTransport http;
+  private final List<McpSchema.ResourceContents> resourceUpdates = new CopyOnWriteArrayList<>();
 
   @BeforeEach
   void skills() throws IOException {
@@ -104,7 +107,11 @@ class PythonHostPluginIT {
         HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + http.port())
             .endpoint("/mcp")
             .build();
-    McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build();
+    McpSyncClient client =
+        McpClient.sync(transport)
+            .requestTimeout(Duration.ofSeconds(30))
+            .resourcesUpdateConsumer(resourceUpdates::addAll)
+            .build();
     client.initialize();
     return client;
   }
@@ -185,7 +192,13 @@ class PythonHostPluginIT {
       McpSchema.CallToolResult scene =
           call(client, "load_skill", Map.of("skill_name", "python-scene"));
       assertThat(scene.isError()).as(scene.toString()).isFalse();
+      client.subscribeResource(new McpSchema.SubscribeRequest("scene://current", null));
       call(client, "add_object", Map.of("name", "lamp", "kind", "light"));
+      // A subscriber hears of the change and re-reads the scene with the new object in it.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> resourceUpdates.stream().anyMatch(c -> c.uri().equals("scene://current")));
+      assertThat(((McpSchema.TextResourceContents) resourceUpdates.get(0)).text()).contains("lamp");
       McpSchema.CallToolResult info = call(client, "scene_info", Map.of());
       assertThat(info.structuredContent().toString()).contains("lamp");
 
