@@ -22,6 +22,7 @@ import dev.skillport.server.mcp.SessionListener;
 import dev.skillport.server.transport.RequestStreams;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /** Binds the application ({@link SkillportService}) to the MCP protocol layer. */
 public final class SkillportMcp {
@@ -36,12 +37,26 @@ public final class SkillportMcp {
    */
   public static McpServer create(
       SkillportService service, ServerInfo info, int workerThreads, List<McpFeature> features) {
+    return create(service, info, workerThreads, features, CompletableFuture.completedFuture(null));
+  }
+
+  /**
+   * Like {@link #create(SkillportService, ServerInfo, int, List)}, for a service whose first
+   * catalog is still loading: sessions open, and requests run, once {@code catalogReady} completes.
+   */
+  public static McpServer create(
+      SkillportService service,
+      ServerInfo info,
+      int workerThreads,
+      List<McpFeature> features,
+      CompletableFuture<?> catalogReady) {
     ObjectNode caps = capabilities();
     features.forEach(f -> f.capabilities(caps));
     McpServer.Builder builder =
         McpServer.builder(info)
             .capabilities(() -> caps.deepCopy())
             .workerThreads(workerThreads)
+            .readiness(catalogReady)
             .sessionListener(
                 new SessionListener() {
                   @Override

@@ -28,6 +28,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +48,7 @@ public final class SkillportServer implements AutoCloseable {
   private final McpServer mcp;
   private final PluginHost plugins;
   private final LiveIntrospection introspection;
+  private final CompletableFuture<LoadResult> catalogLoaded;
   // Set once by start, before the server is handed out.
   private WorkflowTools workflows;
 
@@ -54,12 +57,24 @@ public final class SkillportServer implements AutoCloseable {
       SkillportService service,
       McpServer mcp,
       PluginHost plugins,
-      LiveIntrospection introspection) {
+      LiveIntrospection introspection,
+      CompletableFuture<LoadResult> catalogLoaded) {
     this.reloader = reloader;
     this.service = service;
     this.mcp = mcp;
     this.plugins = plugins;
     this.introspection = introspection;
+    this.catalogLoaded = catalogLoaded;
+  }
+
+  /** Whether the first catalog is served (what {@code /readyz} reports). */
+  public boolean isReady() {
+    return catalogLoaded.isDone() && !catalogLoaded.isCompletedExceptionally();
+  }
+
+  /** Completes with the loader's result once the first catalog is served. */
+  public CompletableFuture<LoadResult> catalogLoaded() {
+    return catalogLoaded.copy();
   }
 
   /** Loads the skills, starts watching them if asked, and builds the MCP server. */
@@ -70,9 +85,27 @@ public final class SkillportServer implements AutoCloseable {
   /**
    * Like {@link #start(ServeConfig, String)}, with the host-adapter plugins found in {@code
    * pluginFolders}: their handlers join the registry and their shipped skills are served at scope
-   * {@code system}. A plugin that fails is reported in {@link #plugins()} and left out.
+   * {@code system}. A plugin that fails is reported in {@link #plugins()} and left out. Returns
+   * once the first catalog is loaded.
    */
   public static SkillportServer start(ServeConfig config, String version, List<Path> pluginFolders)
+      throws IOException {
+    SkillportServer server = launch(config, version, pluginFolders);
+    try {
+      server.catalogLoaded().join();
+    } catch (CompletionException e) {
+      server.close();
+      throw new IOException("skills could not be loaded: " + e.getCause().getMessage(), e);
+    }
+    return server;
+  }
+
+  /**
+   * Like {@link #start(ServeConfig, String, List)}, but returns while the first catalog is still
+   * loading on a thread of its own, so a transport can take clients at once: {@code initialize}
+   * answers immediately and every other request waits for the catalog ({@link #catalogLoaded()}).
+   */
+  public static SkillportServer launch(ServeConfig config, String version, List<Path> pluginFolders)
       throws IOException {
     PluginHost plugins = PluginHost.load(pluginFolders, version);
     plugins.handlers().forEach(config.handlers()::register);
@@ -82,18 +115,7 @@ public final class SkillportServer implements AutoCloseable {
     CatalogReloader reloader =
         new CatalogReloader(
             new SkillLoader(config.loaderOptions()), roots, holder, Duration.ofMillis(300));
-    LoadResult first = reloader.reload();
-    for (Diagnostic d : first.diagnostics()) {
-      if (d.isError()) {
-        LOG.warn("{}", d.format());
-      } else {
-        LOG.debug("{}", d.format());
-      }
-    }
-    LOG.info("{} skills discovered under {} roots", first.skills().size(), roots.size());
-    if (config.watch()) {
-      reloader.start();
-    }
+    CompletableFuture<LoadResult> first = new CompletableFuture<>();
     SkillportService service =
         new SkillportService(
             holder,
@@ -117,10 +139,51 @@ public final class SkillportServer implements AutoCloseable {
                 "Skills are loaded on demand: call search_skills to find one, load_skill to get its"
                     + " tools."),
             Math.max(4, Runtime.getRuntime().availableProcessors() * 4),
-            workflowFeatures(features(holder, config, plugins), workflows));
-    SkillportServer server = new SkillportServer(reloader, service, mcp, plugins, introspection);
+            workflowFeatures(features(holder, config, plugins), workflows),
+            first);
+    SkillportServer server =
+        new SkillportServer(reloader, service, mcp, plugins, introspection, first);
     server.workflows = workflows;
+    Thread loading =
+        new Thread(
+            () -> loadFirstCatalog(reloader, roots.size(), config.watch(), holder, first),
+            "skillport-catalog");
+    loading.setDaemon(true);
+    loading.start();
     return server;
+  }
+
+  private static void loadFirstCatalog(
+      CatalogReloader reloader,
+      int rootCount,
+      boolean watch,
+      CatalogHolder holder,
+      CompletableFuture<LoadResult> first) {
+    try {
+      LoadResult result = reloader.reload();
+      for (Diagnostic d : result.diagnostics()) {
+        if (d.isError()) {
+          LOG.warn("{}", d.format());
+        } else {
+          LOG.debug("{}", d.format());
+        }
+      }
+      LOG.info("{} skills discovered under {} roots", result.skills().size(), rootCount);
+      if (watch) {
+        try {
+          reloader.start();
+        } catch (IOException e) {
+          // The catalog is loaded and served; only later edits go unnoticed.
+          LOG.warn("skill roots are not watched, edits need a restart: {}", e.getMessage());
+        }
+      }
+      first.complete(result);
+      // Built while the first requests are answered, so the first search does not pay for it.
+      holder.current().searchIndex();
+    } catch (RuntimeException | Error e) { // the waiting requests must be answered either way
+      LOG.error("skills could not be loaded", e);
+      first.completeExceptionally(e);
+    }
   }
 
   /** {@code features} plus the session tracking the workflow tools need. */
