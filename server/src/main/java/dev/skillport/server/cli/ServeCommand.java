@@ -187,7 +187,9 @@ final class ServeCommand implements Callable<Integer> {
     String version = new SkillportCommand.Version().getVersion()[0];
     List<Path> pluginFolders = PluginFolders.resolve(plugins, env.variables(), env.userHome());
     try (bundled;
-        SkillportServer server = SkillportServer.start(config, version, pluginFolders)) {
+        // Launched, not started: the transport takes the client's handshake while the catalog loads,
+        // and every other request waits for it (decision record 0014).
+        SkillportServer server = SkillportServer.launch(config, version, pluginFolders)) {
       try (JobScheduler jobs = openJobs(env);
           CallGuard guard = CallGuard.of(Set.copyOf(deniedSkills), auditLog)) {
         server.service().configureExecution(scriptRunner(env), jobs, guard);
@@ -234,13 +236,16 @@ final class ServeCommand implements Callable<Integer> {
 
   private int serveHttp(SkillportServer server) throws Exception {
     StreamableHttpTransport.Builder builder =
-        StreamableHttpTransport.builder(server.mcp()).host(host).port(port);
+        StreamableHttpTransport.builder(server.mcp())
+            .host(host)
+            .port(port)
+            // /readyz answers 200 once the first catalog is served.
+            .readiness(server::isReady);
     if (authToken != null) {
       builder.authToken(authToken);
     }
     try (StreamableHttpTransport http = builder.build()) {
       http.start();
-      http.setReady(true);
       server.transportStarted(http.uri().toString());
       parent.output().stderr().println("skillport: serving MCP at " + http.uri());
       parent.output().stderr().flush();
