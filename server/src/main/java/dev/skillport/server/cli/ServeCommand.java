@@ -17,6 +17,9 @@ import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;
 import dev.skillport.server.transport.StdioTransport;
 import dev.skillport.server.transport.StreamableHttpTransport;
+import dev.skillport.server.workflows.MemoryWorkflowStore;
+import dev.skillport.server.workflows.MvStoreWorkflowStore;
+import dev.skillport.server.workflows.WorkflowStore;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -112,7 +115,7 @@ final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--jobs-dir",
       paramLabel = "DIR",
-      description = "Where job records are kept (default ~/.skillport/jobs).")
+      description = "Where job and workflow run records are kept (default ~/.skillport/jobs).")
   private Path jobsDir;
 
   @Option(
@@ -193,6 +196,7 @@ final class ServeCommand implements Callable<Integer> {
       try (JobScheduler jobs = openJobs(env);
           CallGuard guard = CallGuard.of(Set.copyOf(deniedSkills), auditLog)) {
         server.service().configureExecution(scriptRunner(env), jobs, guard);
+        server.workflows().useStore(openWorkflowStore(env));
         if (mode.http) {
           return serveHttp(server);
         }
@@ -207,12 +211,26 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  private JobScheduler openJobs(CliEnvironment env) {
-    Path dir = jobsDir;
-    if (dir == null) {
-      Path home = env.userHome() != null ? env.userHome() : Path.of(".");
-      dir = home.resolve(".skillport").resolve("jobs");
+  private Path jobsDir(CliEnvironment env) {
+    if (jobsDir != null) {
+      return jobsDir;
     }
+    Path home = env.userHome() != null ? env.userHome() : Path.of(".");
+    return home.resolve(".skillport").resolve("jobs");
+  }
+
+  /** Workflow runs and idempotency records live next to the job records. */
+  private WorkflowStore openWorkflowStore(CliEnvironment env) {
+    try {
+      return MvStoreWorkflowStore.open(jobsDir(env));
+    } catch (java.io.IOException e) {
+      LOG.warn("workflow runs stay in memory only: {}", e.getMessage());
+      return new MemoryWorkflowStore();
+    }
+  }
+
+  private JobScheduler openJobs(CliEnvironment env) {
+    Path dir = jobsDir(env);
     JobStore store;
     try {
       store = MvStoreJobStore.open(dir);

@@ -22,6 +22,7 @@ import dev.skillport.server.app.SessionTools;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.app.ToolCallErrors;
 import dev.skillport.server.app.UnknownToolException;
+import dev.skillport.server.jobs.JobRecord;
 import dev.skillport.server.mcp.McpSession;
 import dev.skillport.server.mcp.SessionListener;
 import java.io.IOException;
@@ -50,6 +51,9 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
 
   /** How long an elicitation (a person answering) may take before the run waits for a call. */
   private static final Duration CLIENT_TIMEOUT = Duration.ofMinutes(10);
+
+  /** How often a step that started a job looks at it. */
+  private static final Duration JOB_POLL = Duration.ofMillis(25);
 
   private final SkillportService service;
   private final Map<String, McpSession> sessions = new ConcurrentHashMap<>();
@@ -229,13 +233,9 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
     ToolCaller caller =
         (tool, a, c) -> {
           try {
-            return service.callTool(session, tool, a, c, stepMeta);
+            return awaitJob(service.callTool(session, tool, a, c, stepMeta), c);
           } catch (UnknownToolException e) {
-            ToolResult r = ToolCallErrors.result(e.code(), e.getMessage(), e.hint());
-            ObjectNode o = NODES.objectNode().put("isError", true);
-            o.putArray("content").addObject().put("type", "text").put("text", text(r));
-            o.set("structuredContent", r.structured());
-            return o;
+            return errorResult(e.code(), e.getMessage() + " (" + e.hint() + ")");
           }
         };
     RunRecord record =
@@ -254,6 +254,48 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
             .put("status", "pending");
     return new ToolResult(
         List.of(new Content.Text("Workflow run " + record.id() + " started")), out, false);
+  }
+
+  /**
+   * A step's call to a tool declaring {@code execution: async} becomes a job; the step waits for it
+   * and takes its result, and a cancelled step cancels the job.
+   */
+  private JsonNode awaitJob(JsonNode result, ToolContext ctx) {
+    JsonNode queued = result.path("structuredContent");
+    String jobId = queued.path("job_id").asText(null);
+    if (jobId == null || queued.size() != 2 || !queued.path("status").asText().equals("pending")) {
+      return result;
+    }
+    try {
+      while (true) {
+        JobRecord job = service.jobs().status(jobId).orElse(null);
+        if (job == null) {
+          return errorResult("JOB_NOT_FOUND", "job " + jobId + " of this step is gone");
+        }
+        if (job.status().terminal()) {
+          return job.result() != null
+              ? job.result()
+              : errorResult("JOB_" + job.status().name(), "job " + jobId + ": " + job.error());
+        }
+        if (ctx.isCancelled()) {
+          service.jobs().cancel(jobId);
+          return errorResult("CANCELLED", "the step was cancelled");
+        }
+        Thread.sleep(JOB_POLL.toMillis());
+      }
+    } catch (InterruptedException e) {
+      service.jobs().cancel(jobId);
+      Thread.currentThread().interrupt();
+      return errorResult("CANCELLED", "the step was cancelled");
+    }
+  }
+
+  private static JsonNode errorResult(String code, String message) {
+    ToolResult r = ToolCallErrors.result(code, message, null);
+    ObjectNode o = NODES.objectNode().put("isError", true);
+    o.putArray("content").addObject().put("type", "text").put("text", text(r));
+    o.set("structuredContent", r.structured());
+    return o;
   }
 
   private static String text(ToolResult r) {

@@ -19,7 +19,7 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A minimal MCP client over Streamable HTTP: one session, JSON or event-stream answers. */
-final class RawMcpClient {
+public final class RawMcpClient {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpClient http =
@@ -28,7 +28,7 @@ final class RawMcpClient {
   private final AtomicInteger ids = new AtomicInteger();
   private final String session;
 
-  RawMcpClient(URI endpoint) throws Exception {
+  public RawMcpClient(URI endpoint) throws Exception {
     this.endpoint = endpoint;
     ObjectNode init = JSON.createObjectNode();
     init.put("protocolVersion", "2025-06-18").putObject("capabilities");
@@ -58,7 +58,7 @@ final class RawMcpClient {
   /**
    * Opens the session's GET event stream; its {@code data:} messages arrive on the returned list.
    */
-  List<JsonNode> openStream() throws Exception {
+  public List<JsonNode> openStream() throws Exception {
     List<JsonNode> received = new CopyOnWriteArrayList<>();
     HttpRequest request =
         HttpRequest.newBuilder(endpoint)
@@ -96,18 +96,27 @@ final class RawMcpClient {
   }
 
   /** Calls a tool and returns its result. */
-  JsonNode call(ObjectNode params) throws Exception {
-    for (JsonNode m : callMessages(params)) {
+  public JsonNode call(ObjectNode params) throws Exception {
+    return result("tools/call", params);
+  }
+
+  /** Sends a request ({@code tools/list}, …) and returns its result. */
+  public JsonNode result(String method, ObjectNode params) throws Exception {
+    for (JsonNode m : messages(method, params)) {
       if (m.has("id") && (m.has("result") || m.has("error"))) {
         return m.path("result");
       }
     }
-    throw new AssertionError("no response to " + params);
+    throw new AssertionError("no response to " + method + " " + params);
   }
 
   /** Calls a tool and returns every message of the answer: notifications, then the response. */
   List<JsonNode> callMessages(ObjectNode params) throws Exception {
-    HttpResponse<String> response = post(request("tools/call", params), session);
+    return messages("tools/call", params);
+  }
+
+  private List<JsonNode> messages(String method, ObjectNode params) throws Exception {
+    HttpResponse<String> response = post(request(method, params), session);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return messages(response.body());
   }

@@ -378,4 +378,38 @@ class WorkflowEngineTest {
     assertThat(h.client.updates.stream().map(u -> u.path("current_step").asText()))
         .contains("a", "b");
   }
+
+  @Test
+  void toolStep_asyncTool_waitsForItsJobAndTakesTheJobResult() throws Exception {
+    harness(
+        """
+        name: async
+        steps:
+          - {id: j, kind: tool, tool: later, args: {v: 5}}
+          - {id: e, kind: tool, tool: echo, args: {got: "{{steps.j.output.v}}"}}
+        """);
+
+    String id = h.start("async", "{}");
+
+    JsonNode done = h.awaitStatus(id, "completed");
+    assertThat(step(done, "j").path("output").path("v").asInt()).isEqualTo(5);
+    assertThat(step(done, "e").path("output").path("got").asInt()).isEqualTo(5);
+    assertThat(h.calls("later")).isEqualTo(1);
+  }
+
+  @Test
+  void toolStep_unknownTool_failsTheRunWithActionNotFound() throws Exception {
+    harness(
+        """
+        name: ghost
+        steps:
+          - {id: g, kind: tool, tool: "{{inputs.name}}"}
+        """);
+
+    String id = h.start("ghost", "{\"name\":\"nope\"}");
+
+    assertThat(h.awaitStatus(id, "failed").path("error").asText())
+        .contains("ACTION_NOT_FOUND")
+        .contains("flow__nope");
+  }
 }

@@ -89,6 +89,7 @@ final class WorkflowHarness implements AutoCloseable {
             handler: t.echo
             input_schema: {type: object, properties: {n: {type: integer}}, required: [n]}
           - {name: sleepy, source_file: scripts/sleepy.sh}
+          - {name: later, handler: t.echo, execution: async}
         """);
     Path script = skillDir.resolve("scripts/sleepy.sh");
     write(script, "#!/bin/sh\necho $$ > \"$0.pid\"\nsleep 30\n");
