@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -252,8 +253,29 @@ final class SchemaPrecheck {
     };
   }
 
-  /** A compiled pattern and the schema its matching property names must satisfy. */
-  private record PatternNode(Pattern pattern, Node node) {}
+  /**
+   * A compiled pattern and the schema its matching property names must satisfy. Property names
+   * repeat across files ({@code read_only_hint}, ...), so answers are remembered, up to a bound.
+   */
+  private record PatternNode(Pattern pattern, Node node, Map<String, Boolean> answers) {
+    private static final int MAX_ANSWERS = 4096;
+
+    PatternNode(Pattern pattern, Node node) {
+      this(pattern, node, new ConcurrentHashMap<>());
+    }
+
+    boolean matches(String name) {
+      Boolean known = answers.get(name);
+      if (known != null) {
+        return known;
+      }
+      boolean found = pattern.matcher(name).find();
+      if (answers.size() < MAX_ANSWERS) {
+        answers.put(name, found);
+      }
+      return found;
+    }
+  }
 
   private List<PatternNode> patterns(JsonNode value) {
     List<PatternNode> patterns = new ArrayList<>();
@@ -281,7 +303,7 @@ final class SchemaPrecheck {
       }
       for (Map.Entry<String, JsonNode> field : instance.properties()) {
         for (PatternNode p : patterns) {
-          if (p.pattern().matcher(field.getKey()).find() && !p.node().check(field.getValue())) {
+          if (p.matches(field.getKey()) && !p.node().check(field.getValue())) {
             return false;
           }
         }
@@ -326,7 +348,7 @@ final class SchemaPrecheck {
 
   private static boolean matchesAny(List<PatternNode> patterns, String name) {
     for (PatternNode p : patterns) {
-      if (p.pattern().matcher(name).find()) {
+      if (p.matches(name)) {
         return true;
       }
     }

@@ -3,6 +3,7 @@ package dev.skillport.loader.sibling;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.loader.yaml.YamlLocation;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -441,6 +442,16 @@ final class SiblingPaths {
     return null;
   }
 
+  /** True when every byte is ASCII, which decodes the same as Latin-1 and UTF-8. */
+  private static boolean ascii(byte[] bytes) {
+    for (byte b : bytes) {
+      if (b < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /**
    * Reads a sibling file as UTF-8 (a leading byte order mark is dropped). Reports {@code
    * SIBLING_TOO_LARGE} past the YAML size limit (counted in bytes, a safe upper bound of
@@ -449,8 +460,13 @@ final class SiblingPaths {
   Optional<String> readText(Path file) {
     long cap = ctx.limits().maxChars();
     try {
-      long size = Files.size(file);
-      if (size > cap) {
+      byte[] bytes;
+      // One open and read, capped: a file over the limit is never read whole.
+      try (InputStream in = Files.newInputStream(file)) {
+        bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, cap + 1));
+      }
+      if (bytes.length > cap) {
+        long size = Files.size(file);
         ctx.diagnostics()
             .report(
                 DiagnosticCode.SIBLING_TOO_LARGE,
@@ -460,14 +476,15 @@ final class SiblingPaths {
                 null);
         return Optional.empty();
       }
-      byte[] bytes = Files.readAllBytes(file);
       String text =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(bytes))
-              .toString();
+          ascii(bytes)
+              ? new String(bytes, StandardCharsets.ISO_8859_1)
+              : StandardCharsets.UTF_8
+                  .newDecoder()
+                  .onMalformedInput(CodingErrorAction.REPORT)
+                  .onUnmappableCharacter(CodingErrorAction.REPORT)
+                  .decode(ByteBuffer.wrap(bytes))
+                  .toString();
       return Optional.of(text.startsWith("\uFEFF") ? text.substring(1) : text);
     } catch (CharacterCodingException e) {
       ctx.diagnostics()

@@ -31,6 +31,9 @@ import java.nio.file.Path;
  * the rest of the file.
  */
 final class FrontmatterSplitter {
+  /** Files up to this size are read and decoded whole; larger ones are streamed. */
+  private static final int WHOLE_FILE_BYTES = 256 * 1024;
+
   private FrontmatterSplitter() {}
 
   /** The outcome of splitting. */
@@ -49,6 +52,10 @@ final class FrontmatterSplitter {
   record Failure(DiagnosticCode code, String message, int line, boolean bom) implements Outcome {}
 
   static Outcome split(Path file, int maxChars) throws IOException {
+    char[] whole = decodeWhole(file);
+    if (whole != null) {
+      return new Lines(whole).split(maxChars);
+    }
     CharsetDecoder decoder =
         StandardCharsets.UTF_8
             .newDecoder()
@@ -67,6 +74,46 @@ final class FrontmatterSplitter {
             f.bom());
       }
       return outcome;
+    }
+  }
+
+  /**
+   * The whole file decoded in one go, or null when it is larger than {@link #WHOLE_FILE_BYTES} or
+   * not valid UTF-8. Splitting the decoded chars gives exactly what the streaming path gives for
+   * the same chars; files that are large or badly encoded take the streaming path, which bounds
+   * what it reads and finds the line of bad bytes.
+   */
+  private static char[] decodeWhole(Path file) throws IOException {
+    byte[] bytes;
+    try (InputStream in = Files.newInputStream(file)) {
+      bytes = in.readNBytes(WHOLE_FILE_BYTES + 1);
+    }
+    if (bytes.length > WHOLE_FILE_BYTES) {
+      return null;
+    }
+    char[] chars = new char[bytes.length];
+    for (int i = 0; i < bytes.length; i++) {
+      if (bytes[i] < 0) {
+        return decodeUtf8(bytes);
+      }
+      chars[i] = (char) bytes[i];
+    }
+    return chars;
+  }
+
+  private static char[] decodeUtf8(byte[] bytes) {
+    CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    try {
+      CharBuffer decoded = decoder.decode(ByteBuffer.wrap(bytes));
+      char[] chars = new char[decoded.remaining()];
+      decoded.get(chars);
+      return chars;
+    } catch (CharacterCodingException e) {
+      return null;
     }
   }
 
@@ -128,7 +175,7 @@ final class FrontmatterSplitter {
      * Decoded chars not yet consumed: reading them one at a time from here, rather than through a
      * BufferedReader's synchronized read(), keeps splitting cheap.
      */
-    private final char[] buffer = new char[8192];
+    private final char[] buffer;
 
     private int next;
     private int end;
@@ -137,6 +184,14 @@ final class FrontmatterSplitter {
 
     Lines(Reader reader) {
       this.reader = reader;
+      this.buffer = new char[8192];
+    }
+
+    /** Lines of text already decoded in full. */
+    Lines(char[] text) {
+      this.reader = null;
+      this.buffer = text;
+      this.end = text.length;
     }
 
     /** The next char, or -1 at the end of input. */
@@ -156,6 +211,9 @@ final class FrontmatterSplitter {
     }
 
     private boolean fill() throws IOException {
+      if (reader == null) {
+        return false;
+      }
       int n;
       do {
         n = reader.read(buffer, 0, buffer.length);
