@@ -190,8 +190,8 @@ final class ServeCommand implements Callable<Integer> {
     String version = new SkillportCommand.Version().getVersion()[0];
     List<Path> pluginFolders = PluginFolders.resolve(plugins, env.variables(), env.userHome());
     try (bundled;
-        // Launched, not started: the transport takes the client's handshake while the catalog loads,
-        // and every other request waits for it (decision record 0014).
+        // Launched, not started: the transport takes the client's handshake while the catalog
+        // loads, and every other request waits for it (decision record 0014).
         SkillportServer server = SkillportServer.launch(config, version, pluginFolders)) {
       try (JobScheduler jobs = openJobs(env);
           CallGuard guard = CallGuard.of(Set.copyOf(deniedSkills), auditLog)) {
