@@ -85,4 +85,22 @@ class LauncherIT {
     // Only the version lines: a JVM warning on stdout would corrupt a stdio session.
     assertThat(r.out().lines()).hasSize(2).first().asString().startsWith("skillport ");
   }
+
+  @Test
+  void launcher_cliCommandOrStdioSession_usesTheClientCompilerOnly() throws Exception {
+    Result r = run(Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal"), "--version");
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).containsPattern("TieredStopAtLevel\\s+=\\s+1\\s");
+  }
+
+  @Test
+  void launcher_httpServer_keepsTheOptimisingCompiler() throws Exception {
+    // A usage error ends the run at once; the JVM has printed its flags by then.
+    Result r =
+        run(Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal"), "serve", "--http", "--port", "nope");
+
+    assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+    assertThat(r.out()).containsPattern("TieredStopAtLevel\\s+=\\s+4\\s");
+  }
 }
