@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -525,7 +524,7 @@ final class WorkflowEngine implements AutoCloseable {
 
     private JsonNode branch(WorkflowStep.Branch step, RunScope in, CancelToken attempt)
         throws StepFailure, RunCancelled {
-      boolean taken = truthy(rendered(() -> in.renderValue(step.on())));
+      boolean taken = rendered(() -> BranchCondition.holds(in.renderValue(step.on())));
       List<WorkflowStep> chosen = taken ? step.then() : step.otherwise();
       skip(taken ? step.otherwise() : step.then());
       Map<String, JsonNode> outputs = new LinkedHashMap<>();
@@ -631,32 +630,6 @@ final class WorkflowEngine implements AutoCloseable {
     } catch (TemplateException e) {
       throw new StepFailure(e.getMessage(), false);
     }
-  }
-
-  /**
-   * A branch condition: false, null, 0, an empty list or object, and the texts "", "false", "0",
-   * "no", "off", "null" are false; everything else is true.
-   */
-  private static boolean truthy(JsonNode v) {
-    if (v == null || v.isNull() || v.isMissingNode()) {
-      return false;
-    }
-    if (v.isBoolean()) {
-      return v.booleanValue();
-    }
-    if (v.isNumber()) {
-      return v.doubleValue() != 0;
-    }
-    if (v.isTextual()) {
-      String s = v.asText().strip().toLowerCase(Locale.ROOT);
-      return !(s.isEmpty()
-          || s.equals("false")
-          || s.equals("0")
-          || s.equals("no")
-          || s.equals("null")
-          || s.equals("off"));
-    }
-    return v.size() > 0;
   }
 
   private static String errorText(JsonNode result) {

@@ -412,4 +412,26 @@ class WorkflowEngineTest {
         .contains("ACTION_NOT_FOUND")
         .contains("flow__nope");
   }
+
+  @Test
+  void branch_comparisonCondition_isEvaluatedNotJustRenderedAsText() throws Exception {
+    harness(
+        """
+        name: cmp
+        steps:
+          - {id: list, kind: tool, tool: list}
+          - id: enough
+            kind: branch
+            on: "{{steps.list.output.count}} >= {{inputs.min}}"
+            then: [{id: yes, kind: tool, tool: echo}]
+            else: [{id: no, kind: tool, tool: count}]
+        """);
+
+    String few = h.start("cmp", "{\"min\":3}");
+    JsonNode first = h.awaitStatus(few, "completed");
+
+    assertThat(step(first, "enough").path("output").path("branch").asText()).isEqualTo("else");
+    assertThat(step(first, "yes").path("status").asText()).isEqualTo("skipped");
+    assertThat(h.calls("count")).isEqualTo(1);
+  }
 }
