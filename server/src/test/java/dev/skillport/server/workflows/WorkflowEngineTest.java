@@ -4,9 +4,13 @@ import static dev.skillport.server.workflows.WorkflowHarness.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.server.app.CallGuard;
+import dev.skillport.server.app.ScriptToolRunner;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -433,5 +437,28 @@ class WorkflowEngineTest {
     assertThat(step(first, "enough").path("output").path("branch").asText()).isEqualTo("else");
     assertThat(step(first, "yes").path("status").asText()).isEqualTo("skipped");
     assertThat(h.calls("count")).isEqualTo(1);
+  }
+
+  @Test
+  void toolStep_guardDeniesTheSkillAndAuditsTheCall_theStepFailsWithSkillDenied() throws Exception {
+    harness(
+        """
+        name: guarded
+        steps:
+          - {id: e, kind: tool, tool: echo}
+        """);
+    Path audit = root.resolve("audit.log");
+    h.service.configureExecution(
+        new ScriptToolRunner(Duration.ofSeconds(60), 1 << 20, 1 << 16),
+        h.service.jobs(),
+        CallGuard.of(Set.of("flow"), audit));
+
+    String id = h.start("guarded", "{}");
+
+    assertThat(h.awaitStatus(id, "failed").path("error").asText()).contains("SKILL_DENIED");
+    assertThat(h.calls("echo")).isZero();
+    assertThat(Files.readString(audit))
+        .contains("\"tool\":\"flow__echo\"")
+        .contains("SKILL_DENIED");
   }
 }
