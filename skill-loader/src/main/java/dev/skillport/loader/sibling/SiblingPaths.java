@@ -3,8 +3,8 @@ package dev.skillport.loader.sibling;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.loader.yaml.YamlLocation;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -430,16 +430,35 @@ final class SiblingPaths {
     }
     if (p.startsWith("/")
         || p.startsWith("\\")
-        || DRIVE.matcher(p).matches()
+        || (p.length() >= 2 && p.charAt(1) == ':' && DRIVE.matcher(p).matches())
         || p.startsWith("~")) {
       return "it is an absolute path";
     }
-    for (String segment : p.split("[/\\\\]")) {
-      if (segment.equals("..")) {
-        return "it has a '..' segment";
+    // Segments between '/' or '\\', scanned without a regular expression per call.
+    int start = 0;
+    for (int i = 0; i <= p.length(); i++) {
+      if (i == p.length() || p.charAt(i) == '/' || p.charAt(i) == '\\') {
+        if (i - start == 2 && p.startsWith("..", start)) {
+          return "it has a '..' segment";
+        }
+        start = i + 1;
       }
     }
     return null;
+  }
+
+  /**
+   * Exactly {@code size} bytes from {@code channel} followed by its end, or null when the file
+   * changed size meanwhile (the caller then reads it the ordinary way).
+   */
+  private static byte[] readFully(SeekableByteChannel channel, int size) throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(size);
+    while (buffer.hasRemaining()) {
+      if (channel.read(buffer) < 0) {
+        return null;
+      }
+    }
+    return channel.read(ByteBuffer.allocate(1)) < 0 ? buffer.array() : null;
   }
 
   /** True when every byte is ASCII, which decodes the same as Latin-1 and UTF-8. */
@@ -460,13 +479,16 @@ final class SiblingPaths {
   Optional<String> readText(Path file) {
     long cap = ctx.limits().maxChars();
     try {
-      byte[] bytes;
-      // One open and read, capped: a file over the limit is never read whole.
-      try (InputStream in = Files.newInputStream(file)) {
-        bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, cap + 1));
+      byte[] bytes = null;
+      long size;
+      // One open: the size comes from the open file, and a file over the limit is never read.
+      try (SeekableByteChannel channel = Files.newByteChannel(file)) {
+        size = channel.size();
+        if (size <= cap) {
+          bytes = readFully(channel, (int) size);
+        }
       }
-      if (bytes.length > cap) {
-        long size = Files.size(file);
+      if (size > cap) {
         ctx.diagnostics()
             .report(
                 DiagnosticCode.SIBLING_TOO_LARGE,
@@ -475,6 +497,9 @@ final class SiblingPaths {
                 YamlLocation.UNKNOWN,
                 null);
         return Optional.empty();
+      }
+      if (bytes == null) {
+        bytes = Files.readAllBytes(file);
       }
       String text =
           ascii(bytes)

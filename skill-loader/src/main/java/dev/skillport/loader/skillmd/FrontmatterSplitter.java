@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
@@ -85,11 +86,22 @@ final class FrontmatterSplitter {
    */
   private static char[] decodeWhole(Path file) throws IOException {
     byte[] bytes;
-    try (InputStream in = Files.newInputStream(file)) {
-      bytes = in.readNBytes(WHOLE_FILE_BYTES + 1);
-    }
-    if (bytes.length > WHOLE_FILE_BYTES) {
-      return null;
+    try (SeekableByteChannel channel = Files.newByteChannel(file)) {
+      long size = channel.size();
+      if (size > WHOLE_FILE_BYTES) {
+        return null;
+      }
+      ByteBuffer buffer = ByteBuffer.allocate((int) size);
+      while (buffer.hasRemaining()) {
+        if (channel.read(buffer) < 0) {
+          return null;
+        }
+      }
+      if (channel.read(ByteBuffer.allocate(1)) >= 0) {
+        // The file grew while it was read: the streaming path reads it as it is now.
+        return null;
+      }
+      bytes = buffer.array();
     }
     char[] chars = new char[bytes.length];
     for (int i = 0; i < bytes.length; i++) {

@@ -91,18 +91,43 @@ final class PositionTable {
 
   /** The child of {@code row} whose pointer token is {@code pointer[from, to)}, or -1. */
   private int child(int row, String pointer, int from, int to) {
+    int index = index(pointer, from, to);
     for (int j = row + 1; j < size && parents[j] >= row; j++) {
-      if (parents[j] == row && tokenMatches(j, pointer, from, to)) {
-        return j;
+      if (parents[j] != row) {
+        continue;
+      }
+      if (keys[j] == null) {
+        if (indexes[j] == index) {
+          return j;
+        }
+      } else {
+        String token = YamlDocument.escape(keys[j]);
+        if (token.length() == to - from && pointer.startsWith(token, from)) {
+          return j;
+        }
       }
     }
     return -1;
   }
 
-  private boolean tokenMatches(int row, String pointer, int from, int to) {
-    String token =
-        keys[row] != null ? YamlDocument.escape(keys[row]) : Integer.toString(indexes[row]);
-    return token.length() == to - from && pointer.startsWith(token, from);
+  /**
+   * The sequence index a pointer token names: digits without a leading zero, as {@link
+   * Integer#toString} writes them; -1 for any other token.
+   */
+  private static int index(String pointer, int from, int to) {
+    int length = to - from;
+    if (length == 0 || length > 9 || (length > 1 && pointer.charAt(from) == '0')) {
+      return -1;
+    }
+    int value = 0;
+    for (int i = from; i < to; i++) {
+      char c = pointer.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      value = value * 10 + (c - '0');
+    }
+    return value;
   }
 
   /**

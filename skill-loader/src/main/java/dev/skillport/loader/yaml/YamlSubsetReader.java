@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Arrays;
 
 /**
  * Reads the plain subset of YAML that skill files are written in, many times faster than the
@@ -25,6 +26,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 final class YamlSubsetReader {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /** Texts up to this length are looked up in {@link #SHARED}. */
+  private static final int MAX_SHARED_LENGTH = 24;
+
+  /** Recently read short texts by hash; a power of two in size. */
+  private static final SharedText[] SHARED = new SharedText[2048];
 
   /**
    * A simple key (one not introduced by {@code ?}) may span at most this many characters before its
@@ -530,8 +537,37 @@ final class YamlSubsetReader {
       last--;
     }
     pos = last;
-    return s.substring(start, last);
+    return text(start, last);
   }
+
+  /**
+   * The text of {@code chars[start, end)}. Short texts (keys, type names, enum words) come from a
+   * small shared table, so the same word is one String whose hash is computed once, for the tree's
+   * maps and every later lookup. The table is racy on purpose: a String is immutable and safely
+   * published, so a thread sees either a complete entry or none, and a miss only allocates.
+   */
+  private String text(int start, int end) {
+    int length = end - start;
+    if (length > MAX_SHARED_LENGTH) {
+      return s.substring(start, end);
+    }
+    int hash = 0;
+    for (int i = start; i < end; i++) {
+      hash = 31 * hash + chars[i];
+    }
+    int slot = (hash ^ (hash >>> 16)) & (SHARED.length - 1);
+    SharedText shared = SHARED[slot];
+    if (shared != null
+        && Arrays.equals(shared.chars(), 0, shared.chars().length, chars, start, end)) {
+      return shared.text();
+    }
+    String fresh = s.substring(start, end);
+    SHARED[slot] = new SharedText(Arrays.copyOfRange(chars, start, end), fresh);
+    return fresh;
+  }
+
+  /** A shared text with its chars, compared without going through the String. */
+  private record SharedText(char[] chars, String text) {}
 
   /**
    * A plain scalar inside a flow collection, ending before {@code ,}, a bracket or a brace. A
@@ -575,7 +611,7 @@ final class YamlSubsetReader {
         }
         p++;
       }
-      key = s.substring(start, p);
+      key = text(start, p);
       pos = p;
     }
     if (at(pos) != ':' || at(pos + 1) != ' ') {
