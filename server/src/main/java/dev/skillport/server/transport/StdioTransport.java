@@ -12,14 +12,22 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * MCP over a stream pair: one JSON-RPC message per line in, one per line out. The whole
- * conversation is one session. {@link #run()} returns when the input ends, after closing the
- * session. Nothing but protocol messages is ever written to the output.
+ * conversation is one session. {@link #run()} returns when the input ends, after answering the
+ * requests already read (for at most {@link #DEFAULT_DRAIN}) and closing the session. Nothing but
+ * protocol messages is ever written to the output.
  */
 public final class StdioTransport {
   private static final Logger LOG = LoggerFactory.getLogger(StdioTransport.class);
@@ -27,11 +35,18 @@ public final class StdioTransport {
   /** Default cap on one line; a longer line is answered with an error and skipped. */
   public static final int DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
+  /**
+   * How long requests read before the end of input may still run: a client that writes its requests
+   * and closes its end gets their answers, and one that hangs does not keep the process.
+   */
+  public static final Duration DEFAULT_DRAIN = Duration.ofSeconds(30);
+
   private final McpServer server;
   private final InputStream in;
   private final OutputStream out;
   private final int maxLineBytes;
   private final Object writeLock = new Object();
+  private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
   private volatile boolean outputBroken;
 
   /**
@@ -53,8 +68,9 @@ public final class StdioTransport {
   }
 
   /**
-   * Reads and answers messages until the input ends or fails, then closes the session (which
-   * cancels calls still running).
+   * Reads and answers messages until the input ends or fails, waits for the answers to requests
+   * already read (up to {@link #DEFAULT_DRAIN}), then closes the session, which cancels calls still
+   * running.
    */
   public void run() {
     McpSession session = server.openSession(this::write);
@@ -79,22 +95,42 @@ public final class StdioTransport {
           continue;
         }
         JsonRpcMessage message = server.parse(line.bytes(), 0, line.length());
-        server
-            .dispatch(session, message, this::write)
-            .whenComplete(
-                (response, failure) -> {
-                  if (failure != null) {
-                    write(ErrorMapper.toResponse(null, failure));
-                  } else if (response != null) {
-                    write(response);
-                  }
-                });
+        CompletableFuture<?> answered =
+            server
+                .dispatch(session, message, this::write)
+                .whenComplete(
+                    (response, failure) -> {
+                      if (failure != null) {
+                        write(ErrorMapper.toResponse(null, failure));
+                      } else if (response != null) {
+                        write(response);
+                      }
+                    });
+        inFlight.add(answered);
+        answered.whenComplete((ignored, failure) -> inFlight.remove(answered));
       }
+      drain();
     } catch (IOException e) {
       LOG.warn("stdio input failed; ending the session", e);
     } finally {
       server.closeSession(session);
       LOG.debug("stdio session {} ended", session.id());
+    }
+  }
+
+  private void drain() {
+    if (outputBroken || inFlight.isEmpty()) {
+      return;
+    }
+    try {
+      CompletableFuture.allOf(inFlight.toArray(CompletableFuture<?>[]::new))
+          .get(DEFAULT_DRAIN.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      LOG.warn("{} requests still running at the end of input are cancelled", inFlight.size());
+    } catch (ExecutionException e) {
+      // Each answer, an error included, was written by its own completion.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -133,4 +133,30 @@ class StdioTransportTest {
     running.get(5, TimeUnit.SECONDS);
     assertThat(app.sessions).isEmpty();
   }
+
+  @Test
+  void run_inputClosedWhileACallRuns_answersItBeforeClosingTheSession() throws Exception {
+    initialize();
+    send(
+        "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\","
+            + "\"params\":{\"name\":\"test_tool_with_logging\"}}");
+
+    toServer.close();
+
+    running.get(10, TimeUnit.SECONDS);
+    JsonNode answer = null;
+    for (String line = fromServer.poll(5, TimeUnit.SECONDS);
+        line != null;
+        line = fromServer.poll(1, TimeUnit.SECONDS)) {
+      JsonNode message = HttpTestClient.json(line);
+      if (message.path("id").asInt() == 9) {
+        answer = message;
+        break;
+      }
+    }
+    assertThat(answer).as("the answer to the call read before the end of input").isNotNull();
+    assertThat(answer.path("result").path("content").get(0).path("text").asText())
+        .isEqualTo("logging done");
+    assertThat(app.sessions).isEmpty();
+  }
 }
