@@ -2,16 +2,17 @@ package dev.skillport.server.serve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.api.skill.Scope;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.server.app.HandlerRegistry;
-import dev.skillport.server.transport.StreamableHttpTransport;
-import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.spec.McpSchema;
+import dev.skillport.server.transport.StdioTransport;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,16 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SkillportServerLaunchTest {
   private static final int SKILLS = 400;
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path skills;
   private SkillportServer server;
-  private StreamableHttpTransport http;
 
   @AfterEach
   void stop() {
-    if (http != null) {
-      http.close();
-    }
     if (server != null) {
       server.close();
     }
@@ -64,7 +62,9 @@ class SkillportServerLaunchTest {
     }
   }
 
-  private SkillportServer launch() throws IOException {
+  @Test
+  void launch_toolsListSentAtOnce_isAnsweredFromTheWholeCatalog() throws Exception {
+    writeSkills();
     ServeConfig config =
         new ServeConfig(
             List.of(SkillRoot.of(skills, Scope.REPO)),
@@ -73,41 +73,32 @@ class SkillportServerLaunchTest {
             new HandlerRegistry(),
             Duration.ofSeconds(20),
             false);
-    return SkillportServer.launch(config, "test", List.of());
-  }
+    server = SkillportServer.launch(config, "test", List.of());
+    String session =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+            + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
+            + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+            + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n";
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-  @Test
-  void launch_firstToolsList_listsEverySkillOfTheCatalog() throws Exception {
-    writeSkills();
-    server = launch();
-    http =
-        StreamableHttpTransport.builder(server.mcp())
-            .host("127.0.0.1")
-            .port(0)
-            .readiness(server::isReady)
-            .build();
-    http.start();
+    // The whole session is read at once, long before 400 skills are loaded; the end of input
+    // waits for the answers.
+    new StdioTransport(
+            server.mcp(), new ByteArrayInputStream(session.getBytes(StandardCharsets.UTF_8)), out)
+        .run();
 
-    HttpClientStreamableHttpTransport transport =
-        HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + http.port())
-            .endpoint("/mcp")
-            .build();
-    try (McpSyncClient client =
-        McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60)).build()) {
-      client.initialize();
-      List<String> stubs = new ArrayList<>();
-      String cursor = null;
-      do {
-        McpSchema.ListToolsResult page = client.listTools(cursor);
-        page.tools().stream()
-            .map(McpSchema.Tool::name)
-            .filter(name -> name.startsWith("__skill__"))
-            .forEach(stubs::add);
-        cursor = page.nextCursor();
-      } while (cursor != null);
-
-      assertThat(stubs).hasSize(SKILLS).contains("__skill__batch-skill-000");
+    JsonNode list = null;
+    for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+      JsonNode message = JSON.readTree(line);
+      if (message.path("id").asInt() == 2) {
+        list = message;
+      }
     }
+    assertThat(list).as("the tools/list answer").isNotNull();
+    List<String> stubs = new ArrayList<>();
+    list.path("result").path("tools").forEach(t -> stubs.add(t.path("name").asText()));
+    assertThat(stubs).contains("__skill__batch-skill-000", "__skill__batch-skill-050");
+    assertThat(list.path("result").path("nextCursor").isTextual()).isTrue();
     assertThat(server.isReady()).isTrue();
     assertThat(server.catalogLoaded().get(1, TimeUnit.SECONDS).skills()).hasSize(SKILLS);
   }
