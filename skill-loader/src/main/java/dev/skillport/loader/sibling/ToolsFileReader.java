@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -30,6 +31,14 @@ import java.util.regex.Pattern;
 final class ToolsFileReader {
   /** The tool-name rule, documented in the class comment. */
   static final String NAME_RULE = "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$";
+
+  /**
+   * {@link #hintKey} answers by key as written ("" for none): every tool of every file asks about
+   * the same few keys, and the lowercasing and replacing cost more than a lookup.
+   */
+  private static final Map<String, String> HINT_KEYS = new ConcurrentHashMap<>();
+
+  private static final int MAX_HINT_KEYS = 1024;
 
   private static final Pattern NAME = Pattern.compile(NAME_RULE);
 
@@ -418,6 +427,18 @@ final class ToolsFileReader {
    * read-only-hint} all give {@code readonlyhint}), or null when it names none.
    */
   private static String hintKey(String key) {
+    String known = HINT_KEYS.get(key);
+    if (known != null) {
+      return known.isEmpty() ? null : known;
+    }
+    String canonical = canonicalHint(key);
+    if (HINT_KEYS.size() < MAX_HINT_KEYS) {
+      HINT_KEYS.put(key, canonical == null ? "" : canonical);
+    }
+    return canonical;
+  }
+
+  private static String canonicalHint(String key) {
     String k = key.toLowerCase(Locale.ROOT).replace("_", "").replace("-", "");
     switch (k) {
       case "readonlyhint":

@@ -118,6 +118,17 @@ final class YamlSubsetReader {
    * byte order marks, non-characters and unpaired surrogates.
    */
   private void checkCharacters() {
+    // One branch-free pass first: almost every text is printable ASCII and line feeds only.
+    int odd = 0;
+    for (int i = 0; i < n; i++) {
+      int c = chars[i];
+      int above = (0x7E - c) >>> 31;
+      int control = ((c - 0x20) >>> 31) & (((c ^ '\n') | -(c ^ '\n')) >>> 31);
+      odd |= above | control;
+    }
+    if (odd == 0) {
+      return;
+    }
     for (int i = 0; i < n; i++) {
       char c = chars[i];
       if (c >= 0x20 && c < 0x7F || c == '\n') {
