@@ -8,7 +8,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 import org.slf4j.Logger;
@@ -18,6 +25,10 @@ import org.slf4j.LoggerFactory;
  * Runs and idempotency records in an H2 MVStore file ({@code workflows.mv.db}, next to the job
  * store's file), one JSON document per entry, committed on every write. Its own file, because an
  * MVStore file has one owner and the job store already holds {@code jobs.mv.db}.
+ *
+ * <p>Every file access happens on one thread of its own. Run threads are interrupted when a run is
+ * cancelled or a step times out, and an interrupt that arrives while a thread is inside a file
+ * channel closes the channel, which would leave the store unusable for every run.
  */
 public final class MvStoreWorkflowStore implements WorkflowStore {
   private static final Logger LOG = LoggerFactory.getLogger(MvStoreWorkflowStore.class);
@@ -27,22 +38,44 @@ public final class MvStoreWorkflowStore implements WorkflowStore {
   private final MVStore store;
   private final MVMap<String, String> runs;
   private final MVMap<String, String> steps;
+  private final ExecutorService io;
 
-  private MvStoreWorkflowStore(MVStore store) {
+  private MvStoreWorkflowStore(MVStore store, ExecutorService io) {
     this.store = store;
     this.runs = store.openMap("runs");
     this.steps = store.openMap("idempotency");
+    this.io = io;
   }
 
   /** Opens (or creates) the store in {@code dir}; only one process may hold it at a time. */
   public static MvStoreWorkflowStore open(Path dir) throws IOException {
     Files.createDirectories(dir);
+    ExecutorService io =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "workflow-store");
+              t.setDaemon(true);
+              return t;
+            });
     try {
       MVStore store =
-          new MVStore.Builder().fileName(dir.resolve(FILE).toString()).autoCommitDisabled().open();
-      return new MvStoreWorkflowStore(store);
-    } catch (RuntimeException e) {
-      throw new IOException("cannot open the workflow store in " + dir + ": " + e.getMessage(), e);
+          io.submit(
+                  () ->
+                      new MVStore.Builder()
+                          .fileName(dir.resolve(FILE).toString())
+                          .autoCommitDisabled()
+                          .open())
+              .get();
+      return new MvStoreWorkflowStore(store, io);
+    } catch (ExecutionException e) {
+      io.shutdown();
+      throw new IOException(
+          "cannot open the workflow store in " + dir + ": " + e.getCause().getMessage(),
+          e.getCause());
+    } catch (InterruptedException e) {
+      io.shutdown();
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while opening the workflow store in " + dir, e);
     }
   }
 
@@ -53,13 +86,13 @@ public final class MvStoreWorkflowStore implements WorkflowStore {
 
   @Override
   public Optional<JsonNode> run(String runId) {
-    return read(runId, runs.get(runId));
+    return read(runId, onIoThread(() -> runs.get(runId)));
   }
 
   @Override
   public List<JsonNode> runs() {
     List<JsonNode> out = new ArrayList<>();
-    for (var e : runs.entrySet()) {
+    for (Map.Entry<String, String> e : onIoThread(() -> Map.copyOf(runs)).entrySet()) {
       read(e.getKey(), e.getValue()).ifPresent(out::add);
     }
     return out;
@@ -67,7 +100,7 @@ public final class MvStoreWorkflowStore implements WorkflowStore {
 
   @Override
   public Optional<JsonNode> completedStep(String key) {
-    return read(key, steps.get(key));
+    return read(key, onIoThread(() -> steps.get(key)));
   }
 
   @Override
@@ -82,17 +115,55 @@ public final class MvStoreWorkflowStore implements WorkflowStore {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("entry " + key + " cannot be written", e);
     }
-    synchronized (store) {
-      map.put(key, text);
-      store.commit();
-    }
+    onIoThread(
+        () -> {
+          map.put(key, text);
+          store.commit();
+          return null;
+        });
   }
 
   @Override
-  public void close() {
-    synchronized (store) {
-      if (!store.isClosed()) {
-        store.close();
+  public synchronized void close() {
+    if (io.isShutdown()) {
+      return;
+    }
+    onIoThread(
+        () -> {
+          if (!store.isClosed()) {
+            store.close();
+          }
+          return null;
+        });
+    io.shutdown();
+  }
+
+  /**
+   * Runs {@code work} on the store's thread and waits for it without giving up on an interrupt (the
+   * interrupt is kept for the caller), so a half-done write never races a later one.
+   */
+  private <T> T onIoThread(Callable<T> work) {
+    Future<T> result = io.submit(work);
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return result.get(1, TimeUnit.DAYS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof RuntimeException r) {
+            throw r;
+          }
+          throw new IllegalStateException("workflow store failed: " + cause, cause);
+        } catch (java.util.concurrent.TimeoutException e) {
+          throw new IllegalStateException("workflow store did not answer", e);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
   }

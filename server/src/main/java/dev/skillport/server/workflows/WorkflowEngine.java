@@ -51,6 +51,10 @@ final class WorkflowEngine implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int QUEUED_RUNS = 256;
 
+  /** Statuses of an earlier run that a new run under the same key reuses. */
+  private static final java.util.Set<String> REUSABLE =
+      java.util.Set.of("pending", "running", "awaiting_approval", "completed");
+
   private final WorkflowStore store;
   private final Sleeper sleeper;
   private final Clock clock;
@@ -59,6 +63,8 @@ final class WorkflowEngine implements AutoCloseable {
   private final ExecutorService steps;
   private final ScheduledExecutorService timers;
   private final Map<String, Run> live = new ConcurrentHashMap<>();
+  // Serialises the check-then-start of runs that carry a run key.
+  private final Object runKeys = new Object();
   private volatile boolean closed;
 
   WorkflowEngine(
@@ -104,21 +110,53 @@ final class WorkflowEngine implements AutoCloseable {
     }
   }
 
+  /** A run just queued ({@code pending}), or an earlier one reused through its run key. */
+  record Started(String runId, String status, boolean reused) {}
+
   /**
-   * Queues a run and returns its pending record at once.
+   * Queues a run and answers at once.
    *
    * @param skill the skill declaring the workflow (unqualified tool names are its tools), or null
+   * @param runKey a run-level idempotency key, templated with the inputs, or null: while a run of
+   *     this workflow under the same key is in flight or completed, it is returned instead of
+   *     starting another; after it failed, was cancelled or interrupted, a new run starts
    */
-  RunRecord start(
+  Started start(
+      WorkflowSpec spec,
+      String skill,
+      JsonNode inputs,
+      String sessionId,
+      ToolCaller caller,
+      RunClient client,
+      String runKey)
+      throws TemplateException {
+    if (closed) {
+      throw new IllegalStateException("the workflow engine is closed");
+    }
+    if (runKey == null) {
+      return new Started(queue(spec, skill, inputs, sessionId, caller, client), "pending", false);
+    }
+    String key = "run/" + spec.name() + "/" + RunScope.of(inputs).renderText(runKey);
+    synchronized (runKeys) {
+      Optional<String> prior = store.completedStep(key).map(doc -> doc.path("run_id").asText());
+      Optional<String> priorStatus =
+          prior.flatMap(this::status).map(doc -> doc.path("status").asText());
+      if (priorStatus.isPresent() && REUSABLE.contains(priorStatus.get())) {
+        return new Started(prior.get(), priorStatus.get(), true);
+      }
+      String id = queue(spec, skill, inputs, sessionId, caller, client);
+      store.recordStep(key, NODES.objectNode().put("run_id", id));
+      return new Started(id, "pending", false);
+    }
+  }
+
+  private String queue(
       WorkflowSpec spec,
       String skill,
       JsonNode inputs,
       String sessionId,
       ToolCaller caller,
       RunClient client) {
-    if (closed) {
-      throw new IllegalStateException("the workflow engine is closed");
-    }
     RunRecord record =
         new RunRecord(
             UUID.randomUUID().toString(), spec, skill, sessionId, inputs, clock.instant());
@@ -131,7 +169,7 @@ final class WorkflowEngine implements AutoCloseable {
       run.finish(
           RunRecord.Status.FAILED, "too many workflow runs are queued; try again later", null);
     }
-    return record;
+    return record.id();
   }
 
   /** The {@code workflows_get_status} shape of a live or stored run. */

@@ -88,7 +88,8 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
         {"type":"object","properties":{
           "name":{"type":"string","description":"workflow name, or <skill>/<name> when ambiguous"},
           "spec":{"type":"object","description":"an inline workflow {name, steps, inputs?}"},
-          "inputs":{"type":"object"}}}""",
+          "inputs":{"type":"object"},
+          "idempotency_key":{"type":"string","description":"a run already started or completed with this key (templated with the inputs) is returned instead of starting another"}}}""",
         false);
     define(
         "workflows_get_status",
@@ -238,22 +239,36 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
             return errorResult(e.code(), e.getMessage() + " (" + e.hint() + ")");
           }
         };
-    RunRecord record =
-        engine.start(
-            spec,
-            skill,
-            WorkflowInputs.withDefaults(spec.inputs(), inputs),
-            meta.sessionId(),
-            caller,
-            clients.apply(meta.sessionId()));
+    String runKey =
+        args.hasNonNull("idempotency_key") ? args.get("idempotency_key").asText() : null;
+    WorkflowEngine.Started started;
+    try {
+      started =
+          engine.start(
+              spec,
+              skill,
+              WorkflowInputs.withDefaults(spec.inputs(), inputs),
+              meta.sessionId(),
+              caller,
+              clients.apply(meta.sessionId()),
+              runKey);
+    } catch (TemplateException e) {
+      return ToolCallErrors.result("INVALID_ARGUMENTS", "idempotency_key: " + e.getMessage(), null);
+    }
     ObjectNode out =
         NODES
             .objectNode()
-            .put("run_id", record.id())
+            .put("run_id", started.runId())
             .put("workflow", spec.name())
-            .put("status", "pending");
-    return new ToolResult(
-        List.of(new Content.Text("Workflow run " + record.id() + " started")), out, false);
+            .put("status", started.status());
+    if (started.reused()) {
+      out.put("reused", true);
+    }
+    String text =
+        started.reused()
+            ? "Workflow run " + started.runId() + " (" + started.status() + ") has this key already"
+            : "Workflow run " + started.runId() + " started";
+    return new ToolResult(List.of(new Content.Text(text)), out, false);
   }
 
   /**
@@ -278,7 +293,13 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
               : errorResult("JOB_" + job.status().name(), "job " + jobId + ": " + job.error());
         }
         if (ctx.isCancelled()) {
+          // The cancel may have interrupted this thread; the job store must not see that flag
+          // (an interrupt inside a file channel closes it).
+          boolean interrupted = Thread.interrupted();
           service.jobs().cancel(jobId);
+          if (interrupted) {
+            Thread.currentThread().interrupt();
+          }
           return errorResult("CANCELLED", "the step was cancelled");
         }
         Thread.sleep(JOB_POLL.toMillis());

@@ -69,6 +69,32 @@ class WorkflowRunControlTest {
   }
 
   @Test
+  void failedAndCancelledRuns_withTheFileStore_leaveTheStoreUsable() throws Exception {
+    Path storeDir = root.resolve("state");
+    harness(
+        MvStoreWorkflowStore.open(storeDir),
+        BLOCKING,
+        "name: quick\nsteps:\n  - {id: q, kind: tool, tool: echo}\n",
+        "name: doomed\nsteps:\n  - {id: d, kind: tool, tool: flaky, args: {fail_times: 99}}\n");
+    String blocked = h.start("blocking", "{}");
+    assertThat(h.blockStarted.await(10, TimeUnit.SECONDS)).isTrue();
+    h.call("workflows_cancel", "{\"run_id\":\"" + blocked + "\"}");
+    h.awaitStatus(blocked, "cancelled");
+    String doomed = h.start("doomed", "{}");
+    h.awaitStatus(doomed, "failed");
+
+    String later = h.start("quick", "{}");
+    h.awaitStatus(later, "completed");
+    h.tools.close();
+    h.tools = h.newTools(MvStoreWorkflowStore.open(storeDir));
+    h.service.addSessionTools(h.tools);
+
+    assertThat(h.status(blocked).path("status").asText()).isEqualTo("cancelled");
+    assertThat(h.status(doomed).path("status").asText()).isEqualTo("failed");
+    assertThat(h.status(later).path("status").asText()).isEqualTo("completed");
+  }
+
+  @Test
   void cancel_duringAScript_killsItsProcess() throws Exception {
     harness(
         new MemoryWorkflowStore(),
@@ -210,6 +236,48 @@ class WorkflowRunControlTest {
     assertThat(step(second, "c").path("output").path("n").asInt()).isEqualTo(1);
     assertThat(step(second, "e").path("output").path("n").asInt()).isEqualTo(1);
     assertThat(h.status(first).path("status").asText()).isEqualTo("completed");
+  }
+
+  @Test
+  void runKey_sameKeyAfterReopeningTheStore_returnsTheCompletedRunInsteadOfStartingAnother()
+      throws Exception {
+    Path storeDir = root.resolve("state");
+    String once =
+        """
+        name: once
+        steps:
+          - {id: c, kind: tool, tool: count}
+          - {id: f, kind: tool, tool: flaky, args: {fail_times: "{{inputs.fail}}"}}
+        """;
+    harness(MvStoreWorkflowStore.open(storeDir), once);
+    String args = "{\"name\":\"once\",\"idempotency_key\":\"nightly-{{inputs.day}}\",";
+    JsonNode first =
+        h.call("workflows_run", args + "\"inputs\":{\"day\":1,\"fail\":0}}")
+            .path("structuredContent");
+    h.awaitStatus(first.path("run_id").asText(), "completed");
+    h.tools.close();
+    h.tools = h.newTools(MvStoreWorkflowStore.open(storeDir));
+    h.service.addSessionTools(h.tools);
+
+    JsonNode again =
+        h.call("workflows_run", args + "\"inputs\":{\"day\":1,\"fail\":0}}")
+            .path("structuredContent");
+
+    assertThat(again.path("run_id").asText()).isEqualTo(first.path("run_id").asText());
+    assertThat(again.path("status").asText()).isEqualTo("completed");
+    assertThat(again.path("reused").asBoolean()).isTrue();
+    assertThat(h.calls("count")).isEqualTo(1);
+    JsonNode failing =
+        h.call("workflows_run", args + "\"inputs\":{\"day\":2,\"fail\":99}}")
+            .path("structuredContent");
+    h.awaitStatus(failing.path("run_id").asText(), "failed");
+    JsonNode retried =
+        h.call("workflows_run", args + "\"inputs\":{\"day\":2,\"fail\":0}}")
+            .path("structuredContent");
+    assertThat(retried.path("run_id").asText()).isNotEqualTo(failing.path("run_id").asText());
+    assertThat(retried.path("reused").asBoolean()).isFalse();
+    h.awaitStatus(retried.path("run_id").asText(), "completed");
+    assertThat(h.calls("count")).isEqualTo(3);
   }
 
   @Test
