@@ -62,6 +62,7 @@ final class WorkflowEngine implements AutoCloseable {
   private final ThreadPoolExecutor runs;
   private final ExecutorService steps;
   private final ScheduledExecutorService timers;
+  private final ExecutorService notifier;
   private final Map<String, Run> live = new ConcurrentHashMap<>();
   // Serialises the check-then-start of runs that carry a run key.
   private final Object runKeys = new Object();
@@ -84,6 +85,7 @@ final class WorkflowEngine implements AutoCloseable {
     runs.allowCoreThreadTimeOut(true);
     this.steps = Executors.newCachedThreadPool(daemons("workflow-step-"));
     this.timers = Executors.newSingleThreadScheduledExecutor(daemons("workflow-timer-"));
+    this.notifier = Executors.newSingleThreadExecutor(daemons("workflow-notifier-"));
     recover();
   }
 
@@ -246,9 +248,11 @@ final class WorkflowEngine implements AutoCloseable {
     }
     runs.shutdown();
     steps.shutdown();
+    notifier.shutdown();
     timers.shutdownNow();
     try {
       runs.awaitTermination(5, TimeUnit.SECONDS);
+      notifier.awaitTermination(1, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -292,40 +296,60 @@ final class WorkflowEngine implements AutoCloseable {
       CancelToken.Registration registration = token.enter();
       try {
         JsonNode last = runSteps(spec.steps(), scope, token, null);
-        finish(RunRecord.Status.COMPLETED, null, last);
+        settle(RunRecord.Status.COMPLETED, null, last);
       } catch (RunCancelled e) {
-        finish(RunRecord.Status.CANCELLED, e.getMessage(), null);
+        settle(RunRecord.Status.CANCELLED, e.getMessage(), null);
       } catch (StepFailure e) {
-        finish(RunRecord.Status.FAILED, e.getMessage(), null);
+        settle(RunRecord.Status.FAILED, e.getMessage(), null);
       } catch (RuntimeException e) {
         LOG.debug("workflow run {} failed", record.id(), e);
-        finish(RunRecord.Status.FAILED, e.getClass().getSimpleName() + ": " + e.getMessage(), null);
+        settle(RunRecord.Status.FAILED, e.getClass().getSimpleName() + ": " + e.getMessage(), null);
       } finally {
         registration.close();
       }
     }
 
+    /** Ends the run from outside (cancel, shutdown): its work in flight is cancelled. */
     boolean finish(RunRecord.Status end, String why, JsonNode output) {
+      boolean done = settle(end, why, output);
+      if (done) {
+        token.cancel(why == null ? end.wire() : why);
+      }
+      return done;
+    }
+
+    /** Records the end of the run once; the run's own thread ends it this way. */
+    private boolean settle(RunRecord.Status end, String why, JsonNode output) {
       boolean done = record.finish(end, clock.instant(), why, output);
       if (done) {
-        if (end != RunRecord.Status.COMPLETED) {
-          token.cancel(why == null ? end.wire() : why);
-        }
         live.remove(record.id());
         changed();
       }
       return done;
     }
 
-    /** Stores the record and tells the starting session. */
+    /**
+     * Stores the record and tells the starting session. The message leaves from the notifier
+     * thread, in order: a run thread may be interrupted by a cancel at any time, and an interrupt
+     * inside a channel write would close the session's stream.
+     */
     void changed() {
       try {
         store.saveRun(record.id(), record.toStored());
       } catch (RuntimeException e) {
         LOG.warn("workflow run {} could not be saved: {}", record.id(), e.toString());
       }
+      ObjectNode update = record.toUpdate();
       try {
-        client.notify(UPDATED, record.toUpdate());
+        notifier.execute(() -> deliver(update));
+      } catch (RejectedExecutionException e) {
+        LOG.debug("workflow update for {} dropped: the engine is closed", record.id());
+      }
+    }
+
+    private void deliver(ObjectNode update) {
+      try {
+        client.notify(UPDATED, update);
       } catch (RuntimeException e) {
         LOG.debug("workflow update for {} was not delivered", record.id(), e);
       }

@@ -2,6 +2,7 @@ package dev.skillport.server.workflows;
 
 import static dev.skillport.server.workflows.WorkflowHarness.step;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.server.app.CallGuard;
@@ -374,6 +375,7 @@ class WorkflowEngineTest {
     String id = h.start("notify", "{}");
 
     h.awaitStatus(id, "completed");
+    await().atMost(Duration.ofSeconds(5)).until(() -> h.client.statuses(id).contains("completed"));
     assertThat(h.client.statuses(id)).containsExactly("pending", "running", "completed");
     JsonNode last = h.client.updates.get(h.client.updates.size() - 1);
     assertThat(last.path("workflow").asText()).isEqualTo("notify");

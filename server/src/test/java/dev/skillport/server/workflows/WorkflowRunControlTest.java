@@ -141,7 +141,8 @@ class WorkflowRunControlTest {
     assertThat(ask.path("params").path("message").asText()).isEqualTo("Deploy to prod?");
     assertThat(step(done, "ok").path("output").path("via").asText()).isEqualTo("elicitation");
     assertThat(h.calls("count")).isEqualTo(1);
-    assertThat(h.client.statuses(id)).contains("awaiting_approval");
+    await().atMost(Duration.ofSeconds(5)).until(() -> h.client.statuses(id).contains("completed"));
+    assertThat(h.client.statuses(id)).contains("running", "awaiting_approval", "completed");
   }
 
   @Test
