@@ -196,6 +196,22 @@ class WorkflowRunControlTest {
   }
 
   @Test
+  void cancel_whileAwaitingApproval_endsTheRunAndTheApprovalIsGone() throws Exception {
+    harness(new MemoryWorkflowStore(), GATED);
+    String id = h.start("gated", "{}");
+    h.awaitStatus(id, "awaiting_approval");
+
+    h.call("workflows_cancel", "{\"run_id\":\"" + id + "\"}");
+
+    JsonNode cancelled = h.awaitStatus(id, "cancelled");
+    assertThat(step(cancelled, "ok").path("status").asText()).isEqualTo("cancelled");
+    JsonNode late = h.call("workflows_approve", "{\"run_id\":\"" + id + "\",\"approved\":true}");
+    assertThat(late.path("structuredContent").path("code").asText())
+        .isEqualTo("NO_PENDING_APPROVAL");
+    assertThat(h.calls("count")).isZero();
+  }
+
+  @Test
   void approve_runNotWaiting_isAnError() throws Exception {
     harness(new MemoryWorkflowStore(), BLOCKING);
     String id = h.start("blocking", "{}");
