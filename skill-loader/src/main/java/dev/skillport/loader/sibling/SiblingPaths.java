@@ -44,15 +44,21 @@ final class SiblingPaths {
   private final SiblingContext ctx;
   private final Path skillDir;
 
+  /** Whether {@link #skillDir} is a real path (no links in it), as {@link #confined} relies on. */
+  private final boolean skillDirReal;
+
   SiblingPaths(SiblingContext ctx) {
     this.ctx = ctx;
     Path dir = ctx.skillDir().toAbsolutePath().normalize();
+    boolean real = false;
     try {
       dir = dir.toRealPath();
+      real = true;
     } catch (IOException e) {
       // Keep the lexical path: every lookup below will then report the file as missing.
     }
     this.skillDir = dir;
+    this.skillDirReal = real;
   }
 
   Path skillDir() {
@@ -385,11 +391,32 @@ final class SiblingPaths {
 
   /** Whether the real path of an existing {@code p} lies inside the skill directory. */
   boolean confined(Path p) {
+    if (skillDirReal && noLinkBelowSkillDir(p)) {
+      // The skill directory is real and nothing between it and p is a link: p's real path is p.
+      return true;
+    }
     try {
       return p.toRealPath().startsWith(skillDir);
     } catch (IOException e) {
       return !escapesWhileMissing(p);
     }
+  }
+
+  /**
+   * True when {@code p} is a normalized path inside the skill directory and none of its names below
+   * the skill directory is a symbolic link; one lstat per name instead of resolving the whole path
+   * from the file system root.
+   */
+  private boolean noLinkBelowSkillDir(Path p) {
+    if (!p.isAbsolute() || !p.startsWith(skillDir) || !p.equals(p.normalize())) {
+      return false;
+    }
+    for (Path q = p; !q.equals(skillDir); q = q.getParent()) {
+      if (q == null || Files.isSymbolicLink(q)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

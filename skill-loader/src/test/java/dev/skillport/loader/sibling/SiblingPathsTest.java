@@ -70,6 +70,32 @@ class SiblingPathsTest {
   }
 
   @Test
+  void read_symlinkedDirectoryLeavingSkillWithExistingFile_reportsEscapes() throws Exception {
+    Path outsideDir = Files.createDirectories(tmp.resolve("elsewhere"));
+    Files.writeString(outsideDir.resolve("tools.yaml"), "tools: [steal]\n");
+    SkillFolder skill = SkillFolder.in(tmp).link("conf", outsideDir);
+    skill.tools = "conf/tools.yaml";
+
+    SkillContents contents = skill.read();
+
+    assertThat(contents.tools()).isEmpty();
+    assertThat(skill.codes()).containsExactly(DiagnosticCode.SIBLING_ESCAPES);
+  }
+
+  @Test
+  void read_skillReachedThroughALinkedFolder_readsItsOwnFiles() throws Exception {
+    SkillFolder skill = SkillFolder.in(tmp).file("tools.yaml", "tools: [a]\n");
+    skill.tools = "tools.yaml";
+    Path linked = Files.createSymbolicLink(tmp.resolve("linked-skill"), skill.dir);
+
+    SkillContents contents = skill.readFrom(linked);
+
+    assertThat(contents.tools()).extracting(t -> t.name()).containsExactly("a");
+    assertThat(skill.codes())
+        .doesNotContain(DiagnosticCode.SIBLING_ESCAPES, DiagnosticCode.SIBLING_MISSING);
+  }
+
+  @Test
   void read_symlinkInsideSkill_isFollowed() {
     SkillFolder skill = SkillFolder.in(tmp).file("real/tools.yaml", "tools: [a]\n");
     skill.link("tools.yaml", skill.dir.resolve("real/tools.yaml"));

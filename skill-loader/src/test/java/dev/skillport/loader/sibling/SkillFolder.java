@@ -79,6 +79,13 @@ final class SkillFolder {
   }
 
   SiblingContext context() {
+    return context(dir);
+  }
+
+  /**
+   * A context for this skill's files reached at {@code at} (the folder itself, or a link to it).
+   */
+  SiblingContext context(Path at) {
     diagnostics = new DiagnosticCollector(false, "demo-skill");
     DccExtensions ext =
         new DccExtensions(
@@ -102,12 +109,17 @@ final class SkillFolder {
             runtimes,
             mcp,
             Map.of());
-    return new SiblingContext(dir, "demo-skill", "Demo skill.", ext, limits, diagnostics);
+    return new SiblingContext(at, "demo-skill", "Demo skill.", ext, limits, diagnostics);
   }
 
   /** Reads the folder with an empty environment (no variables, empty PATH). */
   SkillContents read() {
     return SiblingFiles.read(context(), HostEnvironment.of(Map.of()));
+  }
+
+  /** Reads the skill's files through {@code at}, a link to its folder. */
+  SkillContents readFrom(Path at) {
+    return SiblingFiles.read(context(at), HostEnvironment.of(Map.of()));
   }
 
   SkillContents read(HostEnvironment host) {
