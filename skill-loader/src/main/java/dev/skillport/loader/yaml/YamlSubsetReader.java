@@ -18,11 +18,12 @@ import java.util.Arrays;
  *
  * <p>Anything else declines: {@link #read} returns null and the caller parses the text with the
  * engine, which applies every limit and reports every problem itself. That covers anchors, aliases,
- * tags, block scalars ({@code |}, {@code >}), multi-line scalars, explicit keys, directives,
- * several documents, tabs, carriage returns, byte order marks, unusual characters, duplicate keys,
- * empty sequence entries and every syntax error, so this reader never has to produce a diagnostic
- * and cannot accept a text the engine would refuse. Depth and size limits decline at the same
- * points where the engine path would reject.
+ * tags, block scalars other than the plain {@code |}, {@code |-}, {@code >} and {@code >-} mapping
+ * values, other multi-line scalars, explicit keys, directives, several documents, tabs, carriage
+ * returns, byte order marks, unusual characters, duplicate keys, empty sequence entries and every
+ * syntax error, so this reader never has to produce a diagnostic and cannot accept a text the
+ * engine would refuse. Depth and size limits decline at the same points where the engine path would
+ * reject.
  */
 final class YamlSubsetReader {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -375,9 +376,115 @@ final class YamlSubsetReader {
       count();
       return NODES.nullNode();
     }
+    if (c == '|' || c == '>') {
+      count();
+      return NODES.textNode(blockScalar(column));
+    }
     JsonNode value = value(keyRow, depth + 1, false);
     restOfLine();
     return value;
+  }
+
+  /**
+   * A literal ({@code |}) or folded ({@code >}) block scalar with clip or strip ({@code -})
+   * chomping and detected indentation, as a mapping value whose key is at {@code column}. Declines
+   * explicit indentation, keep chomping ({@code +}), leading blank lines, blank lines holding more
+   * spaces than the content's indentation, more-indented lines in a folded scalar, and empty
+   * scalars. Leaves {@link #pos} on the next content line.
+   */
+  private String blockScalar(int column) {
+    boolean folded = chars[pos] == '>';
+    pos++;
+    boolean strip = at(pos) == '-';
+    if (strip) {
+      pos++;
+    }
+    char after = at(pos);
+    if (after == '+' || after == '-' || (after >= '0' && after <= '9')) {
+      throw decline();
+    }
+    int p = pos;
+    while (p < n && chars[p] == ' ') {
+      p++;
+    }
+    if (p < n && chars[p] == '#' && p > pos) {
+      while (p < n && chars[p] != '\n') {
+        p++;
+      }
+    }
+    if (p >= n || chars[p] != '\n') {
+      throw decline();
+    }
+    newLine(p + 1);
+    StringBuilder out = new StringBuilder();
+    int contentIndent = -1;
+    int blankLines = 0;
+    boolean any = false;
+    while (pos < n) {
+      int q = pos;
+      while (q < n && chars[q] == ' ') {
+        q++;
+      }
+      int spaces = q - pos;
+      if (q >= n || chars[q] == '\n') {
+        if (contentIndent < 0 || spaces > contentIndent) {
+          throw decline();
+        }
+        blankLines++;
+        if (q >= n) {
+          pos = n;
+          break;
+        }
+        newLine(q + 1);
+        continue;
+      }
+      if (contentIndent < 0) {
+        if (spaces <= column) {
+          throw decline();
+        }
+        contentIndent = spaces;
+      }
+      if (spaces < contentIndent) {
+        break;
+      }
+      if (folded && spaces > contentIndent) {
+        throw decline();
+      }
+      int eol = q;
+      while (eol < n && chars[eol] != '\n') {
+        eol++;
+      }
+      if (any) {
+        if (folded && blankLines == 0) {
+          out.append(' ');
+        } else {
+          for (int i = folded ? 0 : -1; i < blankLines; i++) {
+            out.append('\n');
+          }
+        }
+      }
+      out.append(chars, pos + contentIndent, eol - pos - contentIndent);
+      blankLines = 0;
+      any = true;
+      if (eol >= n) {
+        pos = n;
+        break;
+      }
+      newLine(eol + 1);
+    }
+    if (!any) {
+      throw decline();
+    }
+    if (!strip) {
+      // Clip keeps one final line break, also for content that ends the text without one.
+      out.append('\n');
+    }
+    if (pos < n) {
+      nextContentLine();
+    } else {
+      indent = -1;
+    }
+    return out.toString();
   }
 
   /** Reads a block mapping key and its {@code :}, leaving {@link #pos} after the colon. */
@@ -770,7 +877,10 @@ final class YamlSubsetReader {
     return out.append(s, chunk, p).toString();
   }
 
-  /** Appends the escape whose letter is at {@code p} and returns the index after it. */
+  /**
+   * Appends the escape whose letter is at {@code p} and returns the index after it. The engine's
+   * set: YAML's escapes without {@code \L} and {@code \P}, which it refuses.
+   */
   private int escape(int p, StringBuilder out) {
     char c = at(p);
     switch (c) {
@@ -812,12 +922,6 @@ final class YamlSubsetReader {
         return p + 1;
       case '_':
         out.append('\u00A0');
-        return p + 1;
-      case 'L':
-        out.append('\u2028');
-        return p + 1;
-      case 'P':
-        out.append('\u2029');
         return p + 1;
       case 'x':
         return hex(p + 1, 2, out);

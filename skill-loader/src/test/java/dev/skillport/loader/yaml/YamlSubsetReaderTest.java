@@ -29,6 +29,18 @@ class YamlSubsetReaderTest {
   }
 
   @Test
+  void read_everyEscapeLetter_agreesWithTheEngineOrDeclines() {
+    int accepted = 0;
+    for (char c = 0x21; c < 0x7F; c++) {
+      String yaml = "a: \"q\\" + c + "00e9q\"\n";
+      if (YamlSubsetDifferentialTest.compare(yaml, 0, LIMITS, yaml)) {
+        accepted++;
+      }
+    }
+    assertThat(accepted).as("the common escapes are read").isGreaterThan(15);
+  }
+
+  @Test
   void read_singleQuotedDoubledQuote_isOneQuote() {
     assertThat(root("a: 'it''s'\n").get("a").textValue()).isEqualTo("it's");
   }
@@ -114,6 +126,24 @@ class YamlSubsetReaderTest {
   }
 
   @Test
+  void read_blockScalars_foldAndChompLikeTheEngine() {
+    JsonNode root =
+        root(
+            "lit: |\n  one\n    two\n\n  three\n"
+                + "strip: |-\n  kept # not a comment\n\n"
+                + "fold: >\n  a\n  b\n\n  c\n"
+                + "foldStrip: >- # comment\n  x\n  y\n"
+                + "after: 1\n"
+                + "last: |\n  end");
+    assertThat(root.get("lit").textValue()).isEqualTo("one\n  two\n\nthree\n");
+    assertThat(root.get("strip").textValue()).isEqualTo("kept # not a comment");
+    assertThat(root.get("fold").textValue()).isEqualTo("a b\nc\n");
+    assertThat(root.get("foldStrip").textValue()).isEqualTo("x y");
+    assertThat(root.get("after").intValue()).isEqualTo(1);
+    assertThat(root.get("last").textValue()).as("the end of text ends the line").isEqualTo("end\n");
+  }
+
+  @Test
   void read_lineOffset_isAddedToEveryLine() {
     YamlDocument doc = YamlSubsetReader.read("a: 1\nb:\n  c: x\n", LIMITS, 1);
     assertThat(doc).isNotNull();
@@ -130,8 +160,11 @@ class YamlSubsetReaderTest {
       strings = {
         "a: &x 1\nb: *x\n",
         "a: !!str 1\n",
-        "a: |\n  text\n",
-        "a: >-\n  folded\n",
+        "a: |+\n  kept\n",
+        "a: |2\n  text\n",
+        "a: >\n  folded\n    more\n",
+        "a: |\n\n  after blank\n",
+        "- |\n  in a sequence\n",
         "a: multi\n  line\n",
         "a: \"multi\n  line\"\n",
         "? a\n: b\n",
@@ -153,6 +186,7 @@ class YamlSubsetReaderTest {
         "a: b: c\n",
         "a: 'unterminated\n",
         "a: \"bad \\q escape\"\n",
+        "a: \"line separator \\L refused by the engine\"\n",
         "a: \"x\" trailing\n",
         "a: @reserved\n",
       })
