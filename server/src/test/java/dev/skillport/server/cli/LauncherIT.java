@@ -103,4 +103,24 @@ class LauncherIT {
     assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
     assertThat(r.out()).containsPattern("TieredStopAtLevel\\s+=\\s+4\\s");
   }
+
+  @Test
+  void launcher_logLevelProperty_logsOnStderrOnlyInThePattern() throws Exception {
+    Result quiet = run(Map.of(), "serve", "--stdio", "--no-watch", "--no-bundled");
+    Result debug =
+        run(
+            Map.of("JAVA_OPTS", "-Dskillport.log.level=debug"),
+            "serve",
+            "--stdio",
+            "--no-watch",
+            "--no-bundled");
+
+    assertThat(quiet.exitCode()).as(quiet.err()).isZero();
+    assertThat(quiet.err()).isEmpty();
+    assertThat(debug.exitCode()).as(debug.err()).isZero();
+    assertThat(debug.out()).isEmpty();
+    assertThat(debug.err())
+        .containsPattern(
+            "\\d\\d:\\d\\d:\\d\\d\\.\\d{3} DEBUG \\[main\\] \\S+ - stdio session \\w+ started");
+  }
 }
