@@ -92,22 +92,10 @@ final class InlineWorkflow {
   }
 
   private static StepPolicy policy(JsonNode node, String where) {
-    JsonNode retry = node.path("retry");
-    RetryPolicy retryPolicy = RetryPolicy.NONE;
     try {
-      if (retry.isObject()) {
-        retryPolicy =
-            new RetryPolicy(
-                retry.path("max_attempts").asInt(1),
-                RetryPolicy.Backoff.valueOf(
-                    retry.path("backoff").asText("fixed").toUpperCase(Locale.ROOT)),
-                retry.path("initial_delay_ms").asLong(0),
-                retry.path("max_delay_ms").asLong(0),
-                retry.path("jitter").asBoolean(false));
-      }
       return new StepPolicy(
           node.hasNonNull("timeout_secs") ? node.get("timeout_secs").asInt() : null,
-          retryPolicy,
+          RetryPolicy.fromSpec(node.get("retry")),
           node.hasNonNull("idempotency_key") ? node.get("idempotency_key").asText() : null);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);

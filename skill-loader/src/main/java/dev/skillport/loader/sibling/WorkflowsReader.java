@@ -210,18 +210,7 @@ final class WorkflowsReader {
     }
 
     private StepPolicy policy(JsonNode node, String pointer, Set<String> scope) {
-      JsonNode retry = node.get("retry");
-      RetryPolicy retryPolicy = RetryPolicy.NONE;
-      if (retry != null && retry.isObject()) {
-        retryPolicy =
-            new RetryPolicy(
-                retry.path("max_attempts").asInt(1),
-                RetryPolicy.Backoff.valueOf(
-                    retry.path("backoff").asText("fixed").toUpperCase(Locale.ROOT)),
-                retry.path("initial_delay_ms").asLong(0),
-                retry.path("max_delay_ms").asLong(0),
-                retry.path("jitter").asBoolean(false));
-      }
+      RetryPolicy retryPolicy = RetryPolicy.fromSpec(node.get("retry"));
       JsonNode timeout = node.get("timeout_secs");
       templates(node.get("idempotency_key"), pointer + "/idempotency_key", scope);
       return new StepPolicy(
