@@ -43,6 +43,7 @@ public final class CatalogReloader implements AutoCloseable {
   private final Set<Path> watched = new HashSet<>();
   private WatchService watcher;
   private Thread thread;
+  private boolean closed;
 
   public CatalogReloader(
       SkillLoader loader, List<SkillRoot> roots, CatalogHolder holder, Duration debounce) {
@@ -67,7 +68,8 @@ public final class CatalogReloader implements AutoCloseable {
 
   /** Starts watching the roots on a daemon thread. */
   public synchronized void start() throws IOException {
-    if (thread != null) {
+    // A server closed while its first catalog was still loading never starts watching.
+    if (thread != null || closed) {
       return;
     }
     watcher = FileSystems.getDefault().newWatchService();
@@ -143,6 +145,7 @@ public final class CatalogReloader implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    closed = true;
     if (thread != null) {
       thread.interrupt();
     }

@@ -74,4 +74,26 @@ class CatalogReloaderTest {
     reloader.reload();
     assertThat(swaps.get()).isEqualTo(1);
   }
+
+  @Test
+  void start_afterClose_neverWatches() throws Exception {
+    Files.createDirectories(root.resolve("one"));
+    Files.writeString(root.resolve("one/SKILL.md"), skillMd("one", "first"));
+    CatalogHolder holder = new CatalogHolder(Catalog.empty());
+    CatalogReloader reloader =
+        new CatalogReloader(
+            new SkillLoader(LoaderOptions.DEFAULTS),
+            List.of(SkillRoot.of(root, Scope.REPO)),
+            holder,
+            Duration.ofMillis(50));
+    reloader.reload();
+
+    reloader.close();
+    reloader.start();
+
+    Files.createDirectories(root.resolve("two"));
+    Files.writeString(root.resolve("two/SKILL.md"), skillMd("two", "second"));
+    Thread.sleep(500);
+    assertThat(holder.current().skill("two")).isEmpty();
+  }
 }
