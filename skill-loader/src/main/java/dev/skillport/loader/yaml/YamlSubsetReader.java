@@ -28,6 +28,9 @@ import java.util.Arrays;
 final class YamlSubsetReader {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
+  /** 1 for the ASCII chars the subset reads differently: controls except line feed, and DEL. */
+  private static final byte[] ODD_ASCII = oddAscii();
+
   /** Texts up to this length are looked up in {@link #SHARED}. */
   private static final int MAX_SHARED_LENGTH = 24;
 
@@ -95,6 +98,15 @@ final class YamlSubsetReader {
     }
   }
 
+  private static byte[] oddAscii() {
+    byte[] odd = new byte[128];
+    for (int c = 0; c < 0x20; c++) {
+      odd[c] = (byte) (c == '\n' ? 0 : 1);
+    }
+    odd[0x7F] = 1;
+    return odd;
+  }
+
   private static Decline decline() {
     return Decline.INSTANCE;
   }
@@ -122,10 +134,8 @@ final class YamlSubsetReader {
     // One branch-free pass first: almost every text is printable ASCII and line feeds only.
     int odd = 0;
     for (int i = 0; i < n; i++) {
-      int c = chars[i];
-      int above = (0x7E - c) >>> 31;
-      int control = ((c - 0x20) >>> 31) & (((c ^ '\n') | -(c ^ '\n')) >>> 31);
-      odd |= above | control;
+      char c = chars[i];
+      odd |= (c >>> 7) | ODD_ASCII[c & 0x7F];
     }
     if (odd == 0) {
       return;
