@@ -206,6 +206,15 @@ final class FrontmatterSplitter {
       this.end = text.length;
     }
 
+    private boolean noCarriageReturn() {
+      for (int i = next; i < end; i++) {
+        if (buffer[i] == '\r') {
+          return false;
+        }
+      }
+      return true;
+    }
+
     /** The next char, or -1 at the end of input. */
     private int read() throws IOException {
       if (next == end && !fill()) {
@@ -306,6 +315,10 @@ final class FrontmatterSplitter {
      * budget} characters it stops reading, sets {@link #overBudget} and returns what it has.
      */
     private String readLine(int budget) throws IOException {
+      String whole = lineInBuffer(budget);
+      if (whole != null) {
+        return whole;
+      }
       StringBuilder line = new StringBuilder();
       int c = read();
       if (c < 0) {
@@ -332,9 +345,40 @@ final class FrontmatterSplitter {
       return line.toString();
     }
 
+    /**
+     * The next line when it lies entirely in the buffer, ends in {@code \n} and fits the budget, as
+     * one String without copying char by char; null otherwise (the caller reads it char by char).
+     */
+    private String lineInBuffer(int budget) {
+      for (int i = next; i < end && i - next <= budget; i++) {
+        char c = buffer[i];
+        if (c == '\n') {
+          String line = new String(buffer, next, i - next);
+          next = i + 1;
+          lineNumber++;
+          return line;
+        }
+        if (c == '\r') {
+          return null;
+        }
+      }
+      return null;
+    }
+
     /** Everything left, with line endings normalised. */
     private String rest() throws IOException {
-      StringBuilder out = new StringBuilder();
+      if (reader == null && noCarriageReturn()) {
+        // Decoded in full and already normalised: one copy, counting the lines.
+        for (int i = next; i < end; i++) {
+          if (buffer[i] == '\n') {
+            lineNumber++;
+          }
+        }
+        String body = new String(buffer, next, end - next);
+        next = end;
+        return body;
+      }
+      StringBuilder out = new StringBuilder(end - next);
       boolean afterCr = false;
       while (next < end || fill()) {
         for (; next < end; next++) {

@@ -31,6 +31,11 @@ final class YamlSubsetReader {
   /** 1 for the ASCII chars the subset reads differently: controls except line feed, and DEL. */
   private static final byte[] ODD_ASCII = oddAscii();
 
+  /** Per-thread text buffers, see {@link #buffer}. */
+  private static final ThreadLocal<char[]> BUFFERS = new ThreadLocal<>();
+
+  private static final int MAX_KEPT_BUFFER = 256 * 1024;
+
   /** Texts up to this length are looked up in {@link #SHARED}. */
   private static final int MAX_SHARED_LENGTH = 24;
 
@@ -45,7 +50,10 @@ final class YamlSubsetReader {
 
   private final String s;
 
-  /** The text's chars, indexed without the String's per-call checks. */
+  /**
+   * The text's chars, indexed without the String's per-call checks: the first {@link #n} chars of
+   * this thread's buffer. Never kept past {@link #read}.
+   */
   private final char[] chars;
 
   private final int n;
@@ -67,12 +75,13 @@ final class YamlSubsetReader {
 
   private YamlSubsetReader(String text, YamlLimits limits, int lineOffset) {
     this.s = text;
-    this.chars = text.toCharArray();
-    this.n = chars.length;
+    this.n = text.length();
+    this.chars = buffer(n);
+    text.getChars(0, n, chars, 0);
     this.limits = limits;
     this.lineOffset = lineOffset;
-    // Roughly one position per line or flow item: sized so most files never grow the table.
-    this.table = new PositionTable(Math.max(32, n / 16));
+    // Roughly one position per line or flow item: sized so most files grow the table once at most.
+    this.table = new PositionTable(Math.max(32, n / 32));
   }
 
   /**
@@ -96,6 +105,23 @@ final class YamlSubsetReader {
     private Decline() {
       super("outside the YAML subset", null, false, false);
     }
+  }
+
+  /**
+   * A char buffer of at least {@code length} for this thread. Every document used to get a fresh
+   * copy of its text; reusing one per thread saves allocating and clearing it. Buffers past {@link
+   * #MAX_KEPT_BUFFER} chars are not kept.
+   */
+  private static char[] buffer(int length) {
+    char[] kept = BUFFERS.get();
+    if (kept != null && kept.length >= length) {
+      return kept;
+    }
+    char[] fresh = new char[Math.max(length, 4096)];
+    if (fresh.length <= MAX_KEPT_BUFFER) {
+      BUFFERS.set(fresh);
+    }
+    return fresh;
   }
 
   private static byte[] oddAscii() {
