@@ -144,7 +144,8 @@ final class MetaSchemaShortcut {
     rules.put("enum", Rule.LIST);
     rules.put("examples", Rule.LIST);
     rules.put("multipleOf", Rule.MULTIPLE_OF);
-    return Map.copyOf(rules);
+    // A HashMap, never changed after this: keywords hash once (shared strings) and look up fast.
+    return rules;
   }
 
   private static boolean typeValid(JsonNode value) {

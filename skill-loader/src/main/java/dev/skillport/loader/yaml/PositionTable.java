@@ -92,17 +92,31 @@ final class PositionTable {
   /** The child of {@code row} whose pointer token is {@code pointer[from, to)}, or -1. */
   private int child(int row, String pointer, int from, int to) {
     int index = index(pointer, from, to);
+    int length = to - from;
+    // Without '~' in the token, a key matches exactly when it equals the token: compared by length
+    // and (cached) hash before its chars. With one, keys are escaped and compared in full.
+    int tilde = pointer.indexOf('~', from);
+    boolean plain = tilde < 0 || tilde >= to;
+    int hash = 0;
+    for (int i = from; i < to; i++) {
+      hash = 31 * hash + pointer.charAt(i);
+    }
     for (int j = row + 1; j < size && parents[j] >= row; j++) {
       if (parents[j] != row) {
         continue;
       }
-      if (keys[j] == null) {
+      String key = keys[j];
+      if (key == null) {
         if (indexes[j] == index) {
           return j;
         }
+      } else if (plain) {
+        if (key.length() == length && key.hashCode() == hash && pointer.startsWith(key, from)) {
+          return j;
+        }
       } else {
-        String token = YamlDocument.escape(keys[j]);
-        if (token.length() == to - from && pointer.startsWith(token, from)) {
+        String token = YamlDocument.escape(key);
+        if (token.length() == length && pointer.startsWith(token, from)) {
           return j;
         }
       }

@@ -144,6 +144,15 @@ class YamlSubsetReaderTest {
   }
 
   @Test
+  void locate_keysWithSlashAndTilde_areFoundByTheirEscapedPointers() {
+    YamlDocument doc = accepted("a/b:\n  c~d: 1\n  x: [p, q]\nc~d: 2\nc: {d: 3}\n");
+    assertThat(doc.locate("/a~1b/c~0d")).isEqualTo(new YamlLocation(2, 3));
+    assertThat(doc.locate("/c~0d")).isEqualTo(new YamlLocation(4, 1));
+    assertThat(doc.locate("/a~1b/x/1")).isEqualTo(new YamlLocation(3, 10));
+    assertThat(doc.locate("/a/b")).as("an unescaped slash is two tokens").isEqualTo(doc.locate(""));
+  }
+
+  @Test
   void read_lineOffset_isAddedToEveryLine() {
     YamlDocument doc = YamlSubsetReader.read("a: 1\nb:\n  c: x\n", LIMITS, 1);
     assertThat(doc).isNotNull();
