@@ -34,7 +34,7 @@ final class YamlSubsetReader {
   /** Per-thread text buffers, see {@link #buffer}. */
   private static final ThreadLocal<char[]> BUFFERS = new ThreadLocal<>();
 
-  private static final int MAX_KEPT_BUFFER = 256 * 1024;
+  private static final int MAX_KEPT_BUFFER = 64 * 1024;
 
   /** Texts up to this length are looked up in {@link #SHARED}. */
   private static final int MAX_SHARED_LENGTH = 24;
