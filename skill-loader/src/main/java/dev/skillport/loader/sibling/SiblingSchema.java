@@ -73,6 +73,29 @@ enum SiblingSchema {
     return validateFully(instance);
   }
 
+  private static void findNonFinite(JsonNode node, String pointer, List<Issue> out) {
+    if (node == null) {
+      return;
+    }
+    if (node.isFloatingPointNumber()) {
+      double value = node.doubleValue();
+      if (Double.isNaN(value) || Double.isInfinite(value)) {
+        out.add(new Issue(pointer, "must be a finite number, not " + node.asText()));
+      }
+    } else if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> field : node.properties()) {
+        findNonFinite(
+            field.getValue(),
+            pointer + "/" + field.getKey().replace("~", "~0").replace("/", "~1"),
+            out);
+      }
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        findNonFinite(node.get(i), pointer + "/" + i, out);
+      }
+    }
+  }
+
   /**
    * True when a shortcut knows {@code instance} is valid without the full validator; false means
    * "not known". Valid entries of the plain shapes skill files use take this path.
@@ -85,7 +108,19 @@ enum SiblingSchema {
 
   /** {@link #validate} without the shortcuts: always the full validator. */
   List<Issue> validateFully(JsonNode instance) {
-    List<Error> errors = Compiled.SCHEMAS.get(this).validate(instance);
+    List<Error> errors;
+    try {
+      errors = Compiled.SCHEMAS.get(this).validate(instance);
+    } catch (NumberFormatException e) {
+      // YAML's .nan and .inf are numbers JSON has no place for: the validator fails to compare
+      // them with a bound. They are the entry's problem, reported where they are.
+      List<Issue> nonFinite = new ArrayList<>(1);
+      findNonFinite(instance, "", nonFinite);
+      if (nonFinite.isEmpty()) {
+        throw e;
+      }
+      return nonFinite;
+    }
     List<Issue> issues = new ArrayList<>(errors.size());
     for (Error e : errors) {
       issues.add(new Issue(pointer(e.getInstanceLocation()), e.getMessage()));
