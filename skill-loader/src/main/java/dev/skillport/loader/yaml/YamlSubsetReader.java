@@ -920,45 +920,6 @@ final class YamlSubsetReader {
   private int escape(int p, StringBuilder out) {
     char c = at(p);
     switch (c) {
-      case '0':
-        out.append('\0');
-        return p + 1;
-      case 'a':
-        out.append('\u0007');
-        return p + 1;
-      case 'b':
-        out.append('\b');
-        return p + 1;
-      case 't':
-        out.append('\t');
-        return p + 1;
-      case 'n':
-        out.append('\n');
-        return p + 1;
-      case 'v':
-        out.append('\u000B');
-        return p + 1;
-      case 'f':
-        out.append('\f');
-        return p + 1;
-      case 'r':
-        out.append('\r');
-        return p + 1;
-      case 'e':
-        out.append('\u001B');
-        return p + 1;
-      case ' ':
-      case '"':
-      case '/':
-      case '\\':
-        out.append(c);
-        return p + 1;
-      case 'N':
-        out.append('\u0085');
-        return p + 1;
-      case '_':
-        out.append('\u00A0');
-        return p + 1;
       case 'x':
         return hex(p + 1, 2, out);
       case 'u':
@@ -966,8 +927,28 @@ final class YamlSubsetReader {
       case 'U':
         return hex(p + 1, 8, out);
       default:
-        throw decline();
+        out.append(singleEscape(c));
+        return p + 1;
     }
+  }
+
+  /** The character a one-letter escape stands for; anything else declines. */
+  private static char singleEscape(char c) {
+    return switch (c) {
+      case '0' -> '\0';
+      case 'a' -> '\u0007';
+      case 'b' -> '\b';
+      case 't' -> '\t';
+      case 'n' -> '\n';
+      case 'v' -> '\u000B';
+      case 'f' -> '\f';
+      case 'r' -> '\r';
+      case 'e' -> '\u001B';
+      case ' ', '"', '/', '\\' -> c;
+      case 'N' -> '\u0085';
+      case '_' -> '\u00A0';
+      default -> throw decline();
+    };
   }
 
   private int hex(int from, int digits, StringBuilder out) {
