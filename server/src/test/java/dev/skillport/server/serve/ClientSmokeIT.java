@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.skillport.api.skill.Scope;
-import dev.skillport.loader.SkillRoot;
-import dev.skillport.server.transport.StreamableHttpTransport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,8 +28,7 @@ class ClientSmokeIT {
   @BeforeAll
   static void install() throws Exception {
     Path shared = Path.of(System.getProperty("skillport.shared", "../../shared")).toAbsolutePath();
-    samples =
-        Path.of(System.getProperty("skillport.samples", "../samples/skills")).toAbsolutePath();
+    samples = SamplesHttpServer.samples();
     Path dir =
         Path.of(System.getProperty("skillport.buildDir", "target"), "client-smoke")
             .toAbsolutePath();
@@ -94,14 +90,7 @@ class ClientSmokeIT {
 
   @Test
   void http_listsAndCallsLoadSkill() throws Exception {
-    try (SkillportServer server =
-            SkillportServer.start(
-                ServeConfig.of(List.of(SkillRoot.of(samples, Scope.REPO))).withWatch(false),
-                "test");
-        StreamableHttpTransport http =
-            StreamableHttpTransport.builder(server.mcp()).host("127.0.0.1").port(0).build()) {
-      http.start();
-      http.setReady(true);
+    try (SamplesHttpServer http = SamplesHttpServer.start()) {
       JsonNode summary =
           smoke(
               List.of("--url", http.uri().toString()),

@@ -2,13 +2,9 @@ package dev.skillport.server.serve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.skill.Scope;
-import dev.skillport.loader.SkillRoot;
-import dev.skillport.server.transport.StreamableHttpTransport;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,28 +17,17 @@ import org.junit.jupiter.params.provider.ValueSource;
  * registry on first use.
  */
 class ConformanceIT {
-  private static SkillportServer server;
-  private static StreamableHttpTransport http;
+  private static SamplesHttpServer http;
 
   @BeforeAll
   static void start() throws Exception {
-    Path samples =
-        Path.of(System.getProperty("skillport.samples", "../samples/skills")).toAbsolutePath();
-    server =
-        SkillportServer.start(
-            ServeConfig.of(List.of(SkillRoot.of(samples, Scope.REPO))).withWatch(false), "test");
-    http = StreamableHttpTransport.builder(server.mcp()).host("127.0.0.1").port(0).build();
-    http.start();
-    http.setReady(true);
+    http = SamplesHttpServer.start();
   }
 
   @AfterAll
   static void stop() {
     if (http != null) {
       http.close();
-    }
-    if (server != null) {
-      server.close();
     }
   }
 

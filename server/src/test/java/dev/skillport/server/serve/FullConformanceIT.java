@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.skillport.api.skill.Scope;
-import dev.skillport.loader.SkillRoot;
-import dev.skillport.server.transport.StreamableHttpTransport;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -51,31 +48,17 @@ class FullConformanceIT {
           "test_elicitation_sep1330_enums",
           "json_schema_2020_12_tool");
 
-  private static SkillportServer server;
-  private static StreamableHttpTransport http;
+  private static SamplesHttpServer http;
 
   @BeforeAll
   static void start() throws Exception {
-    Path samples =
-        Path.of(System.getProperty("skillport.samples", "../samples/skills")).toAbsolutePath();
-    server =
-        SkillportServer.start(
-            ServeConfig.of(List.of(SkillRoot.of(samples, Scope.REPO)))
-                .withWatch(false)
-                .withPreload(List.of("mcp-conformance")),
-            "test");
-    http = StreamableHttpTransport.builder(server.mcp()).host("127.0.0.1").port(0).build();
-    http.start();
-    http.setReady(true);
+    http = SamplesHttpServer.start("mcp-conformance");
   }
 
   @AfterAll
   static void stop() {
     if (http != null) {
       http.close();
-    }
-    if (server != null) {
-      server.close();
     }
   }
 

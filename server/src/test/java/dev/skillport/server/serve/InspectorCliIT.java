@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.skillport.api.skill.Scope;
-import dev.skillport.loader.SkillRoot;
-import dev.skillport.server.transport.StreamableHttpTransport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,8 +29,7 @@ class InspectorCliIT {
   private static Path node;
   private static Path inspector;
   private static Path samples;
-  private static SkillportServer server;
-  private static StreamableHttpTransport http;
+  private static SamplesHttpServer http;
 
   @BeforeAll
   static void start() throws Exception {
@@ -51,17 +47,8 @@ class InspectorCliIT {
     assertThat(node).isRegularFile();
     assertThat(inspector).isRegularFile();
 
-    samples =
-        Path.of(System.getProperty("skillport.samples", "../samples/skills")).toAbsolutePath();
-    server =
-        SkillportServer.start(
-            ServeConfig.of(List.of(SkillRoot.of(samples, Scope.REPO)))
-                .withWatch(false)
-                .withPreload(List.of("image-tools")),
-            "test");
-    http = StreamableHttpTransport.builder(server.mcp()).host("127.0.0.1").port(0).build();
-    http.start();
-    http.setReady(true);
+    samples = SamplesHttpServer.samples();
+    http = SamplesHttpServer.start("image-tools");
   }
 
   @AfterAll
@@ -69,12 +56,8 @@ class InspectorCliIT {
     if (http != null) {
       http.close();
     }
-    if (server != null) {
-      server.close();
-    }
   }
 
-  /** Installs {@code pkg} into {@code dir} once, as the conformance runner does. */
   private static Path install(Path dir, String pkg) throws IOException, InterruptedException {
     if (!Files.exists(dir.resolve(".done"))) {
       Files.createDirectories(dir);
