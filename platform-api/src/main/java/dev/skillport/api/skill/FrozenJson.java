@@ -17,15 +17,19 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Deeply immutable, compact copies of JSON trees, for the schemas a {@link ToolSpec} holds.
+ * Deeply immutable, compact JSON trees, for the schemas a {@link ToolSpec} holds and the documents
+ * the skill loader reads.
  *
  * <p>A catalog keeps thousands of small schemas for its whole life, so a frozen tree stores each
- * mapping as two exact-size arrays instead of a 16-slot {@link LinkedHashMap}, and shares field
- * names and short texts ({@code "type"}, {@code "string"}) between all trees. Every mutator of a
- * frozen container throws {@link UnsupportedOperationException}, which is what makes sharing safe;
- * {@link JsonNode#deepCopy()} of a frozen tree gives an ordinary mutable copy.
+ * mapping as two exact-size arrays instead of a 16-slot {@link LinkedHashMap}, and {@link #freeze}
+ * shares field names and short texts ({@code "type"}, {@code "string"}) between all trees. Every
+ * mutator of a frozen container throws {@link UnsupportedOperationException}, which is what makes
+ * sharing safe; {@link JsonNode#deepCopy()} of a frozen tree gives an ordinary mutable copy.
+ *
+ * <p>A reader that builds a tree bottom-up can make it frozen from the start with {@link #object}
+ * and {@link #array}, so {@link ToolSpec} takes its subtrees as they are instead of copying them.
  */
-final class FrozenJson {
+public final class FrozenJson {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   /** Texts at most this long are shared; longer ones are rarely repeated. */
@@ -43,7 +47,7 @@ final class FrozenJson {
   private FrozenJson() {}
 
   /** {@code node} itself when it is already frozen (or a scalar), else a frozen copy. */
-  static JsonNode freeze(JsonNode node) {
+  public static JsonNode freeze(JsonNode node) {
     if (node instanceof FrozenObject || node instanceof FrozenArray) {
       return node;
     }
@@ -64,7 +68,7 @@ final class FrozenJson {
       for (int i = 0; i < elements.length; i++) {
         elements[i] = freeze(node.get(i));
       }
-      return new FrozenArray(List.of(elements));
+      return array(elements);
     }
     if (node.isTextual()) {
       String text = node.textValue();
@@ -75,8 +79,28 @@ final class FrozenJson {
   }
 
   /** True when {@code node} is a frozen container. */
-  static boolean isFrozen(JsonNode node) {
+  public static boolean isFrozen(JsonNode node) {
     return node instanceof FrozenObject || node instanceof FrozenArray;
+  }
+
+  /**
+   * A frozen mapping of {@code names[i]} to {@code values[i]}, in that order. The arrays are taken
+   * over, not copied: the caller must not change them afterwards. Names must be distinct and every
+   * value frozen or a scalar; neither is checked, as a reader that built them already knows.
+   */
+  public static ObjectNode object(String[] names, JsonNode[] values) {
+    if (names.length != values.length) {
+      throw new IllegalArgumentException(names.length + " names for " + values.length + " values");
+    }
+    return new FrozenObject(fields(names, values));
+  }
+
+  /**
+   * A frozen sequence of {@code elements}; every element must be frozen or a scalar, which is not
+   * checked.
+   */
+  public static ArrayNode array(JsonNode... elements) {
+    return new FrozenArray(List.of(elements));
   }
 
   private static <V> V share(Map<String, V> table, String key, V value) {

@@ -41,6 +41,12 @@ final class SiblingPaths {
 
   private static final Pattern DRIVE = Pattern.compile("^[A-Za-z]:.*");
 
+  /** Per-thread read buffers, reused from file to file; see {@link #readFully}. */
+  private static final ThreadLocal<byte[]> READ_BUFFERS = new ThreadLocal<>();
+
+  /** Read buffers up to this size are kept for the thread's next file. */
+  private static final int MAX_KEPT_READ_BUFFER = 128 * 1024;
+
   private final SiblingContext ctx;
   private final Path skillDir;
 
@@ -478,20 +484,33 @@ final class SiblingPaths {
    * Exactly {@code size} bytes from {@code channel} followed by its end, or null when the file
    * changed size meanwhile (the caller then reads it the ordinary way).
    */
+  /**
+   * Reads all {@code size} bytes into this thread's buffer (one more than {@code size}, so a file
+   * that grew since its size was taken is noticed); null when the file is not exactly that long.
+   */
   private static byte[] readFully(SeekableByteChannel channel, int size) throws IOException {
-    ByteBuffer buffer = ByteBuffer.allocate(size);
-    while (buffer.hasRemaining()) {
+    byte[] kept = READ_BUFFERS.get();
+    byte[] bytes = kept != null && kept.length > size ? kept : new byte[Math.max(size + 1, 8192)];
+    if (bytes != kept && bytes.length <= MAX_KEPT_READ_BUFFER) {
+      READ_BUFFERS.set(bytes);
+    }
+    ByteBuffer buffer = ByteBuffer.wrap(bytes, 0, size + 1);
+    while (buffer.position() < size) {
       if (channel.read(buffer) < 0) {
         return null;
       }
     }
-    return channel.read(ByteBuffer.allocate(1)) < 0 ? buffer.array() : null;
+    // Exactly size bytes: the read of the extra byte finds the end of the file.
+    return buffer.position() == size && channel.read(buffer) < 0 ? bytes : null;
   }
 
-  /** True when every byte is ASCII, which decodes the same as Latin-1 and UTF-8. */
-  private static boolean ascii(byte[] bytes) {
-    for (byte b : bytes) {
-      if (b < 0) {
+  /**
+   * True when the first {@code length} bytes are ASCII, which decodes the same as Latin-1 and
+   * UTF-8.
+   */
+  private static boolean ascii(byte[] bytes, int length) {
+    for (int i = 0; i < length; i++) {
+      if (bytes[i] < 0) {
         return false;
       }
     }
@@ -508,11 +527,13 @@ final class SiblingPaths {
     try {
       byte[] bytes = null;
       long size;
+      int length = 0;
       // One open: the size comes from the open file, and a file over the limit is never read.
       try (SeekableByteChannel channel = Files.newByteChannel(file)) {
         size = channel.size();
         if (size <= cap) {
           bytes = readFully(channel, (int) size);
+          length = (int) size;
         }
       }
       if (size > cap) {
@@ -526,16 +547,18 @@ final class SiblingPaths {
         return Optional.empty();
       }
       if (bytes == null) {
+        // The file changed while it was read: read it again as it is now.
         bytes = Files.readAllBytes(file);
+        length = bytes.length;
       }
       String text =
-          ascii(bytes)
-              ? new String(bytes, StandardCharsets.ISO_8859_1)
+          ascii(bytes, length)
+              ? new String(bytes, 0, length, StandardCharsets.ISO_8859_1)
               : StandardCharsets.UTF_8
                   .newDecoder()
                   .onMalformedInput(CodingErrorAction.REPORT)
                   .onUnmappableCharacter(CodingErrorAction.REPORT)
-                  .decode(ByteBuffer.wrap(bytes))
+                  .decode(ByteBuffer.wrap(bytes, 0, length))
                   .toString();
       return Optional.of(text.startsWith("\uFEFF") ? text.substring(1) : text);
     } catch (CharacterCodingException e) {

@@ -51,14 +51,7 @@ final class ToolBinder {
     List<DeclaredTool> out = new ArrayList<>(declared.size());
     for (DeclaredTool tool : declared) {
       ToolBinding binding = binding(tool);
-      out.add(
-          new DeclaredTool(
-              tool.spec().toBuilder().binding(binding).build(),
-              tool.handler(),
-              tool.sourceFile(),
-              tool.file(),
-              tool.at(),
-              tool.sourceAt()));
+      out.add(tool.withSpec(tool.spec().toBuilder().binding(binding).build()));
     }
     return out;
   }
@@ -102,7 +95,7 @@ final class ToolBinder {
               .description(SiblingFiles.defaultDescription(ctx))
               .binding(new ToolBinding.Script(script, ToolBinding.ScriptSource.SCRIPT_ONLY))
               .build();
-      out.add(new DeclaredTool(spec, null, null, script, YamlLocation.UNKNOWN, null));
+      out.add(new DeclaredTool(spec, null, null, script, null, ""));
     }
     return out;
   }

@@ -98,13 +98,7 @@ final class ToolGroups {
       grouped.add(
           group == null || group.equals(tool.spec().group())
               ? tool
-              : new DeclaredTool(
-                  tool.spec().toBuilder().group(group).build(),
-                  tool.handler(),
-                  tool.sourceFile(),
-                  tool.file(),
-                  tool.at(),
-                  tool.sourceAt()));
+              : tool.withSpec(tool.spec().toBuilder().group(group).build()));
     }
     List<GroupSpec> specs = new ArrayList<>();
     for (DeclaredGroup g : groups.values()) {

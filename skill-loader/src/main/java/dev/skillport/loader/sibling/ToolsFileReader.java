@@ -278,8 +278,8 @@ final class ToolsFileReader {
             blankToNull(YamlValues.text(entry.get("handler"))),
             source,
             file,
-            doc.locate(pointer),
-            doc.locate(pointer + "/source_file")));
+            doc,
+            pointer));
   }
 
   private Optional<Execution> execution(

@@ -1,10 +1,11 @@
 package dev.skillport.loader.yaml;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.skill.FrozenJson;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Reads the plain subset of YAML that skill files are written in, many times faster than the
@@ -24,6 +25,10 @@ import java.util.Arrays;
  * syntax error, so this reader never has to produce a diagnostic and cannot accept a text the
  * engine would refuse. Depth and size limits decline at the same points where the engine path would
  * reject.
+ *
+ * <p>The tree is built frozen ({@link FrozenJson}): each collection's entries are gathered on a
+ * stack and become exact-size arrays when it ends, so no mutable map is built only to be copied
+ * later by {@code ToolSpec}.
  */
 final class YamlSubsetReader {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -41,6 +46,12 @@ final class YamlSubsetReader {
 
   /** Recently read short texts by hash; a power of two in size. */
   private static final SharedText[] SHARED = new SharedText[2048];
+
+  /** Recently read short plain scalars by hash, with their values; a power of two in size. */
+  private static final SharedPlain[] SHARED_PLAIN = new SharedPlain[2048];
+
+  /** A mapping with more entries than this finds duplicate keys with a set instead of a scan. */
+  private static final int MAX_SCANNED_KEYS = 16;
 
   /**
    * A simple key (one not introduced by {@code ?}) may span at most this many characters before its
@@ -72,6 +83,15 @@ final class YamlSubsetReader {
   private int indent;
 
   private int nodes;
+
+  /**
+   * Keys (null in sequences) and values of the collections being read, innermost last; a
+   * collection's entries start where the stack stood when it began and are taken off when it ends.
+   */
+  private String[] keyStack = new String[64];
+
+  private JsonNode[] valueStack = new JsonNode[64];
+  private int top;
 
   private YamlSubsetReader(String text, YamlLimits limits, int lineOffset) {
     this.s = text;
@@ -342,20 +362,19 @@ final class YamlSubsetReader {
     return blockMapping(column, row, depth);
   }
 
-  private ObjectNode blockMapping(int column, int row, int depth) {
+  private JsonNode blockMapping(int column, int row, int depth) {
     enter(depth);
-    ObjectNode mapping = NODES.objectNode();
+    int base = top;
+    Set<String> keys = null;
     while (true) {
       int keyLine = line + 1 + lineOffset;
       int keyColumn = column(pos);
       String key = blockKey();
-      if (mapping.has(key)) {
-        throw decline();
-      }
+      keys = refuseDuplicate(base, key, keys);
       int keyRow = table.add(row, key, 0, keyLine, keyColumn);
-      mapping.set(key, blockValue(column, keyRow, depth));
+      push(key, blockValue(column, keyRow, depth));
       if (indent < column) {
-        return mapping;
+        return mapping(base);
       }
       if (indent > column) {
         throw decline();
@@ -363,9 +382,9 @@ final class YamlSubsetReader {
     }
   }
 
-  private ArrayNode blockSequence(int column, int row, int depth) {
+  private JsonNode blockSequence(int column, int row, int depth) {
     enter(depth);
-    ArrayNode sequence = NODES.arrayNode();
+    int base = top;
     int index = 0;
     while (true) {
       pos++;
@@ -376,14 +395,14 @@ final class YamlSubsetReader {
           // An empty entry.
           throw decline();
         }
-        sequence.add(blockNode(row, index, depth + 1));
+        push(null, blockNode(row, index, depth + 1));
       } else if (sequenceEntry()) {
         throw decline();
       } else if (mappingOnThisLine()) {
-        sequence.add(blockNode(row, index, depth + 1));
+        push(null, blockNode(row, index, depth + 1));
       } else {
         int itemRow = here(row, null, index);
-        sequence.add(value(itemRow, depth + 1, false));
+        push(null, value(itemRow, depth + 1, false));
         restOfLine();
       }
       index++;
@@ -391,7 +410,7 @@ final class YamlSubsetReader {
         throw decline();
       }
       if (indent < column || !sequenceEntry()) {
-        return sequence;
+        return sequence(base);
       }
     }
   }
@@ -614,7 +633,7 @@ final class YamlSubsetReader {
         return NODES.textNode(quoted());
       default:
         count();
-        return SafeYaml.plainScalar(flow ? flowPlain() : blockPlain());
+        return flow ? flowPlain() : blockPlain();
     }
   }
 
@@ -661,7 +680,7 @@ final class YamlSubsetReader {
    * A plain scalar in block context, ending at the end of the line or at a comment; a {@code :}
    * followed by a blank inside it (a mapping where none may start) declines.
    */
-  private String blockPlain() {
+  private JsonNode blockPlain() {
     plainStart(false);
     int start = pos;
     int p = pos;
@@ -678,7 +697,7 @@ final class YamlSubsetReader {
       }
       p++;
     }
-    return plainText(start, p);
+    return plainValue(start, p);
   }
 
   /**
@@ -705,14 +724,10 @@ final class YamlSubsetReader {
     if (length > MAX_SHARED_LENGTH) {
       return s.substring(start, end);
     }
-    int hash = 0;
-    for (int i = start; i < end; i++) {
-      hash = 31 * hash + chars[i];
-    }
+    int hash = hash(start, end);
     int slot = (hash ^ (hash >>> 16)) & (SHARED.length - 1);
     SharedText shared = SHARED[slot];
-    if (shared != null
-        && Arrays.equals(shared.chars(), 0, shared.chars().length, chars, start, end)) {
+    if (shared != null && sameChars(shared.chars(), start, end)) {
       return shared.text();
     }
     String fresh = s.substring(start, end);
@@ -724,10 +739,61 @@ final class YamlSubsetReader {
   private record SharedText(char[] chars, String text) {}
 
   /**
+   * The value of the plain scalar from {@code start} to {@code end} without trailing spaces,
+   * leaving {@link #pos} after its last character. A plain scalar's value depends on its text
+   * alone, so short ones ({@code string}, {@code true}, {@code 0.001}) come from a shared table
+   * like {@link #text}'s, resolved once.
+   */
+  private JsonNode plainValue(int start, int end) {
+    int last = end;
+    while (chars[last - 1] == ' ') {
+      last--;
+    }
+    pos = last;
+    int length = last - start;
+    if (length > MAX_SHARED_LENGTH) {
+      return SafeYaml.plainScalar(s.substring(start, last));
+    }
+    int hash = hash(start, last);
+    int slot = (hash ^ (hash >>> 16)) & (SHARED_PLAIN.length - 1);
+    SharedPlain shared = SHARED_PLAIN[slot];
+    if (shared != null && sameChars(shared.chars(), start, last)) {
+      return shared.value();
+    }
+    JsonNode value = SafeYaml.plainScalar(s.substring(start, last));
+    SHARED_PLAIN[slot] = new SharedPlain(Arrays.copyOfRange(chars, start, last), value);
+    return value;
+  }
+
+  /** A shared plain scalar with its chars and its (immutable) value. */
+  private record SharedPlain(char[] chars, JsonNode value) {}
+
+  private int hash(int start, int end) {
+    int hash = 0;
+    for (int i = start; i < end; i++) {
+      hash = 31 * hash + chars[i];
+    }
+    return hash;
+  }
+
+  /** True when {@code shared} holds exactly the chars from {@code start} to {@code end}. */
+  private boolean sameChars(char[] shared, int start, int end) {
+    if (shared.length != end - start) {
+      return false;
+    }
+    for (int i = 0; i < shared.length; i++) {
+      if (shared[i] != chars[start + i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * A plain scalar inside a flow collection, ending before {@code ,}, a bracket or a brace. A
    * {@code :} or {@code #} inside one, or the end of the line, declines.
    */
-  private String flowPlain() {
+  private JsonNode flowPlain() {
     plainStart(true);
     int start = pos;
     int p = pos;
@@ -741,7 +807,7 @@ final class YamlSubsetReader {
       }
       p++;
     }
-    return plainText(start, p);
+    return plainValue(start, p);
   }
 
   /** A plain key inside a flow mapping, leaving {@link #pos} on its {@code :}. */
@@ -775,42 +841,97 @@ final class YamlSubsetReader {
     return key;
   }
 
-  private ArrayNode flowSequence(int row, int depth) {
+  private JsonNode flowSequence(int row, int depth) {
     enter(depth);
-    ArrayNode sequence = NODES.arrayNode();
-    if (openFlow(']')) {
-      return sequence;
+    int base = top;
+    if (!openFlow(']')) {
+      int index = 0;
+      do {
+        int itemRow = here(row, null, index++);
+        push(null, value(itemRow, depth + 1, true));
+      } while (!flowEntryEnds(']'));
     }
-    int index = 0;
-    do {
-      int itemRow = here(row, null, index++);
-      sequence.add(value(itemRow, depth + 1, true));
-    } while (!flowEntryEnds(']'));
-    return sequence;
+    return sequence(base);
   }
 
-  private ObjectNode flowMapping(int row, int depth) {
+  private JsonNode flowMapping(int row, int depth) {
     enter(depth);
-    ObjectNode mapping = NODES.objectNode();
+    int base = top;
     if (openFlow('}')) {
-      return mapping;
+      return mapping(base);
     }
+    Set<String> keys = null;
     do {
       int keyLine = line + 1 + lineOffset;
       int keyColumn = column(pos);
       String key = flowKey();
-      if (mapping.has(key)) {
-        throw decline();
-      }
+      keys = refuseDuplicate(base, key, keys);
       int keyRow = table.add(row, key, 0, keyLine, keyColumn);
       skipSpaces();
       char v = at(pos);
       if (v == ',' || v == '}' || v == '\n') {
         throw decline();
       }
-      mapping.set(key, value(keyRow, depth + 1, true));
+      push(key, value(keyRow, depth + 1, true));
     } while (!flowEntryEnds('}'));
-    return mapping;
+    return mapping(base);
+  }
+
+  // ---------------------------------------------------------------- building the tree
+
+  private void push(String key, JsonNode value) {
+    if (top == valueStack.length) {
+      keyStack = Arrays.copyOf(keyStack, top * 2);
+      valueStack = Arrays.copyOf(valueStack, top * 2);
+    }
+    keyStack[top] = key;
+    valueStack[top] = value;
+    top++;
+  }
+
+  /**
+   * Declines a key the mapping whose entries start at {@code base} already has (the engine refuses
+   * duplicates). Small mappings are scanned; a large one keeps its keys in a set, returned to be
+   * passed in again.
+   */
+  private Set<String> refuseDuplicate(int base, String key, Set<String> keys) {
+    int size = top - base;
+    if (keys == null && size <= MAX_SCANNED_KEYS) {
+      for (int i = base; i < top; i++) {
+        if (keyStack[i].equals(key)) {
+          throw decline();
+        }
+      }
+      return null;
+    }
+    Set<String> seen = keys;
+    if (seen == null) {
+      seen = new HashSet<>(Arrays.asList(keyStack).subList(base, top));
+    }
+    if (!seen.add(key)) {
+      throw decline();
+    }
+    return seen;
+  }
+
+  /** The mapping of the entries above {@code base}, taken off the stack. */
+  private JsonNode mapping(int base) {
+    String[] names = Arrays.copyOfRange(keyStack, base, top);
+    JsonNode[] values = Arrays.copyOfRange(valueStack, base, top);
+    pop(base);
+    return FrozenJson.object(names, values);
+  }
+
+  /** The sequence of the entries above {@code base}, taken off the stack. */
+  private JsonNode sequence(int base) {
+    JsonNode[] values = Arrays.copyOfRange(valueStack, base, top);
+    pop(base);
+    return FrozenJson.array(values);
+  }
+
+  /** Takes the entries above {@code base} off; the slots are overwritten by later entries. */
+  private void pop(int base) {
+    top = base;
   }
 
   /** Steps over a flow collection's opening bracket; true when it is closed right away. */

@@ -1,8 +1,12 @@
 package dev.skillport.loader.yaml;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.skill.FrozenJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -230,5 +234,31 @@ class YamlSubsetReaderTest {
     YamlProblem problem = ((YamlResult.Rejected) result).problem();
     assertThat(problem.kind()).isEqualTo(YamlProblem.Kind.DUPLICATE_KEY);
     assertThat(problem.location()).isEqualTo(new YamlLocation(4, 3));
+  }
+
+  @Test
+  void read_largeMappingWithDuplicateKey_declines() {
+    StringBuilder yaml = new StringBuilder();
+    for (int i = 0; i < 40; i++) {
+      yaml.append("k").append(i).append(": ").append(i).append('\n');
+    }
+    assertThat(root(yaml.toString()).size()).isEqualTo(40);
+    yaml.append("k7: again\n");
+    assertThat(YamlSubsetReader.read(yaml.toString(), LIMITS, 0)).isNull();
+    assertThat(YamlSubsetReader.read("{a: 1, b: 2, a: 3}\n", LIMITS, 0)).isNull();
+  }
+
+  @Test
+  void read_tree_isFrozenThroughout() {
+    JsonNode root = root("a:\n  b: [1, {c: d}]\n  e:\n    - f\n");
+    assertThat(FrozenJson.isFrozen(root)).isTrue();
+    assertThat(FrozenJson.isFrozen(root.get("a"))).isTrue();
+    assertThat(FrozenJson.isFrozen(root.at("/a/b"))).isTrue();
+    assertThat(FrozenJson.isFrozen(root.at("/a/b/1"))).isTrue();
+    assertThat(FrozenJson.isFrozen(root.at("/a/e"))).isTrue();
+    assertThatThrownBy(() -> ((ObjectNode) root.get("a")).put("x", 1))
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> ((ArrayNode) root.at("/a/b")).set(0, root))
+        .isInstanceOf(UnsupportedOperationException.class);
   }
 }
