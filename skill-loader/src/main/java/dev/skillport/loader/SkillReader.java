@@ -92,7 +92,8 @@ final class SkillReader {
                   m.description(),
                   m.extensions(),
                   options.siblingLimits(),
-                  collector));
+                  collector,
+                  true));
     }
     SkillState state = collector.hasErrors() ? SkillState.SKIPPED : SkillState.AVAILABLE;
     Skill skill =

@@ -49,6 +49,9 @@ public final class SkillScanner {
   /** The lowercase name accepted with a warning (exact spelling, not any case variant). */
   public static final String SKILL_FILE_LOWERCASE = "skill.md";
 
+  /** {@link #SKILL_FILE} in other letter cases: found only where names ignore case. */
+  private static final String SKILL_FILE_OTHER_CASE = "sKILL.md";
+
   private static final Logger LOG = LoggerFactory.getLogger(SkillScanner.class);
 
   private final int maxDepth;
@@ -132,6 +135,12 @@ public final class SkillScanner {
     private final Set<Path> visited = new HashSet<>();
     private Path firstTooDeep;
 
+    /**
+     * Whether file names under this root are case-sensitive, as the first {@code SKILL.md} found by
+     * name tells; null before that.
+     */
+    private Boolean caseSensitive;
+
     Walk(
         ScanRoot root,
         Path rootPath,
@@ -153,6 +162,9 @@ public final class SkillScanner {
       visited.add(rootPath);
       while (!stack.isEmpty()) {
         Visit visit = stack.pop();
+        if (skillByName(visit.dir())) {
+          continue;
+        }
         TreeMap<String, Path> entries = list(visit.dir());
         if (entries == null) {
           continue;
@@ -189,14 +201,41 @@ public final class SkillScanner {
       }
     }
 
-    /** Records {@code dir} as a skill when it holds a skill file; true when it does. */
+    /**
+     * Records {@code dir} as a skill when {@code SKILL.md} is there, asked for by name: one stat
+     * instead of listing the folder, and a skill folder is never listed otherwise. A name lookup
+     * gives exactly the listing's answer only where names are case-sensitive, so the first hit
+     * under a root checks that; where they are not, this answers false from then on and every
+     * folder is listed. False also when there is no {@code SKILL.md}: the listing then looks for
+     * {@code skill.md} and subfolders.
+     */
+    private boolean skillByName(Path dir) {
+      if (Boolean.FALSE.equals(caseSensitive)) {
+        return false;
+      }
+      Path file = dir.resolve(SKILL_FILE);
+      if (!Files.isRegularFile(file)) {
+        return false;
+      }
+      if (caseSensitive == null) {
+        caseSensitive = !sameFile(file, dir.resolve(SKILL_FILE_OTHER_CASE));
+        if (!caseSensitive) {
+          return false;
+        }
+      }
+      return record(dir, false);
+    }
+
+    /** Records {@code dir} as a skill when its listing holds a skill file; true when it does. */
     private boolean isSkill(Path dir, TreeMap<String, Path> entries) {
       boolean upper = isFile(entries.get(SKILL_FILE));
       boolean lower = !upper && isFile(entries.get(SKILL_FILE_LOWERCASE));
-      if (!upper && !lower) {
-        return false;
-      }
-      Path file = dir.resolve(upper ? SKILL_FILE : SKILL_FILE_LOWERCASE);
+      return (upper || lower) && record(dir, lower);
+    }
+
+    /** Records {@code dir} as a skill whose file is {@code skill.md} when {@code lower}; true. */
+    private boolean record(Path dir, boolean lower) {
+      Path file = dir.resolve(lower ? SKILL_FILE_LOWERCASE : SKILL_FILE);
       DiscoveredSkill earlier = skillsSeen.get(dir);
       if (earlier != null) {
         diagnostics.add(
@@ -289,5 +328,14 @@ public final class SkillScanner {
 
   private static boolean isFile(Path path) {
     return path != null && Files.isRegularFile(path);
+  }
+
+  /** Whether both paths name one existing file; false when either is missing or unreadable. */
+  private static boolean sameFile(Path a, Path b) {
+    try {
+      return Files.isSameFile(a, b);
+    } catch (IOException | SecurityException e) {
+      return false;
+    }
   }
 }

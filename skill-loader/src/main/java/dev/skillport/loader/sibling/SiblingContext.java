@@ -9,10 +9,12 @@ import java.util.Objects;
 /**
  * What sibling-file reading needs to know about one skill.
  *
- * @param skillDir the skill folder (real path)
+ * @param skillDir the skill folder
  * @param skillDescription used for the default tool description
  * @param limits YAML limits for sibling files
  * @param diagnostics where problems go (strict mode is applied there)
+ * @param skillDirReal true when {@code skillDir} is known to be a real path (discovery walks real
+ *     paths only), so it is not resolved again; false to have it resolved
  */
 public record SiblingContext(
     Path skillDir,
@@ -20,7 +22,8 @@ public record SiblingContext(
     String skillDescription,
     DccExtensions extensions,
     YamlLimits limits,
-    DiagnosticCollector diagnostics) {
+    DiagnosticCollector diagnostics,
+    boolean skillDirReal) {
   public SiblingContext {
     Objects.requireNonNull(skillDir, "skillDir");
     Objects.requireNonNull(skillName, "skillName");
@@ -28,5 +31,16 @@ public record SiblingContext(
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(diagnostics, "diagnostics");
     skillDescription = skillDescription == null ? "" : skillDescription;
+  }
+
+  /** A context whose skill folder is resolved to its real path before use. */
+  public SiblingContext(
+      Path skillDir,
+      String skillName,
+      String skillDescription,
+      DccExtensions extensions,
+      YamlLimits limits,
+      DiagnosticCollector diagnostics) {
+    this(skillDir, skillName, skillDescription, extensions, limits, diagnostics, false);
   }
 }

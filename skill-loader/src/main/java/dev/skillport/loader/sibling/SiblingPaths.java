@@ -12,6 +12,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.nio.file.SimpleFileVisitor;
@@ -53,15 +54,20 @@ final class SiblingPaths {
   /** Whether {@link #skillDir} is a real path (no links in it), as {@link #confined} relies on. */
   private final boolean skillDirReal;
 
+  /** The skill file, found when first asked for; see {@link #manifest}. */
+  private Path manifest;
+
   SiblingPaths(SiblingContext ctx) {
     this.ctx = ctx;
     Path dir = ctx.skillDir().toAbsolutePath().normalize();
-    boolean real = false;
-    try {
-      dir = dir.toRealPath();
-      real = true;
-    } catch (IOException e) {
-      // Keep the lexical path: every lookup below will then report the file as missing.
+    boolean real = ctx.skillDirReal();
+    if (!real) {
+      try {
+        dir = dir.toRealPath();
+        real = true;
+      } catch (IOException e) {
+        // Keep the lexical path: every lookup below will then report the file as missing.
+      }
     }
     this.skillDir = dir;
     this.skillDirReal = real;
@@ -73,9 +79,25 @@ final class SiblingPaths {
 
   /** The SKILL.md the metadata pointers were read from, for diagnostics about a pointer. */
   Path manifest() {
-    Path upper = skillDir.resolve("SKILL.md");
-    Path lower = skillDir.resolve("skill.md");
-    return !Files.exists(upper) && Files.exists(lower) ? lower : upper;
+    if (manifest == null) {
+      Path upper = skillDir.resolve("SKILL.md");
+      Path lower = skillDir.resolve("skill.md");
+      manifest = !Files.exists(upper) && Files.exists(lower) ? lower : upper;
+    }
+    return manifest;
+  }
+
+  /**
+   * The attributes of {@code p} itself, not of what a link at {@code p} points to; null when
+   * nothing is there (or it cannot be read). One lstat that answers both "is it there" and "is it a
+   * link".
+   */
+  static BasicFileAttributes ownAttributes(Path p) {
+    try {
+      return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException | SecurityException e) {
+      return null;
+    }
   }
 
   /** The path of {@code file} relative to the skill directory, with {@code /} separators. */
@@ -117,8 +139,11 @@ final class SiblingPaths {
     if (!resolved.startsWith(skillDir)) {
       return new Located.Escapes("it resolves outside the skill directory");
     }
-    if (Files.exists(resolved)) {
-      return confined(resolved)
+    BasicFileAttributes own = ownAttributes(resolved);
+    // Something that is not a link exists exactly when lstat finds it; a link exists when its
+    // target does.
+    if (own != null && (!own.isSymbolicLink() || Files.exists(resolved))) {
+      return confined(resolved, own)
           ? new Located.Found(resolved)
           : new Located.Escapes("a symbolic link takes it outside the skill directory");
     }
@@ -397,7 +422,15 @@ final class SiblingPaths {
 
   /** Whether the real path of an existing {@code p} lies inside the skill directory. */
   boolean confined(Path p) {
-    if (skillDirReal && noLinkBelowSkillDir(p)) {
+    return confined(p, null);
+  }
+
+  /**
+   * {@link #confined(Path)} for a {@code p} whose own attributes ({@link #ownAttributes}) are
+   * already known, which spares looking at {@code p} again; null when they are not.
+   */
+  boolean confined(Path p, BasicFileAttributes own) {
+    if (skillDirReal && noLinkBelowSkillDir(p, own)) {
       // The skill directory is real and nothing between it and p is a link: p's real path is p.
       return true;
     }
@@ -413,11 +446,18 @@ final class SiblingPaths {
    * the skill directory is a symbolic link; one lstat per name instead of resolving the whole path
    * from the file system root.
    */
-  private boolean noLinkBelowSkillDir(Path p) {
+  private boolean noLinkBelowSkillDir(Path p, BasicFileAttributes own) {
     if (!p.isAbsolute() || !p.startsWith(skillDir) || !p.equals(p.normalize())) {
       return false;
     }
-    for (Path q = p; !q.equals(skillDir); q = q.getParent()) {
+    Path from = p;
+    if (own != null && !p.equals(skillDir)) {
+      if (own.isSymbolicLink()) {
+        return false;
+      }
+      from = p.getParent();
+    }
+    for (Path q = from; !q.equals(skillDir); q = q.getParent()) {
       if (q == null || Files.isSymbolicLink(q)) {
         return false;
       }

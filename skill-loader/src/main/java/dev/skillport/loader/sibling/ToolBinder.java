@@ -4,9 +4,9 @@ import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.ToolBinding;
 import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.loader.yaml.YamlLocation;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -15,7 +15,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * Binds each tool to the code that answers it, first match wins: {@code handler}; {@code
@@ -157,10 +156,11 @@ final class ToolBinder {
 
   private List<Path> scan() {
     Path dir = paths.skillDir().resolve("scripts");
-    if (!Files.isDirectory(dir)) {
+    BasicFileAttributes own = SiblingPaths.ownAttributes(dir);
+    if (own == null || !(own.isSymbolicLink() ? Files.isDirectory(dir) : own.isDirectory())) {
       return List.of();
     }
-    if (!paths.confined(dir)) {
+    if (!paths.confined(dir, own)) {
       ctx.diagnostics()
           .report(
               DiagnosticCode.SIBLING_ESCAPES,
@@ -171,36 +171,47 @@ final class ToolBinder {
               "Keep scripts inside the skill folder.");
       return List.of();
     }
-    TreeMap<String, Path> found = new TreeMap<>();
-    try (Stream<Path> entries = Files.list(dir)) {
-      entries.forEach(
-          p -> {
-            String file = p.getFileName().toString();
-            if (file.startsWith(".") || !SCRIPT_EXTENSIONS.contains(extension(file))) {
-              return;
-            }
-            if (!paths.confined(p)) {
-              ctx.diagnostics()
-                  .report(
-                      DiagnosticCode.SIBLING_ESCAPES,
-                      "Script '"
-                          + paths.relative(p)
-                          + "' is a symbolic link to outside the skill directory; it is not used.",
-                      p,
-                      YamlLocation.UNKNOWN,
-                      "Copy the script into the skill folder instead of linking to it.");
-            } else if (Files.isRegularFile(p)) {
-              found.put(file, p);
-            }
-          });
-    } catch (IOException e) {
+    // java.io's listing: four system calls fewer than a DirectoryStream, for a folder every skill
+    // with scripts has.
+    String[] names = dir.toFile().list();
+    if (names == null) {
       ctx.diagnostics()
           .report(
               DiagnosticCode.SIBLING_UNREADABLE,
-              "Could not list scripts/ (" + e.getClass().getSimpleName() + ").",
+              "Could not list scripts/.",
               dir,
               YamlLocation.UNKNOWN,
               null);
+      return List.of();
+    }
+    TreeMap<String, Path> found = new TreeMap<>();
+    for (String file : names) {
+      if (file.startsWith(".") || !SCRIPT_EXTENSIONS.contains(extension(file))) {
+        continue;
+      }
+      Path p = dir.resolve(file);
+      BasicFileAttributes attributes = SiblingPaths.ownAttributes(p);
+      if (attributes == null) {
+        continue;
+      }
+      if (!attributes.isSymbolicLink()) {
+        // Not a link, in a folder whose real path is inside the skill: so is the script's.
+        if (attributes.isRegularFile()) {
+          found.put(file, p);
+        }
+      } else if (!paths.confined(p, attributes)) {
+        ctx.diagnostics()
+            .report(
+                DiagnosticCode.SIBLING_ESCAPES,
+                "Script '"
+                    + paths.relative(p)
+                    + "' is a symbolic link to outside the skill directory; it is not used.",
+                p,
+                YamlLocation.UNKNOWN,
+                "Copy the script into the skill folder instead of linking to it.");
+      } else if (Files.isRegularFile(p)) {
+        found.put(file, p);
+      }
     }
     return List.copyOf(found.values());
   }

@@ -141,4 +141,45 @@ class ToolBinderTest {
     assertThat(tools.get(1).description()).isEqualTo("[demo-skill] Demo skill.");
     assertThat(skill.with(DiagnosticCode.TOOL_DUPLICATE_NAME)).hasSize(1);
   }
+
+  @Test
+  void read_scriptLinks_insideBindAndOutsideAreRefused() throws Exception {
+    Path outside = Files.createDirectories(tmp.resolve("outside"));
+    Files.writeString(outside.resolve("steal.py"), "");
+    SkillFolder skill = SkillFolder.in(tmp).file("lib/build.py", "").file("scripts/keep.py", "");
+    skill.link("scripts/build.py", Path.of("../lib/build.py"));
+    skill.link("scripts/steal.py", outside.resolve("steal.py"));
+    skill.link("scripts/gone.py", Path.of("../lib/missing.py"));
+    skill.file("tools.yaml", "tools:\n  - {name: build}\n  - {name: steal}\n  - {name: keep}\n");
+    skill.tools = "tools.yaml";
+
+    List<ToolSpec> tools = skill.read().tools();
+
+    assertThat(script(tools.get(0)).script()).isEqualTo(skill.dir.resolve("scripts/build.py"));
+    assertThat(tools.get(1).binding()).isInstanceOf(ToolBinding.Unbound.class);
+    assertThat(script(tools.get(2)).script()).isEqualTo(skill.dir.resolve("scripts/keep.py"));
+    assertThat(skill.with(DiagnosticCode.SIBLING_ESCAPES))
+        .singleElement()
+        .satisfies(d -> assertThat(d.message()).contains("scripts/steal.py"));
+  }
+
+  @Test
+  void read_scriptsFolderLink_insideIsUsedAndOutsideIsRefused() throws Exception {
+    SkillFolder inside = SkillFolder.in(tmp.resolve("a")).file("tools/scripts/run.py", "");
+    inside.link("scripts", Path.of("tools/scripts"));
+    inside.file("tools.yaml", "tools:\n  - {name: run}\n");
+    inside.tools = "tools.yaml";
+    assertThat(script(inside.read().tools().get(0)).script())
+        .isEqualTo(inside.dir.resolve("scripts/run.py"));
+    assertThat(inside.all()).isEmpty();
+
+    Path outside = Files.createDirectories(tmp.resolve("outside-scripts"));
+    Files.writeString(outside.resolve("run.py"), "");
+    SkillFolder escaping = SkillFolder.in(tmp.resolve("b"));
+    escaping.link("scripts", outside);
+    escaping.file("tools.yaml", "tools:\n  - {name: run}\n");
+    escaping.tools = "tools.yaml";
+    assertThat(escaping.read().tools().get(0).binding()).isInstanceOf(ToolBinding.Unbound.class);
+    assertThat(escaping.with(DiagnosticCode.SIBLING_ESCAPES)).hasSize(1);
+  }
 }
