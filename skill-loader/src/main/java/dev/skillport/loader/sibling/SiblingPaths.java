@@ -1,10 +1,10 @@
 package dev.skillport.loader.sibling;
 
 import dev.skillport.api.diagnostic.DiagnosticCode;
+import dev.skillport.loader.files.WholeFile;
 import dev.skillport.loader.yaml.YamlLocation;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -41,12 +41,6 @@ final class SiblingPaths {
   static final int MAX_MATCHES = 2_000;
 
   private static final Pattern DRIVE = Pattern.compile("^[A-Za-z]:.*");
-
-  /** Per-thread read buffers, reused from file to file; see {@link #readFully}. */
-  private static final ThreadLocal<byte[]> READ_BUFFERS = new ThreadLocal<>();
-
-  /** Read buffers up to this size are kept for the thread's next file. */
-  private static final int MAX_KEPT_READ_BUFFER = 128 * 1024;
 
   private final SiblingContext ctx;
   private final Path skillDir;
@@ -521,30 +515,6 @@ final class SiblingPaths {
   }
 
   /**
-   * Exactly {@code size} bytes from {@code channel} followed by its end, or null when the file
-   * changed size meanwhile (the caller then reads it the ordinary way).
-   */
-  /**
-   * Reads all {@code size} bytes into this thread's buffer (one more than {@code size}, so a file
-   * that grew since its size was taken is noticed); null when the file is not exactly that long.
-   */
-  private static byte[] readFully(SeekableByteChannel channel, int size) throws IOException {
-    byte[] kept = READ_BUFFERS.get();
-    byte[] bytes = kept != null && kept.length > size ? kept : new byte[Math.max(size + 1, 8192)];
-    if (bytes != kept && bytes.length <= MAX_KEPT_READ_BUFFER) {
-      READ_BUFFERS.set(bytes);
-    }
-    ByteBuffer buffer = ByteBuffer.wrap(bytes, 0, size + 1);
-    while (buffer.position() < size) {
-      if (channel.read(buffer) < 0) {
-        return null;
-      }
-    }
-    // Exactly size bytes: the read of the extra byte finds the end of the file.
-    return buffer.position() == size && channel.read(buffer) < 0 ? bytes : null;
-  }
-
-  /**
    * True when the first {@code length} bytes are ASCII, which decodes the same as Latin-1 and
    * UTF-8.
    */
@@ -565,32 +535,33 @@ final class SiblingPaths {
   Optional<String> readText(Path file) {
     long cap = ctx.limits().maxChars();
     try {
-      byte[] bytes = null;
-      long size;
-      int length = 0;
-      // One open: the size comes from the open file, and a file over the limit is never read.
-      try (SeekableByteChannel channel = Files.newByteChannel(file)) {
-        size = channel.size();
-        if (size <= cap) {
-          bytes = readFully(channel, (int) size);
-          length = (int) size;
-        }
+      WholeFile.Snapshot read = WholeFile.read(file, cap);
+      if (read.bytes() == null && read.size() <= cap) {
+        // It changed while it was read: once more, within the limit again.
+        read = WholeFile.read(file, cap);
       }
-      if (size > cap) {
+      if (read.size() > cap) {
         ctx.diagnostics()
             .report(
                 DiagnosticCode.SIBLING_TOO_LARGE,
-                "'" + relative(file) + "' is " + size + " bytes; the limit is " + cap + ".",
+                "'" + relative(file) + "' is " + read.size() + " bytes; the limit is " + cap + ".",
                 file,
                 YamlLocation.UNKNOWN,
                 null);
         return Optional.empty();
       }
-      if (bytes == null) {
-        // The file changed while it was read: read it again as it is now.
-        bytes = Files.readAllBytes(file);
-        length = bytes.length;
+      if (read.bytes() == null) {
+        ctx.diagnostics()
+            .report(
+                DiagnosticCode.SIBLING_UNREADABLE,
+                "'" + relative(file) + "' kept changing while it was read.",
+                file,
+                YamlLocation.UNKNOWN,
+                "Load again once the file is written.");
+        return Optional.empty();
       }
+      byte[] bytes = read.bytes();
+      int length = read.length();
       String text =
           ascii(bytes, length)
               ? new String(bytes, 0, length, StandardCharsets.ISO_8859_1)

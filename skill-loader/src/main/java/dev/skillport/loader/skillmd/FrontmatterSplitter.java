@@ -1,13 +1,13 @@
 package dev.skillport.loader.skillmd;
 
 import dev.skillport.api.diagnostic.DiagnosticCode;
+import dev.skillport.loader.files.WholeFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
@@ -85,42 +85,31 @@ final class FrontmatterSplitter {
    * what it reads and finds the line of bad bytes.
    */
   private static char[] decodeWhole(Path file) throws IOException {
-    byte[] bytes;
-    try (SeekableByteChannel channel = Files.newByteChannel(file)) {
-      long size = channel.size();
-      if (size > WHOLE_FILE_BYTES) {
-        return null;
-      }
-      ByteBuffer buffer = ByteBuffer.allocate((int) size);
-      while (buffer.hasRemaining()) {
-        if (channel.read(buffer) < 0) {
-          return null;
-        }
-      }
-      if (channel.read(ByteBuffer.allocate(1)) >= 0) {
-        // The file grew while it was read: the streaming path reads it as it is now.
-        return null;
-      }
-      bytes = buffer.array();
+    WholeFile.Snapshot read = WholeFile.read(file, WHOLE_FILE_BYTES);
+    byte[] bytes = read.bytes();
+    if (bytes == null) {
+      // Too large, or it changed while it was read: the streaming path reads it as it is now.
+      return null;
     }
-    char[] chars = new char[bytes.length];
-    for (int i = 0; i < bytes.length; i++) {
+    int length = read.length();
+    char[] chars = new char[length];
+    for (int i = 0; i < length; i++) {
       if (bytes[i] < 0) {
-        return decodeUtf8(bytes);
+        return decodeUtf8(bytes, length);
       }
       chars[i] = (char) bytes[i];
     }
     return chars;
   }
 
-  private static char[] decodeUtf8(byte[] bytes) {
+  private static char[] decodeUtf8(byte[] bytes, int length) {
     CharsetDecoder decoder =
         StandardCharsets.UTF_8
             .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
     try {
-      CharBuffer decoded = decoder.decode(ByteBuffer.wrap(bytes));
+      CharBuffer decoded = decoder.decode(ByteBuffer.wrap(bytes, 0, length));
       char[] chars = new char[decoded.remaining()];
       decoded.get(chars);
       return chars;
