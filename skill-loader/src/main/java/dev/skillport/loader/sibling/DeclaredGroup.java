@@ -10,6 +10,7 @@ import java.util.Objects;
  *
  * @param tools the tool names the entry lists, each with where it is written
  * @param implicit true for a group made up because a tool named it without declaring it
+ * @param place where the entry is written
  */
 record DeclaredGroup(
     String name,
@@ -18,12 +19,23 @@ record DeclaredGroup(
     boolean defaultActive,
     boolean implicit,
     Path file,
-    YamlLocation at) {
+    Place place) {
   DeclaredGroup {
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(place, "place");
     tools = List.copyOf(tools);
   }
 
-  /** One tool name listed by a group entry. */
-  record Member(String tool, YamlLocation at) {}
+  /** Where the entry starts. */
+  YamlLocation at() {
+    return place.location();
+  }
+
+  /** One tool name listed by a group entry, and where it is written. */
+  record Member(String tool, Place place) {
+    /** Where the name is written. */
+    YamlLocation at() {
+      return place.location();
+    }
+  }
 }

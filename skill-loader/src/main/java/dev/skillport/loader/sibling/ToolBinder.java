@@ -94,7 +94,7 @@ final class ToolBinder {
               .description(SiblingFiles.defaultDescription(ctx))
               .binding(new ToolBinding.Script(script, ToolBinding.ScriptSource.SCRIPT_ONLY))
               .build();
-      out.add(new DeclaredTool(spec, null, null, script, null, ""));
+      out.add(new DeclaredTool(spec, null, null, script, Place.NONE));
     }
     return out;
   }

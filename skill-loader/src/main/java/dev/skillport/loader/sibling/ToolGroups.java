@@ -53,7 +53,7 @@ final class ToolGroups {
                 tool.at(),
                 "Declare the group under 'groups:' (with default-active: true to show it at once).");
         groups.put(
-            group, new DeclaredGroup(group, "", List.of(), false, true, tool.file(), tool.at()));
+            group, new DeclaredGroup(group, "", List.of(), false, true, tool.file(), tool.place()));
       }
     }
     for (DeclaredGroup group : groups.values()) {

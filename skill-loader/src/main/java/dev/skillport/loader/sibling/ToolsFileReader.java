@@ -171,11 +171,11 @@ final class ToolsFileReader {
         for (int j = 0; j < tools.size(); j++) {
           members.add(
               new DeclaredGroup.Member(
-                  tools.get(j).asText().strip(), doc.locate(pointer + "/tools/" + j)));
+                  tools.get(j).asText().strip(), new Place(doc, pointer + "/tools/" + j)));
         }
       } else {
         for (String t : YamlValues.stringList(tools)) {
-          members.add(new DeclaredGroup.Member(t, doc.locate(pointer + "/tools")));
+          members.add(new DeclaredGroup.Member(t, new Place(doc, pointer + "/tools")));
         }
       }
       JsonNode active =
@@ -188,7 +188,7 @@ final class ToolsFileReader {
               active != null && active.asBoolean(false),
               false,
               file,
-              doc.locate(pointer)));
+              new Place(doc, pointer)));
     }
     return out;
   }
@@ -278,8 +278,7 @@ final class ToolsFileReader {
             blankToNull(YamlValues.text(entry.get("handler"))),
             source,
             file,
-            doc,
-            pointer));
+            new Place(doc, pointer)));
   }
 
   private Optional<Execution> execution(

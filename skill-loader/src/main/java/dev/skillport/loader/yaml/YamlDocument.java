@@ -19,8 +19,19 @@ public final class YamlDocument {
 
   private final JsonNode root;
 
-  /** Rows not yet turned into {@link #positions}; null once they have been. */
+  /**
+   * Rows not yet turned into {@link #positions}; null once they have been, or before they are read.
+   */
   private PositionTable table;
+
+  /**
+   * The text of a document whose positions are read when first asked for ({@link
+   * YamlSubsetReader#positions}); null once they have been, or for a document built with them.
+   */
+  private String text;
+
+  private YamlLimits limits;
+  private int lineOffset;
 
   private Map<String, YamlLocation> positions;
 
@@ -32,10 +43,15 @@ public final class YamlDocument {
     this.positions = Objects.requireNonNull(positions, "positions");
   }
 
-  /** A document whose positions are built from {@code table} when first asked for. */
-  YamlDocument(JsonNode root, PositionTable table) {
+  /**
+   * A document read by {@link YamlSubsetReader} from {@code text}, whose positions are read from
+   * the text again when first asked for.
+   */
+  YamlDocument(JsonNode root, String text, YamlLimits limits, int lineOffset) {
     this.root = Objects.requireNonNull(root, "root");
-    this.table = Objects.requireNonNull(table, "table");
+    this.text = Objects.requireNonNull(text, "text");
+    this.limits = Objects.requireNonNull(limits, "limits");
+    this.lineOffset = lineOffset;
   }
 
   /** The document's value; a {@code NullNode} for an empty document. Callers must not mutate it. */
@@ -46,6 +62,7 @@ public final class YamlDocument {
   /** The position of the value at {@code pointer}, or of its nearest ancestor. */
   public YamlLocation locate(String pointer) {
     String p = pointer == null ? "" : pointer;
+    readPositions();
     if (table != null && ++tableLookups <= TABLE_LOOKUPS) {
       return table.locate(p);
     }
@@ -68,11 +85,21 @@ public final class YamlDocument {
    * Jackson tree it holds, so the table is converted without locking.
    */
   Map<String, YamlLocation> positions() {
+    readPositions();
     if (positions == null) {
       positions = table.toMap();
       table = null;
     }
     return positions;
+  }
+
+  /** Reads the positions of a document whose positions were left for later. */
+  private void readPositions() {
+    if (text != null) {
+      table = YamlSubsetReader.positions(text, limits, lineOffset);
+      text = null;
+      limits = null;
+    }
   }
 
   /** Escapes one JSON Pointer reference token ({@code ~} → {@code ~0}, {@code /} → {@code ~1}). */

@@ -70,6 +70,8 @@ final class YamlSubsetReader {
   private final int n;
   private final YamlLimits limits;
   private final int lineOffset;
+
+  /** Where positions are recorded; null when they are not read. */
   private final PositionTable table;
 
   /** True when the text holds surrogate pairs, so columns must be counted in code points. */
@@ -93,7 +95,7 @@ final class YamlSubsetReader {
   private JsonNode[] valueStack = new JsonNode[64];
   private int top;
 
-  private YamlSubsetReader(String text, YamlLimits limits, int lineOffset) {
+  private YamlSubsetReader(String text, YamlLimits limits, int lineOffset, boolean positions) {
     this.s = text;
     this.n = text.length();
     this.chars = buffer(n);
@@ -101,20 +103,38 @@ final class YamlSubsetReader {
     this.limits = limits;
     this.lineOffset = lineOffset;
     // Roughly one position per line or flow item: sized so most files grow the table once at most.
-    this.table = new PositionTable(Math.max(32, n / 32));
+    this.table = positions ? new PositionTable(Math.max(32, n / 24)) : null;
   }
 
   /**
    * The document {@code text} holds, or null when it is outside the subset (or not valid YAML) and
    * must be parsed by the engine.
+   *
+   * <p>Positions are only needed for diagnostics, and most documents have none: the tree is read
+   * without them, and the document reads the text again with {@link #positions} when a position is
+   * first asked for.
    */
   static YamlDocument read(String text, YamlLimits limits, int lineOffset) {
-    YamlSubsetReader reader = new YamlSubsetReader(text, limits, lineOffset);
+    YamlSubsetReader reader = new YamlSubsetReader(text, limits, lineOffset, false);
     try {
-      return reader.document();
+      return new YamlDocument(reader.document(), text, limits, lineOffset);
     } catch (Decline declined) {
       return null;
     }
+  }
+
+  /**
+   * The positions of a text {@link #read} accepted with the same limits and offset: the same
+   * reading again, recording where every value is.
+   */
+  static PositionTable positions(String text, YamlLimits limits, int lineOffset) {
+    YamlSubsetReader reader = new YamlSubsetReader(text, limits, lineOffset, true);
+    try {
+      reader.document();
+    } catch (Decline declined) {
+      throw new IllegalStateException("the text was accepted before and declined now", declined);
+    }
+    return reader.table;
   }
 
   /** Thrown (preallocated, without a stack trace) to leave the subset from any depth. */
@@ -157,7 +177,7 @@ final class YamlSubsetReader {
     return Decline.INSTANCE;
   }
 
-  private YamlDocument document() {
+  private JsonNode document() {
     checkCharacters();
     firstContentLine();
     if (indent < 0) {
@@ -168,7 +188,7 @@ final class YamlSubsetReader {
     if (indent >= 0) {
       throw decline();
     }
-    return new YamlDocument(root, table);
+    return root;
   }
 
   /**
@@ -317,8 +337,9 @@ final class YamlSubsetReader {
     return 1 + (wide ? s.codePointCount(lineStart, p) : p - lineStart);
   }
 
+  /** Records the position of the value at {@link #pos} when positions are read; its row. */
   private int here(int parent, String key, int index) {
-    return table.add(parent, key, index, line + 1 + lineOffset, column(pos));
+    return table == null ? 0 : table.add(parent, key, index, line + 1 + lineOffset, column(pos));
   }
 
   private char at(int p) {
@@ -368,10 +389,10 @@ final class YamlSubsetReader {
     Set<String> keys = null;
     while (true) {
       int keyLine = line + 1 + lineOffset;
-      int keyColumn = column(pos);
+      int keyColumn = table == null ? 0 : column(pos);
       String key = blockKey();
       keys = refuseDuplicate(base, key, keys);
-      int keyRow = table.add(row, key, 0, keyLine, keyColumn);
+      int keyRow = table == null ? 0 : table.add(row, key, 0, keyLine, keyColumn);
       push(key, blockValue(column, keyRow, depth));
       if (indent < column) {
         return mapping(base);
@@ -863,10 +884,10 @@ final class YamlSubsetReader {
     Set<String> keys = null;
     do {
       int keyLine = line + 1 + lineOffset;
-      int keyColumn = column(pos);
+      int keyColumn = table == null ? 0 : column(pos);
       String key = flowKey();
       keys = refuseDuplicate(base, key, keys);
-      int keyRow = table.add(row, key, 0, keyLine, keyColumn);
+      int keyRow = table == null ? 0 : table.add(row, key, 0, keyLine, keyColumn);
       skipSpaces();
       char v = at(pos);
       if (v == ',' || v == '}' || v == '\n') {
