@@ -55,6 +55,9 @@ final class MetaSchemaShortcut {
   /** Keywords whose value must be a non-empty list of schemas. */
   private static final Set<String> SCHEMA_LISTS = Set.of("allOf", "anyOf", "oneOf", "prefixItems");
 
+  /** Lists up to this long are checked for duplicates pair by pair, longer ones with a set. */
+  private static final int MAX_SCANNED_LIST = 16;
+
   /** Every known keyword and its rule: one lookup per keyword instead of one per set. */
   private static final Map<String, Rule> RULES = rules();
 
@@ -167,14 +170,28 @@ final class MetaSchemaShortcut {
 
   /** A list of distinct strings, each in {@code allowed} unless that is null. */
   private static boolean uniqueStrings(JsonNode list, Set<String> allowed) {
-    Set<String> seen = new HashSet<>();
-    for (JsonNode element : list) {
+    int size = list.size();
+    // Lists here are short ("required", "type"): comparing pairs beats building a set.
+    Set<String> seen = size > MAX_SCANNED_LIST ? new HashSet<>() : null;
+    for (int i = 0; i < size; i++) {
+      JsonNode element = list.get(i);
       if (!element.isTextual()
           || (allowed != null && !allowed.contains(element.textValue()))
-          || !seen.add(element.textValue())) {
+          || (seen != null ? !seen.add(element.textValue()) : seenBefore(list, i))) {
         return false;
       }
     }
     return true;
+  }
+
+  /** True when the text at {@code index} of {@code list} also stands at an earlier index. */
+  private static boolean seenBefore(JsonNode list, int index) {
+    String text = list.get(index).textValue();
+    for (int j = 0; j < index; j++) {
+      if (text.equals(list.get(j).textValue())) {
+        return true;
+      }
+    }
+    return false;
   }
 }

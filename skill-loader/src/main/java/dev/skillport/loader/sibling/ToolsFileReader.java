@@ -455,24 +455,28 @@ final class ToolsFileReader {
   private static ToolAnnotations annotations(JsonNode entry) {
     JsonNode nested = entry.get("annotations");
     JsonNode source = nested != null && nested.isObject() ? nested : entry;
-    Map<String, Boolean> hints = new LinkedHashMap<>();
-    source
-        .properties()
-        .forEach(
-            e -> {
-              String hint = hintKey(e.getKey());
-              if (hint != null && e.getValue().isBoolean()) {
-                hints.put(hint, e.getValue().asBoolean());
-              }
-            });
+    Boolean readOnly = null;
+    Boolean destructive = null;
+    Boolean idempotent = null;
+    Boolean openWorld = null;
+    Boolean deferred = null;
+    // Later keys win, as they did when the hints were collected in a map.
+    for (Map.Entry<String, JsonNode> e : source.properties()) {
+      String hint = hintKey(e.getKey());
+      if (hint == null || !e.getValue().isBoolean()) {
+        continue;
+      }
+      Boolean value = e.getValue().asBoolean();
+      switch (hint) {
+        case "readonlyhint" -> readOnly = value;
+        case "destructivehint" -> destructive = value;
+        case "idempotenthint" -> idempotent = value;
+        case "openworldhint" -> openWorld = value;
+        default -> deferred = value;
+      }
+    }
     String title = source == nested ? YamlValues.text(nested.get("title")) : null;
-    return new ToolAnnotations(
-        title,
-        hints.get("readonlyhint"),
-        hints.get("destructivehint"),
-        hints.get("idempotenthint"),
-        hints.get("openworldhint"),
-        hints.get("deferredhint"));
+    return new ToolAnnotations(title, readOnly, destructive, idempotent, openWorld, deferred);
   }
 
   private static NextTools nextTools(JsonNode entry) {

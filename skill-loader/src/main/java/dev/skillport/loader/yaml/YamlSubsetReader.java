@@ -45,10 +45,10 @@ final class YamlSubsetReader {
   private static final int MAX_SHARED_LENGTH = 24;
 
   /** Recently read short texts by hash; a power of two in size. */
-  private static final SharedText[] SHARED = new SharedText[2048];
+  private static final Shared[] SHARED = new Shared[2048];
 
   /** Recently read short plain scalars by hash, with their values; a power of two in size. */
-  private static final SharedPlain[] SHARED_PLAIN = new SharedPlain[2048];
+  private static final Shared[] SHARED_PLAIN = new Shared[2048];
 
   /** A mapping with more entries than this finds duplicate keys with a set instead of a scan. */
   private static final int MAX_SCANNED_KEYS = 16;
@@ -85,6 +85,12 @@ final class YamlSubsetReader {
   private int indent;
 
   private int nodes;
+
+  /** The text last given to {@link #pack}, eight Latin-1 chars to a long. */
+  private long packA;
+
+  private long packB;
+  private long packC;
 
   /**
    * Keys (null in sequences) and values of the collections being read, innermost last; a
@@ -737,27 +743,25 @@ final class YamlSubsetReader {
   /**
    * The text of {@code chars[start, end)}. Short texts (keys, type names, enum words) come from a
    * small shared table, so the same word is one String whose hash is computed once, for the tree's
-   * maps and every later lookup. The table is racy on purpose: a String is immutable and safely
-   * published, so a thread sees either a complete entry or none, and a miss only allocates.
+   * maps and every later lookup; it is also the JVM's interned String, so looking a key up by a
+   * constant finds it at the first comparison. The table is racy on purpose: an entry is immutable
+   * and safely published, so a thread sees either a complete entry or none, and a miss only
+   * allocates.
    */
   private String text(int start, int end) {
     int length = end - start;
-    if (length > MAX_SHARED_LENGTH) {
+    if (length > MAX_SHARED_LENGTH || !pack(start, end)) {
       return s.substring(start, end);
     }
-    int hash = hash(start, end);
-    int slot = (hash ^ (hash >>> 16)) & (SHARED.length - 1);
-    SharedText shared = SHARED[slot];
-    if (shared != null && sameChars(shared.chars(), start, end)) {
+    int slot = slot(length, SHARED.length - 1);
+    Shared shared = SHARED[slot];
+    if (packed(shared, length)) {
       return shared.text();
     }
-    String fresh = s.substring(start, end);
-    SHARED[slot] = new SharedText(Arrays.copyOfRange(chars, start, end), fresh);
+    String fresh = s.substring(start, end).intern();
+    SHARED[slot] = new Shared(packA, packB, packC, length, fresh, null);
     return fresh;
   }
-
-  /** A shared text with its chars, compared without going through the String. */
-  private record SharedText(char[] chars, String text) {}
 
   /**
    * The value of the plain scalar from {@code start} to {@code end} without trailing spaces,
@@ -772,42 +776,72 @@ final class YamlSubsetReader {
     }
     pos = last;
     int length = last - start;
-    if (length > MAX_SHARED_LENGTH) {
+    if (length > MAX_SHARED_LENGTH || !pack(start, last)) {
       return SafeYaml.plainScalar(s.substring(start, last));
     }
-    int hash = hash(start, last);
-    int slot = (hash ^ (hash >>> 16)) & (SHARED_PLAIN.length - 1);
-    SharedPlain shared = SHARED_PLAIN[slot];
-    if (shared != null && sameChars(shared.chars(), start, last)) {
+    int slot = slot(length, SHARED_PLAIN.length - 1);
+    Shared shared = SHARED_PLAIN[slot];
+    if (packed(shared, length)) {
       return shared.value();
     }
     JsonNode value = SafeYaml.plainScalar(s.substring(start, last));
-    SHARED_PLAIN[slot] = new SharedPlain(Arrays.copyOfRange(chars, start, last), value);
+    SHARED_PLAIN[slot] = new Shared(packA, packB, packC, length, null, value);
     return value;
   }
 
-  /** A shared plain scalar with its chars and its (immutable) value. */
-  private record SharedPlain(char[] chars, JsonNode value) {}
+  /**
+   * A shared short text, identified by its chars packed eight to a long ({@link #pack}) and its
+   * length: two texts of one length with equal packs are equal, so a lookup compares four numbers
+   * and never the chars. {@code text} is set in {@link #SHARED}, {@code value} in {@link
+   * #SHARED_PLAIN}.
+   */
+  private record Shared(long a, long b, long c, int length, String text, JsonNode value) {}
 
-  private int hash(int start, int end) {
-    int hash = 0;
-    for (int i = start; i < end; i++) {
-      hash = 31 * hash + chars[i];
+  /**
+   * Packs the (at most 24) chars from {@code start} to {@code end} into {@link #packA}, {@link
+   * #packB} and {@link #packC}, eight Latin-1 chars to a long; false when one is not Latin-1.
+   */
+  private boolean pack(int start, int end) {
+    int any = 0;
+    int i = start;
+    long a = 0;
+    for (int stop = Math.min(end, start + 8), shift = 0; i < stop; i++, shift += 8) {
+      any |= chars[i];
+      a |= (long) chars[i] << shift;
     }
-    return hash;
+    long b = 0;
+    for (int stop = Math.min(end, start + 16), shift = 0; i < stop; i++, shift += 8) {
+      any |= chars[i];
+      b |= (long) chars[i] << shift;
+    }
+    long c = 0;
+    for (int shift = 0; i < end; i++, shift += 8) {
+      any |= chars[i];
+      c |= (long) chars[i] << shift;
+    }
+    packA = a;
+    packB = b;
+    packC = c;
+    return any <= 0xFF;
   }
 
-  /** True when {@code shared} holds exactly the chars from {@code start} to {@code end}. */
-  private boolean sameChars(char[] shared, int start, int end) {
-    if (shared.length != end - start) {
-      return false;
-    }
-    for (int i = 0; i < shared.length; i++) {
-      if (shared[i] != chars[start + i]) {
-        return false;
-      }
-    }
-    return true;
+  /** The table slot of the text just packed; {@code mask} is the table size less one. */
+  private int slot(int length, int mask) {
+    long h =
+        packA * 0x9E3779B97F4A7C15L
+            + packB * 0xC2B2AE3D27D4EB4FL
+            + packC * 0x165667B19E3779F9L
+            + length;
+    return (int) (h ^ (h >>> 32) ^ (h >>> 19)) & mask;
+  }
+
+  /** True when {@code shared} holds the text just packed. */
+  private boolean packed(Shared shared, int length) {
+    return shared != null
+        && shared.a() == packA
+        && shared.b() == packB
+        && shared.c() == packC
+        && shared.length() == length;
   }
 
   /**

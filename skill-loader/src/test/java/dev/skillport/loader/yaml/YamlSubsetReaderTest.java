@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.skill.FrozenJson;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -260,5 +262,34 @@ class YamlSubsetReaderTest {
         .isInstanceOf(UnsupportedOperationException.class);
     assertThatThrownBy(() -> ((ArrayNode) root.at("/a/b")).set(0, root))
         .isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  @Test
+  void read_shortTextsDifferingInOneChar_areReadApart() {
+    StringBuilder yaml = new StringBuilder();
+    String base = "abcdefghijklmnopqrstuvwx";
+    List<String> texts = new ArrayList<>();
+    for (int length : new int[] {1, 7, 8, 9, 16, 17, 24, 25}) {
+      String text = base.substring(0, Math.min(length, base.length())) + (length > 24 ? "y" : "");
+      texts.add(text);
+      for (int at : new int[] {0, 7, 8, 15, 16, 23}) {
+        if (at < text.length()) {
+          texts.add(text.substring(0, at) + 'Z' + text.substring(at + 1));
+        }
+      }
+    }
+    texts.add("ключ");
+    texts.add("clé");
+    texts.add("cle\u0301");
+    for (int round = 0; round < 2; round++) {
+      yaml.setLength(0);
+      for (int i = 0; i < texts.size(); i++) {
+        yaml.append(texts.get(i)).append(": ").append(texts.get(texts.size() - 1 - i)).append('\n');
+      }
+      JsonNode root = root(yaml.toString());
+      for (int i = 0; i < texts.size(); i++) {
+        assertThat(root.get(texts.get(i)).textValue()).isEqualTo(texts.get(texts.size() - 1 - i));
+      }
+    }
   }
 }
