@@ -212,4 +212,33 @@ class SkillScannerTest {
     assertThat(r.skills()).isEmpty();
     assertThat(codes(r)).containsExactly(DiagnosticCode.DISCOVERY_DEPTH_LIMIT);
   }
+
+  @Test
+  void scan_namesThatLookCaseInsensitive_fallBackToListingEveryFolder() throws IOException {
+    // A second name for the first SKILL.md (a hard link) is what a case-insensitive file system
+    // shows: the scanner then lists folders instead of asking for SKILL.md by name.
+    Path first = SkillFolder.named("a-first").writeTo(tmp);
+    Files.createLink(first.resolve("sKILL.md"), first.resolve("SKILL.md"));
+    Path lower = SkillFolder.named("b-lower").writeTo(tmp);
+    Files.move(lower.resolve("SKILL.md"), lower.resolve("skill.md"));
+    SkillFolder.named("c-upper").writeTo(tmp);
+    SkillFolder.named("nested").writeTo(tmp.resolve("c-upper").resolve("sub"));
+
+    ScanResult r = scan(4, ScanRoot.of(tmp, Scope.REPO));
+
+    assertThat(names(r)).containsExactly("a-first", "b-lower", "c-upper");
+    assertThat(r.skills())
+        .extracting(DiscoveredSkill::lowercaseFileName)
+        .containsExactly(false, true, false);
+    assertThat(r.skills().get(1).skillFile().getFileName().toString()).isEqualTo("skill.md");
+  }
+
+  @Test
+  void scan_skillFileNamedInOtherCase_isNotASkill() throws IOException {
+    Path odd = SkillFolder.named("odd").writeTo(tmp);
+    Files.move(odd.resolve("SKILL.md"), odd.resolve("Skill.md"));
+    SkillFolder.named("fine").writeTo(tmp);
+
+    assertThat(names(scan(4, ScanRoot.of(tmp, Scope.REPO)))).containsExactly("fine");
+  }
 }
