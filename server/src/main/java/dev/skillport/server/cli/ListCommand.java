@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code skillport list}: a table of the skills found, one row per skill. */
@@ -20,12 +21,19 @@ final class ListCommand implements Callable<Integer> {
 
   @Mixin private SkillPaths paths;
 
+  @Option(
+      names = "--strict",
+      description =
+          "Read as validate --strict does: format warnings are errors, so such skills are listed as"
+              + " skipped (default: lenient, as the server reads them).")
+  private boolean strict;
+
   @Override
   public Integer call() {
     List<List<String>> rows = new ArrayList<>();
     rows.add(HEADER);
     DisplayPaths display = parent.displayPaths();
-    for (Skill skill : parent.reader().read(parent.roots(paths), false).skills()) {
+    for (Skill skill : parent.reader().read(parent.roots(paths), strict).skills()) {
       rows.add(
           List.of(
               skill.name(),

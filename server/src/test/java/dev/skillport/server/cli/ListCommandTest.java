@@ -50,6 +50,27 @@ class ListCommandTest {
   }
 
   @Test
+  void list_strict_listsASkillWithAWarningAsSkipped() {
+    Path tree = dir.resolve("skills");
+    SkillFolders.valid(tree, "clean");
+    SkillFolders.withUnknownKey(tree, "warned");
+
+    CliRun lenient = CliRun.execute(dir, "list", "skills");
+    CliRun strict = CliRun.execute(dir, "list", "--strict", "skills");
+
+    assertThat(lenient.exitCode()).isZero();
+    assertThat(strict.exitCode()).isZero();
+    assertThat(lenient.out().lines().skip(1).map(l -> List.of(l.split("\\s+"))))
+        .containsExactly(
+            List.of("clean", "repo", "available", "0", "skills/clean"),
+            List.of("warned", "repo", "available", "0", "skills/warned"));
+    assertThat(strict.out().lines().skip(1).map(l -> List.of(l.split("\\s+"))))
+        .containsExactly(
+            List.of("clean", "repo", "available", "0", "skills/clean"),
+            List.of("warned", "repo", "skipped", "0", "skills/warned"));
+  }
+
+  @Test
   void list_noPath_rootsFromEnvironmentWithScopesAndShadowing() {
     Path repo = dir.resolve("repo-skills");
     Path team = dir.resolve("team-skills");
