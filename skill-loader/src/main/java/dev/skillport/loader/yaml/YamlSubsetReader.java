@@ -44,10 +44,12 @@ final class YamlSubsetReader {
   /** Texts up to this length are looked up in {@link #SHARED}. */
   private static final int MAX_SHARED_LENGTH = 24;
 
-  /** Recently read short texts by hash; a power of two in size. */
+  /** Recently read short texts (keys), see {@link #text}; a power of two in size. */
   private static final Shared[] SHARED = new Shared[2048];
 
-  /** Recently read short plain scalars by hash, with their values; a power of two in size. */
+  /**
+   * Recently read short plain scalars with their values, see {@link #plainValue}; a power of two.
+   */
   private static final Shared[] SHARED_PLAIN = new Shared[2048];
 
   /** A mapping with more entries than this finds duplicate keys with a set instead of a scan. */
@@ -732,12 +734,18 @@ final class YamlSubsetReader {
    * #pos} after its last character.
    */
   private String plainText(int start, int end) {
+    int last = plainEnd(end);
+    pos = last;
+    return text(start, last);
+  }
+
+  /** {@code end} moved back over the spaces that end a plain scalar (it has one other char). */
+  private int plainEnd(int end) {
     int last = end;
     while (chars[last - 1] == ' ') {
       last--;
     }
-    pos = last;
-    return text(start, last);
+    return last;
   }
 
   /**
@@ -770,10 +778,7 @@ final class YamlSubsetReader {
    * like {@link #text}'s, resolved once.
    */
   private JsonNode plainValue(int start, int end) {
-    int last = end;
-    while (chars[last - 1] == ' ') {
-      last--;
-    }
+    int last = plainEnd(end);
     pos = last;
     int length = last - start;
     if (length > MAX_SHARED_LENGTH || !pack(start, last)) {
