@@ -4,6 +4,7 @@ import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
+import dev.skillport.loader.skillmd.SkillMdParser;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -165,10 +166,16 @@ public final class SkillResolver {
         Integer node = target == null ? null : nodeOf.get(target);
         String reason;
         if (node == null) {
-          reason =
-              rejectedNames.contains(dep)
-                  ? "which is rejected (see its diagnostics)"
-                  : "which is not available";
+          if (rejectedNames.contains(dep)) {
+            reason = "which is rejected (see its diagnostics)";
+          } else if (!possibleName(dep)) {
+            reason =
+                "which no skill can be named: a skill name is 1-"
+                    + SkillMdParser.MAX_NAME
+                    + " lowercase letters, digits and single hyphens";
+          } else {
+            reason = "which is not available";
+          }
         } else if (inCycle[node]) {
           reason = "which is rejected for a dependency cycle";
         } else if (pending[node]) {
@@ -187,6 +194,12 @@ public final class SkillResolver {
         skills.set(index, s.withState(SkillState.PENDING_DEPS, null));
       }
     }
+  }
+
+  /** Whether a skill could have {@code name}: one that breaks the naming rules is rejected. */
+  private static boolean possibleName(String name) {
+    return name.length() <= SkillMdParser.MAX_NAME
+        && SkillMdParser.NAME_PATTERN.matcher(name).matches();
   }
 
   private static Diagnostic diagnostic(DiagnosticCode code, Skill skill, String message) {

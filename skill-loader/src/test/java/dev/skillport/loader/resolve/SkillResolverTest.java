@@ -148,6 +148,27 @@ class SkillResolverTest {
   }
 
   @Test
+  void resolve_dependencyNoSkillCanBeNamed_saysSo() {
+    Resolution r =
+        SkillResolver.resolve(
+            List.of(
+                skill("a", Scope.REPO, 0, "a", "Image_Tools"),
+                skill("b", Scope.REPO, 0, "b", "image-tools")));
+    assertThat(r.skills()).extracting(Skill::state).containsOnly(SkillState.PENDING_DEPS);
+    assertThat(r.diagnostics())
+        .extracting(Diagnostic::code)
+        .containsOnly(DiagnosticCode.DEPENDENCY_MISSING);
+    assertThat(r.diagnostics())
+        .filteredOn(d -> "a".equals(d.skill()))
+        .singleElement()
+        .satisfies(d -> assertThat(d.message()).contains("'Image_Tools'", "no skill can be named"));
+    assertThat(r.diagnostics())
+        .filteredOn(d -> "b".equals(d.skill()))
+        .singleElement()
+        .satisfies(d -> assertThat(d.message()).endsWith("which is not available"));
+  }
+
+  @Test
   void resolve_presentDependency_isAvailable() {
     Resolution r =
         SkillResolver.resolve(
