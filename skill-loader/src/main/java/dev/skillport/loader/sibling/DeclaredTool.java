@@ -32,6 +32,6 @@ record DeclaredTool(ToolSpec spec, String handler, String sourceFile, Path file,
 
   /** Where {@code source_file} is written, or null for a tool made from a script alone. */
   YamlLocation sourceAt() {
-    return place == Place.NONE ? null : place.child("source_file").location();
+    return place.doc() == null ? null : place.child("source_file").location();
   }
 }

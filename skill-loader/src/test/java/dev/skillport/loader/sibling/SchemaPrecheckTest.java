@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.loader.testing.RepoFiles;
 import dev.skillport.loader.yaml.SafeYaml;
 import dev.skillport.loader.yaml.YamlLimits;
 import dev.skillport.loader.yaml.YamlResult;
@@ -18,7 +19,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -147,25 +148,12 @@ class SchemaPrecheckTest {
 
   private static List<JsonNode> corpus() throws IOException {
     List<JsonNode> out = new ArrayList<>();
-    for (Path root : ROOTS) {
-      if (!Files.isDirectory(root)) {
-        continue;
-      }
-      List<Path> files;
-      try (Stream<Path> walk = Files.walk(root)) {
-        files =
-            walk.filter(Files::isRegularFile)
-                .filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
-                .filter(p -> !p.toString().contains("/target"))
-                .sorted()
-                .toList();
-      }
-      for (Path file : files) {
-        String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
-        YamlResult result = SafeYaml.parse(text, YamlLimits.SIBLING, 0);
-        if (result instanceof YamlResult.Parsed parsed) {
-          collect(parsed.document().root(), out);
-        }
+    Predicate<Path> yaml = p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml");
+    for (Path file : RepoFiles.under(ROOTS, yaml)) {
+      String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+      YamlResult result = SafeYaml.parse(text, YamlLimits.SIBLING, 0);
+      if (result instanceof YamlResult.Parsed parsed) {
+        collect(parsed.document().root(), out);
       }
     }
     assertThat(out).as("the corpus must be found").hasSizeGreaterThan(200);

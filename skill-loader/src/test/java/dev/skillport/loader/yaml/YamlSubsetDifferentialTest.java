@@ -3,6 +3,7 @@ package dev.skillport.loader.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.loader.testing.RepoFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -114,38 +114,24 @@ class YamlSubsetDifferentialTest {
 
   @BeforeAll
   static void loadCorpus() throws IOException {
-    for (Path root : CORPUS_ROOTS) {
-      if (!Files.isDirectory(root)) {
+    for (Path file : RepoFiles.under(CORPUS_ROOTS, YamlSubsetDifferentialTest::isCorpusFile)) {
+      String text;
+      try {
+        text =
+            StandardCharsets.UTF_8
+                .newDecoder()
+                .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
+                .toString();
+      } catch (java.nio.charset.CharacterCodingException e) {
         continue;
       }
-      List<Path> files;
-      try (Stream<Path> walk = Files.walk(root)) {
-        files =
-            walk.filter(Files::isRegularFile)
-                .filter(p -> !p.toString().contains("/target"))
-                .filter(YamlSubsetDifferentialTest::isCorpusFile)
-                .sorted()
-                .toList();
-      }
-      for (Path file : files) {
-        String text;
-        try {
-          text =
-              StandardCharsets.UTF_8
-                  .newDecoder()
-                  .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file)))
-                  .toString();
-        } catch (java.nio.charset.CharacterCodingException e) {
-          continue;
+      if (file.getFileName().toString().equals("SKILL.md")) {
+        String frontmatter = frontmatter(text);
+        if (frontmatter != null) {
+          CORPUS.add(new Corpus(file.toString(), frontmatter, 1));
         }
-        if (file.getFileName().toString().equals("SKILL.md")) {
-          String frontmatter = frontmatter(text);
-          if (frontmatter != null) {
-            CORPUS.add(new Corpus(file.toString(), frontmatter, 1));
-          }
-        } else {
-          CORPUS.add(new Corpus(file.toString(), text, 0));
-        }
+      } else {
+        CORPUS.add(new Corpus(file.toString(), text, 0));
       }
     }
   }
