@@ -1,8 +1,8 @@
 package dev.skillport.server.resources;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.server.mcp.ErrorKind;
-import dev.skillport.server.mcp.McpException;
+import dev.skillport.mcp.ErrorKind;
+import dev.skillport.mcp.McpException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.skillport.server.resources;
 
+import dev.skillport.mcp.McpException;
+import dev.skillport.mcp.RequestContext;
 import dev.skillport.registry.SessionView;
-import dev.skillport.server.mcp.McpException;
-import dev.skillport.server.mcp.RequestContext;
 
 /** Finds the catalog view of the session a request belongs to. */
 @FunctionalInterface

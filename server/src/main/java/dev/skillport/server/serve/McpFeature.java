@@ -1,7 +1,7 @@
 package dev.skillport.server.serve;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.server.mcp.McpServer;
+import dev.skillport.mcp.McpServer;
 
 /**
  * One part of the MCP surface (tools, prompts, resources, completions, jobs, …): it declares its

@@ -3,6 +3,7 @@ package dev.skillport.server.architecture;
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -17,6 +18,7 @@ final class ArchitectureRules {
   static final String LOADER = "dev.skillport.loader..";
   static final String REGISTRY = "dev.skillport.registry..";
   static final String CLI = "dev.skillport.server.cli..";
+  static final String MCP = "dev.skillport.mcp..";
 
   static final ArchRule API_DEPENDS_ON_NOTHING_OF_OURS =
       noClasses()
@@ -34,6 +36,16 @@ final class ArchitectureRules {
           .dependOnClassesThat(
               resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, LOADER))))
           .because("skill-loader may use platform-api only");
+
+  static final ArchRule MCP_DEPENDS_ONLY_ON_JACKSON_SLF4J_JETTY =
+      classes()
+          .that()
+          .resideInAPackage(MCP)
+          .should()
+          .onlyDependOnClassesThat(
+              resideInAnyPackage(
+                  MCP, "java..", "com.fasterxml.jackson..", "org.slf4j..", "org.eclipse.jetty.."))
+          .because("the protocol layer knows JSON-RPC, MCP and transports, nothing of skills");
 
   // No registry classes may exist yet: the rule then holds vacuously instead of failing as empty.
   static final ArchRule REGISTRY_DOES_NOT_KNOW_LOADER =

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.skillport.mcp.planted.McpUsingSkillTypes;
 import dev.skillport.server.architecture.violations.CyclicA;
 import dev.skillport.server.architecture.violations.GenericThrower;
 import dev.skillport.server.architecture.violations.SkillNameHelper;
@@ -34,6 +35,12 @@ class ArchitectureRulesViolationTest {
   @Test
   void namingRule_helperClass_violated() {
     assertViolated(ArchitectureRules.NO_GRAB_BAG_NAMES, SkillNameHelper.class);
+  }
+
+  @Test
+  void mcpRule_protocolClassUsingSkillTypes_violated() {
+    assertViolated(
+        ArchitectureRules.MCP_DEPENDS_ONLY_ON_JACKSON_SLF4J_JETTY, McpUsingSkillTypes.class);
   }
 
   @Test

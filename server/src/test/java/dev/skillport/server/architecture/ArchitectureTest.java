@@ -36,6 +36,9 @@ class ArchitectureTest {
             "api depends on nothing of ours", ArchitectureRules.API_DEPENDS_ON_NOTHING_OF_OURS),
         Arguments.of("loader depends only on api", ArchitectureRules.LOADER_DEPENDS_ONLY_ON_API),
         Arguments.of(
+            "mcp depends only on Jackson, SLF4J and Jetty",
+            ArchitectureRules.MCP_DEPENDS_ONLY_ON_JACKSON_SLF4J_JETTY),
+        Arguments.of(
             "registry does not know loader", ArchitectureRules.REGISTRY_DOES_NOT_KNOW_LOADER),
         Arguments.of(
             "loader does not know registry", ArchitectureRules.LOADER_DOES_NOT_KNOW_REGISTRY),
@@ -60,6 +63,7 @@ class ArchitectureTest {
     assertThat(production.stream().map(JavaClass::getPackageName))
         .anyMatch(p -> p.startsWith("dev.skillport.api"))
         .anyMatch(p -> p.startsWith("dev.skillport.loader"))
+        .anyMatch(p -> p.startsWith("dev.skillport.mcp"))
         .anyMatch(p -> p.startsWith("dev.skillport.server.cli"));
     assertThat(production.contain(ArchitectureTest.class)).isFalse();
   }

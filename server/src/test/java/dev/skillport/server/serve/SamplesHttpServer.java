@@ -2,7 +2,7 @@ package dev.skillport.server.serve;
 
 import dev.skillport.api.skill.Scope;
 import dev.skillport.loader.SkillRoot;
-import dev.skillport.server.transport.StreamableHttpTransport;
+import dev.skillport.mcp.transport.StreamableHttpTransport;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,0 +1,259 @@
+package dev.skillport.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client's conversation with the server: its negotiated revision, what the client said about
+ * itself, its log level, the application's per-session state, and the channel for server-to-client
+ * messages. Thread-safe.
+ */
+public final class McpSession {
+  private static final Logger LOG = LoggerFactory.getLogger(McpSession.class);
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private final String id;
+  private final OutboundChannel channel;
+  private final Clock clock;
+  private final ConcurrentMap<String, Object> attributes = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, RequestContext> inFlight = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, CompletableFuture<JsonNode>> pendingServerRequests =
+      new ConcurrentHashMap<>();
+  private final AtomicLong serverRequestIds = new AtomicLong();
+
+  private volatile ProtocolVersion protocolVersion;
+  private volatile JsonNode clientInfo = MissingNode.getInstance();
+  private volatile JsonNode clientCapabilities = NODES.objectNode();
+  private volatile LogLevel logLevel = LogLevel.INFO;
+  private volatile boolean clientReady;
+  private volatile boolean closed;
+  private volatile Instant lastActivity;
+
+  McpSession(String id, OutboundChannel channel, Clock clock) {
+    this.id = Objects.requireNonNull(id, "id");
+    this.channel = Objects.requireNonNull(channel, "channel");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.lastActivity = clock.instant();
+  }
+
+  /** The session id (the {@code Mcp-Session-Id} over HTTP); unguessable. */
+  public String id() {
+    return id;
+  }
+
+  /** The negotiated revision; empty until {@code initialize} succeeded. */
+  public Optional<ProtocolVersion> protocolVersion() {
+    return Optional.ofNullable(protocolVersion);
+  }
+
+  /** Whether {@code initialize} succeeded on this session. */
+  public boolean isInitialized() {
+    return protocolVersion != null;
+  }
+
+  /** Whether the client sent {@code notifications/initialized}. */
+  public boolean isClientReady() {
+    return clientReady;
+  }
+
+  /** The client's {@code clientInfo} object; missing before initialize. */
+  public JsonNode clientInfo() {
+    return clientInfo;
+  }
+
+  /** The client's declared capabilities; an empty object before initialize. */
+  public JsonNode clientCapabilities() {
+    return clientCapabilities;
+  }
+
+  /**
+   * Whether the client declared capability {@code name} (for example "sampling", "elicitation").
+   */
+  public boolean clientSupports(String name) {
+    JsonNode capability = clientCapabilities.get(name);
+    return capability != null && !capability.isNull();
+  }
+
+  /** The lowest level of log notification the client wants (default {@link LogLevel#INFO}). */
+  public LogLevel logLevel() {
+    return logLevel;
+  }
+
+  /** The application's per-session state, keyed by name. */
+  public ConcurrentMap<String, Object> attributes() {
+    return attributes;
+  }
+
+  /** A typed attribute, if present and of that type. */
+  public <T> Optional<T> attribute(String key, Class<T> type) {
+    Object value = attributes.get(key);
+    return type.isInstance(value) ? Optional.of(type.cast(value)) : Optional.empty();
+  }
+
+  /** When the client last sent something on this session. */
+  public Instant lastActivity() {
+    return lastActivity;
+  }
+
+  /** Whether the session has ended. */
+  public boolean isClosed() {
+    return closed;
+  }
+
+  /**
+   * Sends a notification (for example {@code notifications/tools/list_changed}) on the session's
+   * channel. Over HTTP it goes to the client's open GET stream, or waits in a small buffer until
+   * one opens.
+   */
+  public void notify(String method, JsonNode params) {
+    Objects.requireNonNull(method, "method");
+    if (closed) {
+      LOG.debug("Dropping {} for closed session {}", method, id);
+      return;
+    }
+    channel.send(notification(method, params));
+  }
+
+  /**
+   * Sends a request to the client on the session's channel and completes with its {@code result},
+   * or exceptionally with an {@link McpException} when the client answers with an error or the
+   * session ends. Callers should apply their own timeout.
+   */
+  public CompletableFuture<JsonNode> sendRequest(String method, JsonNode params) {
+    return sendRequest(method, params, channel);
+  }
+
+  void touch() {
+    lastActivity = clock.instant();
+  }
+
+  void initialize(ProtocolVersion version, JsonNode info, JsonNode capabilities) {
+    this.clientInfo = info == null ? MissingNode.getInstance() : info;
+    this.clientCapabilities =
+        capabilities != null && capabilities.isObject() ? capabilities : NODES.objectNode();
+    this.protocolVersion = version;
+  }
+
+  void markClientReady() {
+    clientReady = true;
+  }
+
+  void setLogLevel(LogLevel level) {
+    logLevel = Objects.requireNonNull(level, "level");
+  }
+
+  CompletableFuture<JsonNode> sendRequest(String method, JsonNode params, OutboundChannel via) {
+    Objects.requireNonNull(method, "method");
+    CompletableFuture<JsonNode> result = new CompletableFuture<>();
+    if (closed) {
+      result.completeExceptionally(
+          new McpException(ErrorKind.INTERNAL_ERROR, "Session " + id + " is closed"));
+      return result;
+    }
+    String requestId = "s" + serverRequestIds.incrementAndGet();
+    pendingServerRequests.put(key(TextNode.valueOf(requestId)), result);
+    ObjectNode message = NODES.objectNode();
+    message.put("jsonrpc", "2.0");
+    message.put("id", requestId);
+    message.put("method", method);
+    if (params != null) {
+      message.set("params", params);
+    }
+    via.send(message);
+    return result;
+  }
+
+  void completeServerRequest(JsonRpcMessage.Response response) {
+    CompletableFuture<JsonNode> pending = pendingServerRequests.remove(key(response.id()));
+    if (pending == null) {
+      LOG.debug("Session {}: response to unknown request {}", id, response.id());
+      return;
+    }
+    if (response.error() != null) {
+      JsonNode error = response.error();
+      pending.completeExceptionally(
+          new McpException(
+              ErrorKind.INTERNAL_ERROR,
+              "Client answered with error "
+                  + error.path("code").asText("?")
+                  + ": "
+                  + error.path("message").asText(""),
+              error));
+    } else {
+      pending.complete(response.result());
+    }
+  }
+
+  void register(RequestContext ctx) {
+    inFlight.put(key(ctx.requestId()), ctx);
+  }
+
+  void unregister(RequestContext ctx) {
+    inFlight.remove(key(ctx.requestId()), ctx);
+  }
+
+  Optional<RequestContext> inFlight(JsonNode requestId) {
+    return Optional.ofNullable(inFlight.get(key(requestId)));
+  }
+
+  /** Ends the session: cancels calls in flight and fails requests waiting for the client. */
+  boolean close() {
+    if (closed) {
+      return false;
+    }
+    closed = true;
+    List<RequestContext> running = new ArrayList<>(inFlight.values());
+    inFlight.clear();
+    running.forEach(ctx -> ctx.cancel("session closed"));
+    for (Map.Entry<String, CompletableFuture<JsonNode>> pending :
+        pendingServerRequests.entrySet()) {
+      pending
+          .getValue()
+          .completeExceptionally(new McpException(ErrorKind.INTERNAL_ERROR, "Session closed"));
+    }
+    pendingServerRequests.clear();
+    return true;
+  }
+
+  void send(JsonNode message) {
+    channel.send(message);
+  }
+
+  static ObjectNode notification(String method, JsonNode params) {
+    ObjectNode message = NODES.objectNode();
+    message.put("jsonrpc", "2.0");
+    message.put("method", method);
+    if (params != null && !params.isMissingNode()) {
+      message.set("params", params);
+    }
+    return message;
+  }
+
+  /** Ids compare by their JSON text, so the number 1 and the string "1" stay apart. */
+  private static String key(JsonNode requestId) {
+    return requestId.isIntegralNumber()
+        ? requestId.bigIntegerValue().toString()
+        : requestId.toString();
+  }
+
+  @Override
+  public String toString() {
+    return "McpSession[" + id + "]";
+  }
+}

@@ -1,0 +1,430 @@
+package dev.skillport.mcp.transport;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.mcp.ErrorKind;
+import dev.skillport.mcp.ErrorMapper;
+import dev.skillport.mcp.JsonRpcMessage;
+import dev.skillport.mcp.McpException;
+import dev.skillport.mcp.McpServer;
+import dev.skillport.mcp.ProtocolVersion;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.thread.Invocable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Routes HTTP requests: the MCP endpoint (POST, GET, DELETE) and the health probes. */
+final class McpHttpHandler extends Handler.Abstract {
+  private static final Logger LOG = LoggerFactory.getLogger(McpHttpHandler.class);
+  static final String SESSION_HEADER = "Mcp-Session-Id";
+  static final String VERSION_HEADER = "MCP-Protocol-Version";
+  static final String LAST_EVENT_ID_HEADER = "Last-Event-ID";
+
+  /** Bytes of an oversized body read and thrown away before the connection is dropped instead. */
+  private static final long DISCARD_BUDGET = 64L * 1024 * 1024;
+
+  private final McpServer server;
+  private final StreamableHttpTransport.Settings settings;
+  private final RequestGuard guard;
+  private final BooleanSupplier ready;
+  private final Clock clock;
+  private final Map<String, HttpSession> sessions = new ConcurrentHashMap<>();
+
+  McpHttpHandler(
+      McpServer server,
+      StreamableHttpTransport.Settings settings,
+      RequestGuard guard,
+      BooleanSupplier ready) {
+    this.server = server;
+    this.settings = settings;
+    this.guard = guard;
+    this.ready = ready;
+    this.clock = settings.clock();
+  }
+
+  int sessionCount() {
+    return sessions.size();
+  }
+
+  HttpSession session(String id) {
+    return sessions.get(id);
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    String path = Request.getPathInContext(request);
+    String method = request.getMethod();
+    RequestGuard.Verdict origin = guard.checkOrigin(request);
+    if (origin != RequestGuard.Verdict.ALLOWED) {
+      refuse(response, callback, origin);
+      return true;
+    }
+    if (path.equals("/healthz") && HttpMethod.GET.is(method)) {
+      plainJson(response, callback, 200, "{\"status\":\"ok\"}");
+    } else if (path.equals("/readyz") && HttpMethod.GET.is(method)) {
+      boolean isReady = ready.getAsBoolean();
+      plainJson(
+          response,
+          callback,
+          isReady ? 200 : 503,
+          isReady ? "{\"status\":\"ready\"}" : "{\"status\":\"starting\"}");
+    } else if (path.equals(settings.path())) {
+      RequestGuard.Verdict verdict = guard.check(request);
+      if (verdict != RequestGuard.Verdict.ALLOWED) {
+        refuse(response, callback, verdict);
+      } else if (HttpMethod.POST.is(method)) {
+        post(request, response, callback);
+      } else if (HttpMethod.GET.is(method)) {
+        get(request, response, callback);
+      } else if (HttpMethod.DELETE.is(method)) {
+        delete(request, response, callback);
+      } else {
+        response.getHeaders().put(HttpHeader.ALLOW, "GET, POST, DELETE");
+        error(response, callback, 405, "Method not allowed");
+      }
+    } else {
+      error(response, callback, 404, "Not found");
+    }
+    return true;
+  }
+
+  private void post(Request request, Response response, Callback callback) {
+    String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+    if (contentType != null
+        && !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+      error(response, callback, 415, "Content-Type must be application/json");
+      return;
+    }
+    long length = request.getLength();
+    if (length > settings.maxBodyBytes()) {
+      tooLarge(request, response, callback);
+      return;
+    }
+    // Reads without holding a thread while waiting, and fails as soon as the limit is passed.
+    Content.Source.asByteArrayAsync(
+        request,
+        settings.maxBodyBytes(),
+        Promise.Invocable.from(
+            Invocable.InvocationType.BLOCKING,
+            (byte[] body, Throwable failure) -> {
+              if (failure != null) {
+                LOG.debug("Request body not read: {}", failure.toString());
+                tooLarge(request, response, callback);
+                return;
+              }
+              try {
+                onMessage(request, response, callback, body);
+              } catch (RuntimeException e) {
+                LOG.error("Unexpected failure handling a POST", e);
+                Response.writeError(request, response, callback, 500);
+              }
+            }));
+  }
+
+  private void onMessage(Request request, Response response, Callback callback, byte[] body) {
+    JsonRpcMessage message = server.parse(body);
+    if (message instanceof JsonRpcMessage.Malformed malformed) {
+      writeJson(response, callback, 400, malformed.response());
+      return;
+    }
+    String sessionId = request.getHeaders().get(SESSION_HEADER);
+    if (sessionId == null) {
+      if (message instanceof JsonRpcMessage.Request r && r.isInitialize()) {
+        initialize(response, callback, r);
+      } else {
+        error(response, callback, 400, "Bad request: Mcp-Session-Id header is required");
+      }
+      return;
+    }
+    HttpSession session = sessions.get(sessionId);
+    if (session == null) {
+      error(response, callback, 404, "Session not found");
+      return;
+    }
+    if (!supportedVersion(request, response, callback)) {
+      return;
+    }
+    boolean expectsResponse =
+        message instanceof JsonRpcMessage.Request
+            || (message instanceof JsonRpcMessage.Batch batch && batch.hasRequests());
+    if (!expectsResponse) {
+      server
+          .dispatch(session.mcp(), message, session)
+          .whenComplete((ignored, failure) -> accepted(response, callback));
+      return;
+    }
+    boolean acceptsSse = message instanceof JsonRpcMessage.Request && acceptsEventStream(request);
+    PostExchange exchange =
+        new PostExchange(
+            session,
+            request,
+            response,
+            callback,
+            acceptsSse,
+            settings.maxQueuedEvents(),
+            message instanceof JsonRpcMessage.Request r ? r.id() : null);
+    session.addExchange(exchange);
+    server
+        .dispatch(session.mcp(), message, exchange)
+        .whenComplete(
+            (reply, failure) ->
+                exchange.complete(failure == null ? reply : ErrorMapper.toResponse(null, failure)));
+  }
+
+  private void initialize(Response response, Callback callback, JsonRpcMessage.Request request) {
+    if (sessions.size() >= settings.maxSessions()) {
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "10");
+      error(response, callback, 503, "Too many open sessions");
+      return;
+    }
+    HttpSession session =
+        new HttpSession(server, settings.maxBufferedNotifications(), settings.maxReplayedEvents());
+    // initialize is answered synchronously by the core, so the outcome is known here.
+    JsonNode reply = server.dispatch(session.mcp(), request, session).join();
+    if (reply == null || !reply.has("result")) {
+      server.closeSession(session.mcp());
+      writeJson(response, callback, 200, reply);
+      return;
+    }
+    sessions.put(session.id(), session);
+    response.getHeaders().put(SESSION_HEADER, session.id());
+    LOG.debug("HTTP session {} opened ({} open)", session.id(), sessions.size());
+    writeJson(response, callback, 200, reply);
+  }
+
+  private void get(Request request, Response response, Callback callback) {
+    if (!acceptsEventStream(request)) {
+      response.getHeaders().put(HttpHeader.ALLOW, "POST, DELETE");
+      error(response, callback, 405, "GET opens an event stream: Accept text/event-stream");
+      return;
+    }
+    HttpSession session = lookup(request, response, callback);
+    if (session == null) {
+      return;
+    }
+    String lastEventId = request.getHeaders().get(LAST_EVENT_ID_HEADER);
+    String resumedKey = lastEventId == null ? null : session.streamOf(lastEventId).orElse(null);
+    if (resumedKey != null && resumedKey.startsWith("p")) {
+      resumePostStream(request, response, callback, session, resumedKey, lastEventId);
+      return;
+    }
+    SseStream[] holder = new SseStream[1];
+    SseStream stream =
+        new SseStream(
+            response,
+            callback,
+            settings.maxQueuedEvents(),
+            () -> session.removeGetStream(holder[0]));
+    holder[0] = stream;
+    boolean opened =
+        session.openGetStream(
+            stream,
+            settings.maxStreamsPerSession(),
+            resumedKey,
+            lastEventId,
+            key -> {
+              SseStream.begin(response);
+              // Something goes out at once so the client sees the stream open.
+              if (session.primesStreams()) {
+                session.prime(stream, key);
+              } else {
+                stream.comment("stream open");
+              }
+            });
+    if (!opened) {
+      error(response, callback, 429, "Too many open streams for this session");
+      return;
+    }
+    request.addFailureListener(stream::abort);
+  }
+
+  /**
+   * Answers a GET that resumes a POST's event stream: the events the client missed, then the rest
+   * of the call if it is still running; the stream ends with the call's result.
+   */
+  private void resumePostStream(
+      Request request,
+      Response response,
+      Callback callback,
+      HttpSession session,
+      String streamKey,
+      String lastEventId) {
+    SseStream stream = new SseStream(response, callback, settings.maxQueuedEvents(), () -> {});
+    SseStream.begin(response);
+    request.addFailureListener(stream::abort);
+    session
+        .exchangeOf(streamKey)
+        .ifPresentOrElse(
+            exchange -> exchange.resume(stream, lastEventId),
+            () -> {
+              session.replay(stream, streamKey, lastEventId);
+              stream.close();
+            });
+  }
+
+  private void delete(Request request, Response response, Callback callback) {
+    HttpSession session = lookup(request, response, callback);
+    if (session == null) {
+      return;
+    }
+    sessions.remove(session.id(), session);
+    session.close();
+    LOG.debug("HTTP session {} deleted", session.id());
+    response.setStatus(200);
+    response.write(true, BufferUtil.EMPTY_BUFFER, callback);
+  }
+
+  private HttpSession lookup(Request request, Response response, Callback callback) {
+    String sessionId = request.getHeaders().get(SESSION_HEADER);
+    if (sessionId == null) {
+      error(response, callback, 400, "Bad request: Mcp-Session-Id header is required");
+      return null;
+    }
+    HttpSession session = sessions.get(sessionId);
+    if (session == null) {
+      error(response, callback, 404, "Session not found");
+      return null;
+    }
+    return supportedVersion(request, response, callback) ? session : null;
+  }
+
+  /** Any revision we speak is accepted, even one older than the session's; an absent header too. */
+  private static boolean supportedVersion(Request request, Response response, Callback callback) {
+    String version = request.getHeaders().get(VERSION_HEADER);
+    if (version != null && ProtocolVersion.fromWire(version.trim()).isEmpty()) {
+      error(response, callback, 400, "Unsupported MCP-Protocol-Version: " + version);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Closes sessions idle longer than the timeout with no GET stream open, and sends keep-alives.
+   */
+  void sweep() {
+    Instant cutoff = clock.instant().minus(settings.sessionIdleTimeout());
+    List<HttpSession> expired = new ArrayList<>();
+    for (HttpSession session : sessions.values()) {
+      if (session.mcp().lastActivity().isBefore(cutoff) && !session.hasOpenGetStream()) {
+        expired.add(session);
+      } else {
+        session.keepAlive();
+      }
+    }
+    for (HttpSession session : expired) {
+      if (sessions.remove(session.id(), session)) {
+        LOG.debug("HTTP session {} expired", session.id());
+        session.close();
+      }
+    }
+  }
+
+  void closeAll() {
+    for (HttpSession session : List.copyOf(sessions.values())) {
+      sessions.remove(session.id(), session);
+      session.close();
+    }
+  }
+
+  private static boolean acceptsEventStream(Request request) {
+    String accept = request.getHeaders().get(HttpHeader.ACCEPT);
+    return accept != null && accept.toLowerCase(Locale.ROOT).contains("text/event-stream");
+  }
+
+  private static void accepted(Response response, Callback callback) {
+    response.setStatus(202);
+    response.write(true, BufferUtil.EMPTY_BUFFER, callback);
+  }
+
+  private static void refuse(Response response, Callback callback, RequestGuard.Verdict verdict) {
+    switch (verdict) {
+      case FORBIDDEN_HOST -> error(response, callback, 403, "Forbidden: Host not allowed");
+      case FORBIDDEN_ORIGIN -> error(response, callback, 403, "Forbidden: Origin not allowed");
+      case UNAUTHORIZED -> {
+        response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+        error(response, callback, 401, "Unauthorized: a valid token is required");
+      }
+      case ALLOWED -> throw new IllegalArgumentException("not a refusal");
+    }
+  }
+
+  /**
+   * Answers 413 at once, then reads and discards the rest of the body (up to a budget) so that the
+   * connection is not reset under a client still sending, which could lose the answer.
+   */
+  private static void tooLarge(Request request, Response response, Callback callback) {
+    response.setStatus(413);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    String body =
+        ErrorMapper.toResponse(
+                null, new McpException(ErrorKind.INVALID_REQUEST, "Request body too large"))
+            .toString();
+    response.write(
+        true,
+        ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)),
+        Callback.from(() -> discard(request, DISCARD_BUDGET, callback), callback::failed));
+  }
+
+  private static void discard(Request request, long budget, Callback callback) {
+    long left = budget;
+    while (true) {
+      Content.Chunk chunk = request.read();
+      if (chunk == null) {
+        long remaining = left;
+        request.demand(() -> discard(request, remaining, callback));
+        return;
+      }
+      if (Content.Chunk.isFailure(chunk)) {
+        callback.failed(chunk.getFailure());
+        return;
+      }
+      left -= chunk.remaining();
+      boolean last = chunk.isLast();
+      chunk.release();
+      if (last) {
+        callback.succeeded();
+        return;
+      }
+      if (left <= 0) {
+        // A client that keeps sending past the budget loses its connection.
+        callback.failed(new IllegalStateException("Oversized request body"));
+        return;
+      }
+    }
+  }
+
+  private static void error(Response response, Callback callback, int status, String message) {
+    writeJson(
+        response,
+        callback,
+        status,
+        ErrorMapper.toResponse(null, new McpException(ErrorKind.INVALID_REQUEST, message)));
+  }
+
+  private static void writeJson(Response response, Callback callback, int status, JsonNode body) {
+    plainJson(response, callback, status, body.toString());
+  }
+
+  private static void plainJson(Response response, Callback callback, int status, String body) {
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+  }
+}

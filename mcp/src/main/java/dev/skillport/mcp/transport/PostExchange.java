@@ -1,0 +1,193 @@
+package dev.skillport.mcp.transport;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.mcp.OutboundChannel;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * One POSTed request waiting for its answer. It answers with plain {@code application/json} unless,
+ * before the result is ready, the handler sends something tied to the request (progress, a log
+ * entry, a request to the client) or the call runs longer than a keep-alive interval: then, if the
+ * client accepts {@code text/event-stream}, the response becomes an event stream carrying those
+ * messages and finally the result. Clients that accept only JSON get those messages on the
+ * session's GET stream instead.
+ *
+ * <p>A primed event stream (2025-11-25) is resumable: once it is closed before the result (by the
+ * application, or by the client going away), later messages and the result are kept in the
+ * session's replay buffer, and a client that reconnects with {@code GET} and {@code Last-Event-ID}
+ * receives them on the new stream, which then carries the rest of the call.
+ */
+final class PostExchange implements OutboundChannel {
+  private enum State {
+    PENDING,
+    STREAMING,
+    DETACHED,
+    DONE
+  }
+
+  private final HttpSession session;
+  private final Request request;
+  private final Response response;
+  private final Callback callback;
+  private final boolean acceptsSse;
+  private final int maxQueued;
+  private final String requestKey;
+  private final String streamKey;
+  private State state = State.PENDING;
+  private SseStream stream;
+  private boolean primed;
+
+  PostExchange(
+      HttpSession session,
+      Request request,
+      Response response,
+      Callback callback,
+      boolean acceptsSse,
+      int maxQueued,
+      JsonNode requestId) {
+    this.session = session;
+    this.request = request;
+    this.response = response;
+    this.callback = callback;
+    this.acceptsSse = acceptsSse;
+    this.maxQueued = maxQueued;
+    this.requestKey = requestId == null ? null : requestKey(requestId);
+    this.streamKey = session.newStreamKey("p");
+  }
+
+  /** A request id as a map key; the number 1 and the string "1" stay apart. */
+  static String requestKey(JsonNode requestId) {
+    return requestId.toString();
+  }
+
+  String requestKey() {
+    return requestKey;
+  }
+
+  String streamKey() {
+    return streamKey;
+  }
+
+  @Override
+  public void send(JsonNode message) {
+    String json = session.serialize(message);
+    synchronized (this) {
+      if (state == State.PENDING && acceptsSse) {
+        startStream();
+      }
+      if ((state == State.STREAMING || state == State.DETACHED) && emit(json)) {
+        return;
+      }
+    }
+    session.send(message);
+  }
+
+  /** Sends the response (or, for null, ends without one) and finishes the exchange. */
+  void complete(JsonNode message) {
+    String json = message == null ? null : session.serialize(message);
+    synchronized (this) {
+      switch (state) {
+        case PENDING -> {
+          state = State.DONE;
+          if (json == null) {
+            response.setStatus(202);
+            response.write(true, BufferUtil.EMPTY_BUFFER, callback);
+          } else {
+            response.setStatus(200);
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+            response.write(true, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)), callback);
+          }
+        }
+        case STREAMING, DETACHED -> {
+          if (json != null) {
+            emit(json);
+          }
+          state = State.DONE;
+          stream.close();
+        }
+        case DONE -> {}
+      }
+    }
+    session.removeExchange(this);
+  }
+
+  /** Keeps a long call's connection alive, switching to a stream when the client accepts one. */
+  synchronized void keepAlive() {
+    if (state == State.PENDING && acceptsSse) {
+      startStream();
+    }
+    if (state == State.STREAMING || state == State.DETACHED) {
+      stream.comment("keepalive");
+    }
+  }
+
+  /** Ends the exchange without a response because the session is gone. */
+  void abandon() {
+    complete(null);
+  }
+
+  /**
+   * Closes the event stream before the result, when the client can resume it: opens (and primes)
+   * the stream first if the call has not streamed yet.
+   *
+   * @return whether the stream was closed for the client to resume
+   */
+  synchronized boolean detach() {
+    if (state == State.PENDING && acceptsSse && session.primesStreams()) {
+      startStream();
+    }
+    if (state != State.STREAMING || !primed) {
+      return false;
+    }
+    state = State.DETACHED;
+    stream.close();
+    return true;
+  }
+
+  /**
+   * Continues this call's stream on {@code resumed}, a GET the client opened with {@code
+   * Last-Event-ID}: the events it missed go out first, then the rest of the call; the stream ends
+   * with the result (at once, if the call has already been answered).
+   */
+  synchronized void resume(SseStream resumed, String lastEventId) {
+    session.replay(resumed, streamKey, lastEventId);
+    if (state == State.DONE) {
+      resumed.close();
+      return;
+    }
+    if (stream != null && stream.isOpen()) {
+      stream.close();
+    }
+    stream = resumed;
+    state = State.DETACHED;
+  }
+
+  /** Sends on the current stream; a primed stream that is gone keeps the event for replay. */
+  private boolean emit(String json) {
+    if (session.deliver(stream, streamKey, json)) {
+      return true;
+    }
+    if (primed) {
+      session.store(streamKey, json);
+      return true;
+    }
+    return false;
+  }
+
+  private void startStream() {
+    SseStream.begin(response);
+    stream = new SseStream(response, callback, maxQueued, () -> {});
+    request.addFailureListener(stream::abort);
+    state = State.STREAMING;
+    if (session.primesStreams()) {
+      session.prime(stream, streamKey);
+      primed = true;
+    }
+  }
+}

@@ -1,0 +1,205 @@
+package dev.skillport.mcp.transport;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.mcp.ErrorKind;
+import dev.skillport.mcp.ErrorMapper;
+import dev.skillport.mcp.JsonRpcMessage;
+import dev.skillport.mcp.McpException;
+import dev.skillport.mcp.McpServer;
+import dev.skillport.mcp.McpSession;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * MCP over a stream pair: one JSON-RPC message per line in, one per line out. The whole
+ * conversation is one session. {@link #run()} returns when the input ends, after answering the
+ * requests already read (for at most {@link #DEFAULT_DRAIN}) and closing the session. Nothing but
+ * protocol messages is ever written to the output.
+ */
+public final class StdioTransport {
+  private static final Logger LOG = LoggerFactory.getLogger(StdioTransport.class);
+
+  /** Default cap on one line; a longer line is answered with an error and skipped. */
+  public static final int DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+  /**
+   * How long requests read before the end of input may still run: a client that writes its requests
+   * and closes its end gets their answers, and one that hangs does not keep the process.
+   */
+  public static final Duration DEFAULT_DRAIN = Duration.ofSeconds(30);
+
+  private final McpServer server;
+  private final InputStream in;
+  private final OutputStream out;
+  private final int maxLineBytes;
+  private final Object writeLock = new Object();
+  private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
+  private volatile boolean outputBroken;
+
+  /**
+   * A transport over {@code in} and {@code out} (usually {@code System.in} and {@code System.out}).
+   */
+  public StdioTransport(McpServer server, InputStream in, OutputStream out) {
+    this(server, in, out, DEFAULT_MAX_LINE_BYTES);
+  }
+
+  /** A transport with a custom cap on the size of one inbound line. */
+  public StdioTransport(McpServer server, InputStream in, OutputStream out, int maxLineBytes) {
+    this.server = Objects.requireNonNull(server, "server");
+    this.in = Objects.requireNonNull(in, "in");
+    this.out = Objects.requireNonNull(out, "out");
+    if (maxLineBytes < 1) {
+      throw new IllegalArgumentException("maxLineBytes must be positive");
+    }
+    this.maxLineBytes = maxLineBytes;
+  }
+
+  /**
+   * Reads and answers messages until the input ends or fails, waits for the answers to requests
+   * already read (up to {@link #DEFAULT_DRAIN}), then closes the session, which cancels calls still
+   * running.
+   */
+  public void run() {
+    McpSession session = server.openSession(this::write);
+    LOG.debug("stdio session {} started", session.id());
+    try (InputStream input = new BufferedInputStream(in)) {
+      LineReader reader = new LineReader(input, maxLineBytes);
+      while (!outputBroken) {
+        LineReader.Line line = reader.next();
+        if (line == null) {
+          break;
+        }
+        if (line.tooLong()) {
+          write(
+              ErrorMapper.toResponse(
+                  null,
+                  new McpException(
+                      ErrorKind.INVALID_REQUEST,
+                      "Message exceeds " + maxLineBytes + " bytes and was skipped")));
+          continue;
+        }
+        if (line.isBlank()) {
+          continue;
+        }
+        JsonRpcMessage message = server.parse(line.bytes(), 0, line.length());
+        CompletableFuture<?> answered =
+            server
+                .dispatch(session, message, this::write)
+                .whenComplete(
+                    (response, failure) -> {
+                      if (failure != null) {
+                        write(ErrorMapper.toResponse(null, failure));
+                      } else if (response != null) {
+                        write(response);
+                      }
+                    });
+        inFlight.add(answered);
+        answered.whenComplete((ignored, failure) -> inFlight.remove(answered));
+      }
+      drain();
+    } catch (IOException e) {
+      LOG.warn("stdio input failed; ending the session", e);
+    } finally {
+      server.closeSession(session);
+      LOG.debug("stdio session {} ended", session.id());
+    }
+  }
+
+  private void drain() {
+    if (outputBroken || inFlight.isEmpty()) {
+      return;
+    }
+    try {
+      CompletableFuture.allOf(inFlight.toArray(CompletableFuture<?>[]::new))
+          .get(DEFAULT_DRAIN.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      LOG.warn("{} requests still running at the end of input are cancelled", inFlight.size());
+    } catch (ExecutionException e) {
+      // Each answer, an error included, was written by its own completion.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void write(JsonNode message) {
+    byte[] bytes = server.write(message);
+    synchronized (writeLock) {
+      if (outputBroken) {
+        return;
+      }
+      try {
+        out.write(bytes);
+        out.write('\n');
+        out.flush();
+      } catch (IOException e) {
+        outputBroken = true;
+        LOG.warn("stdio output failed; no further messages will be written", e);
+      }
+    }
+  }
+
+  /** Splits a byte stream into lines without holding more than the cap of any one line. */
+  static final class LineReader {
+    private final InputStream in;
+    private final int max;
+    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+
+    LineReader(InputStream in, int max) {
+      this.in = in;
+      this.max = max;
+    }
+
+    /** The next line, or null at the end of input. */
+    Line next() throws IOException {
+      buffer.reset();
+      boolean tooLong = false;
+      int b;
+      boolean any = false;
+      while ((b = in.read()) != -1) {
+        any = true;
+        if (b == '\n') {
+          return line(tooLong);
+        }
+        if (buffer.size() < max) {
+          buffer.write(b);
+        } else {
+          tooLong = true;
+        }
+      }
+      return any ? line(tooLong) : null;
+    }
+
+    private Line line(boolean tooLong) {
+      byte[] bytes = buffer.toByteArray();
+      int length = bytes.length;
+      if (length > 0 && bytes[length - 1] == '\r') {
+        length--;
+      }
+      return new Line(bytes, length, tooLong);
+    }
+
+    record Line(byte[] bytes, int length, boolean tooLong) {
+      boolean isBlank() {
+        for (int i = 0; i < length; i++) {
+          if (!Character.isWhitespace(bytes[i])) {
+            return false;
+          }
+        }
+        return true;
+      }
+    }
+  }
+}

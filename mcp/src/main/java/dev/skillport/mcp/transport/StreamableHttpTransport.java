@@ -1,0 +1,385 @@
+package dev.skillport.mcp.transport;
+
+import dev.skillport.mcp.McpServer;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * MCP over Streamable HTTP on Jetty 12 core, plus {@code GET /healthz} and {@code GET /readyz} on
+ * the same port.
+ *
+ * <p>At the MCP path: {@code POST} carries client messages (a request is answered with JSON, or
+ * with an event stream once the call sends progress, logs or requests first, or runs past a
+ * keep-alive interval; notifications and responses get 202); {@code GET} opens the session's event
+ * stream for server-initiated messages (405 unless the client accepts {@code text/event-stream});
+ * {@code DELETE} ends the session. Session messages sent while no GET stream is open wait in a
+ * small per-session buffer (oldest dropped first) and are delivered when one opens.
+ *
+ * <p>Every event carries an id unique within its session. The newest events of each session are
+ * kept (bounded), so a client that reconnects with {@code GET} and {@code Last-Event-ID} receives
+ * what it missed on that stream; for a POST's event stream closed before its result (see {@link
+ * RequestStreams}), the new stream also carries the rest of the call and ends with its result.
+ *
+ * <p>Refusals: foreign Host or Origin → 403 (Host is checked when listening on loopback); missing
+ * or wrong token → 401 (a token is required to listen on any other address); no session header on a
+ * non-initialize request → 400; unknown, deleted or expired session → 404; unsupported {@code
+ * MCP-Protocol-Version} → 400; body over the limit → 413; too many sessions → 503; too many GET
+ * streams on one session → 429.
+ */
+public final class StreamableHttpTransport implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpTransport.class);
+
+  private final McpServer mcp;
+  private final Settings settings;
+  private final BooleanSupplier readiness;
+  private final AtomicBoolean readyFlag = new AtomicBoolean();
+  private Server jetty;
+  private ServerConnector connector;
+  private McpHttpHandler handler;
+  private ScheduledExecutorService sweeper;
+
+  private StreamableHttpTransport(Builder builder) {
+    this.mcp = builder.server;
+    this.settings =
+        new Settings(
+            builder.host,
+            builder.port,
+            builder.path,
+            builder.authToken,
+            Set.copyOf(builder.allowedOrigins),
+            builder.maxBodyBytes,
+            builder.sessionIdleTimeout,
+            builder.maxSessions,
+            builder.maxStreamsPerSession,
+            builder.maxBufferedNotifications,
+            builder.maxQueuedEvents,
+            builder.maxReplayedEvents,
+            builder.keepAliveInterval,
+            builder.connectionIdleTimeout,
+            builder.clock);
+    this.readiness = builder.readiness != null ? builder.readiness : readyFlag::get;
+  }
+
+  /** Starts describing a transport for {@code server}; defaults: 127.0.0.1:8765, path /mcp. */
+  public static Builder builder(McpServer server) {
+    return new Builder(server);
+  }
+
+  /**
+   * Binds and starts serving.
+   *
+   * @throws IllegalStateException when asked to listen on a non-loopback address without a token
+   * @throws Exception when the port cannot be bound
+   */
+  public synchronized void start() throws Exception {
+    if (jetty != null) {
+      throw new IllegalStateException("already started");
+    }
+    boolean loopback = isLoopback(settings.host());
+    if (!loopback && settings.authToken() == null) {
+      throw new IllegalStateException(
+          "Listening on " + settings.host() + " (not loopback) requires an auth token");
+    }
+    QueuedThreadPool threads = new QueuedThreadPool(64, 4);
+    threads.setName("mcp-http");
+    threads.setDaemon(true);
+    jetty = new Server(threads);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    // Jetty's per-connection header cache otherwise matches values case-insensitively, so a token
+    // differing only in case from an earlier one on the same connection would read as that one.
+    http.setHeaderCacheCaseSensitive(true);
+    connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
+    connector.setHost(settings.host());
+    connector.setPort(settings.port());
+    connector.setIdleTimeout(settings.connectionIdleTimeout().toMillis());
+    jetty.addConnector(connector);
+    handler =
+        new McpHttpHandler(
+            mcp,
+            settings,
+            new RequestGuard(loopback, settings.authToken(), settings.allowedOrigins()),
+            readiness);
+    jetty.setHandler(handler);
+    jetty.setStopTimeout(2000);
+    jetty.start();
+    sweeper =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "mcp-http-sweeper");
+              thread.setDaemon(true);
+              return thread;
+            });
+    long period = settings.keepAliveInterval().toMillis();
+    sweeper.scheduleWithFixedDelay(this::sweepSafely, period, period, TimeUnit.MILLISECONDS);
+    LOG.info("MCP endpoint listening on {}", uri());
+  }
+
+  /** The bound port (useful with port 0). */
+  public int port() {
+    ServerConnector bound = connector;
+    if (bound == null) {
+      throw new IllegalStateException("not started");
+    }
+    return bound.getLocalPort();
+  }
+
+  /** The MCP endpoint's URI. */
+  public URI uri() {
+    String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
+    return URI.create("http://" + host + ":" + port() + settings.path());
+  }
+
+  /** Marks the server ready (or not) for {@code /readyz}, unless a readiness supplier was given. */
+  public void setReady(boolean ready) {
+    readyFlag.set(ready);
+  }
+
+  /** Number of open HTTP sessions. */
+  public int sessionCount() {
+    McpHttpHandler current = handler;
+    return current == null ? 0 : current.sessionCount();
+  }
+
+  /** Runs the idle-session sweep and keep-alives now (normally on a timer). */
+  void sweep() {
+    handler.sweep();
+  }
+
+  McpHttpHandler handler() {
+    return handler;
+  }
+
+  private void sweepSafely() {
+    try {
+      handler.sweep();
+    } catch (RuntimeException e) {
+      LOG.warn("Session sweep failed", e);
+    }
+  }
+
+  /** Ends every session (closing its streams) and stops the server. */
+  @Override
+  public synchronized void close() {
+    if (jetty == null) {
+      return;
+    }
+    sweeper.shutdownNow();
+    handler.closeAll();
+    try {
+      jetty.stop();
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      LOG.warn("MCP endpoint did not stop cleanly", e);
+    } finally {
+      jetty = null;
+    }
+    LOG.info("MCP endpoint stopped");
+  }
+
+  private static boolean isLoopback(String host) {
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("Unknown host: " + host, e);
+    }
+  }
+
+  /** Settings the handler reads. */
+  record Settings(
+      String host,
+      int port,
+      String path,
+      String authToken,
+      Set<String> allowedOrigins,
+      int maxBodyBytes,
+      Duration sessionIdleTimeout,
+      int maxSessions,
+      int maxStreamsPerSession,
+      int maxBufferedNotifications,
+      int maxQueuedEvents,
+      int maxReplayedEvents,
+      Duration keepAliveInterval,
+      Duration connectionIdleTimeout,
+      Clock clock) {}
+
+  /** Describes a transport; every limit has a default. */
+  public static final class Builder {
+    private final McpServer server;
+    private String host = "127.0.0.1";
+    private int port = 8765;
+    private String path = "/mcp";
+    private String authToken;
+    private final Set<String> allowedOrigins = new HashSet<>();
+    private int maxBodyBytes = 4 * 1024 * 1024;
+    private Duration sessionIdleTimeout = Duration.ofHours(1);
+    private int maxSessions = 1000;
+    private int maxStreamsPerSession = 4;
+    private int maxBufferedNotifications = 64;
+    private int maxQueuedEvents = 1024;
+    private int maxReplayedEvents = 256;
+    private Duration keepAliveInterval = Duration.ofSeconds(15);
+    private Duration connectionIdleTimeout = Duration.ofMinutes(5);
+    private Clock clock = Clock.systemUTC();
+    private BooleanSupplier readiness;
+
+    private Builder(McpServer server) {
+      this.server = Objects.requireNonNull(server, "server");
+    }
+
+    /** The address to bind (default 127.0.0.1); a non-loopback address needs {@link #authToken}. */
+    public Builder host(String host) {
+      this.host = Objects.requireNonNull(host, "host");
+      return this;
+    }
+
+    /** The port (default 8765); 0 picks a free one, read it back with {@link #port()}. */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port out of range: " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /** The MCP endpoint path (default /mcp). */
+    public Builder path(String path) {
+      if (!path.startsWith("/")) {
+        throw new IllegalArgumentException("path must start with /");
+      }
+      this.path = path;
+      return this;
+    }
+
+    /**
+     * Requires this token as {@code Authorization: Bearer} or {@code X-API-Key} on the MCP path.
+     */
+    public Builder authToken(String token) {
+      if (token != null && token.isBlank()) {
+        throw new IllegalArgumentException("token must not be blank");
+      }
+      this.authToken = token;
+      return this;
+    }
+
+    /** Allows browser calls from this origin (for example {@code https://app.example.com}). */
+    public Builder allowOrigin(String origin) {
+      allowedOrigins.add(origin.trim().toLowerCase(Locale.ROOT));
+      return this;
+    }
+
+    /** Largest accepted request body (default 4 MiB); larger ones get 413. */
+    public Builder maxBodyBytes(int bytes) {
+      this.maxBodyBytes = positive(bytes, "maxBodyBytes");
+      return this;
+    }
+
+    /** How long a session may go without requests (and without a GET stream) before it ends. */
+    public Builder sessionIdleTimeout(Duration timeout) {
+      this.sessionIdleTimeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    /** Most sessions open at once (default 1000); beyond it initialize gets 503. */
+    public Builder maxSessions(int max) {
+      this.maxSessions = positive(max, "maxSessions");
+      return this;
+    }
+
+    /** Most GET streams one session may hold open (default 4); beyond it GET gets 429. */
+    public Builder maxStreamsPerSession(int max) {
+      this.maxStreamsPerSession = positive(max, "maxStreamsPerSession");
+      return this;
+    }
+
+    /** Session messages kept while no GET stream is open (default 64; 0 drops them). */
+    public Builder maxBufferedNotifications(int max) {
+      if (max < 0) {
+        throw new IllegalArgumentException("maxBufferedNotifications must not be negative");
+      }
+      this.maxBufferedNotifications = max;
+      return this;
+    }
+
+    /** Events queued for a slow client before its stream is closed (default 1024). */
+    public Builder maxQueuedEvents(int max) {
+      this.maxQueuedEvents = positive(max, "maxQueuedEvents");
+      return this;
+    }
+
+    /**
+     * Events kept per session for clients that reconnect with {@code Last-Event-ID} (default 256; 0
+     * turns replay off). The oldest are dropped first.
+     */
+    public Builder maxReplayedEvents(int max) {
+      if (max < 0) {
+        throw new IllegalArgumentException("maxReplayedEvents must not be negative");
+      }
+      this.maxReplayedEvents = max;
+      return this;
+    }
+
+    /** How often idle sessions are swept and streams get keep-alive comments (default 15 s). */
+    public Builder keepAliveInterval(Duration interval) {
+      if (interval.isNegative() || interval.isZero()) {
+        throw new IllegalArgumentException("keepAliveInterval must be positive");
+      }
+      this.keepAliveInterval = interval;
+      return this;
+    }
+
+    /** How long a connection may stay silent before Jetty closes it (default 5 min). */
+    public Builder connectionIdleTimeout(Duration timeout) {
+      this.connectionIdleTimeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    /** The clock for session expiry. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Decides {@code /readyz} (200 when true, else 503); without it {@link #setReady(boolean)}
+     * decides.
+     */
+    public Builder readiness(BooleanSupplier readiness) {
+      this.readiness = Objects.requireNonNull(readiness, "readiness");
+      return this;
+    }
+
+    /** Builds the transport; call {@link #start()} to serve. */
+    public StreamableHttpTransport build() {
+      return new StreamableHttpTransport(this);
+    }
+
+    private static int positive(int value, String name) {
+      if (value < 1) {
+        throw new IllegalArgumentException(name + " must be positive");
+      }
+      return value;
+    }
+  }
+}

@@ -1,5 +1,0 @@
-/**
- * The MCP protocol core: JSON-RPC 2.0 messages, the session lifecycle and version negotiation, and
- * the method-handler registry that the application plugs its tools, prompts and resources into.
- */
-package dev.skillport.server.mcp;
