@@ -1,35 +1,25 @@
 package dev.skillport.mcp.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.concurrent.TimeUnit;
+import dev.skillport.testsupport.ExternalCommand;
+import dev.skillport.testsupport.InteropTools;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Runs scenarios of the official MCP conformance suite ({@code shared/tools/conformance.sh}, beside
- * the project) against the HTTP transport with a tiny application. Skipped where the script is
- * absent; its first run installs Node and the suite from the npm registry.
+ * Runs scenarios of the official MCP conformance suite (0.1.16, from the interop cache) against the
+ * HTTP transport with a tiny application.
  */
 class ConformanceSuiteIT {
   private static EchoApplication app;
   private static StreamableHttpTransport transport;
-  private static Path script;
 
   @BeforeAll
   static void start() throws Exception {
-    script = findScript();
-    if (script == null) {
-      return;
-    }
     app = new EchoApplication();
     transport = StreamableHttpTransport.builder(app.server).host("127.0.0.1").port(0).build();
     transport.start();
@@ -55,38 +45,14 @@ class ConformanceSuiteIT {
         "tools-call-with-logging",
         "tools-call-sampling"
       })
-  void scenario_passes(String scenario) throws Exception {
-    assumeTrue(script != null, "conformance.sh not found beside the project");
-    Path log = Files.createTempFile("conformance-" + scenario, ".log");
-    Process process =
-        new ProcessBuilder(
-                "bash", script.toString(), transport.uri().toString(), "--scenario", scenario)
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-    boolean finished = process.waitFor(300, TimeUnit.SECONDS);
-    if (!finished) {
-      process.destroyForcibly();
-    }
-    String output = Files.readString(log, StandardCharsets.UTF_8);
-    Files.deleteIfExists(log);
+  void scenario_passes(String scenario) {
+    ExternalCommand.Outcome run =
+        ExternalCommand.of(InteropTools.conformance("0.1", transport.uri(), "--scenario", scenario))
+            .environment(InteropTools.environment())
+            .timeout(Duration.ofMinutes(5))
+            .run();
 
-    assertThat(finished).as("suite finished in time").isTrue();
-    assertThat(process.exitValue()).as(output).isZero();
-    assertThat(output).contains(" 0 failed");
-  }
-
-  private static Path findScript() throws IOException {
-    String override = System.getenv("SKILLPORT_CONFORMANCE_SCRIPT");
-    if (override != null && Files.isRegularFile(Paths.get(override))) {
-      return Paths.get(override);
-    }
-    for (Path dir = Paths.get("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-      Path candidate = dir.resolve("shared/tools/conformance.sh");
-      if (Files.isRegularFile(candidate)) {
-        return candidate.toRealPath();
-      }
-    }
-    return null;
+    assertThat(run.exit()).as(run.toString()).isZero();
+    assertThat(run.stdout()).contains(" 0 failed");
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.host.ToolHandlerExtension;
 import dev.skillport.api.tool.ClientRequestException;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolHandler;
@@ -17,12 +18,16 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Base64;
 import java.util.Map;
+import org.pf4j.Extension;
 
 /**
  * Handlers of the {@code mcp-conformance} skill, one per tool, with ids {@code
- * mcp-conformance.<tool>}. Each answers exactly as the conformance suite's scenario expects.
+ * mcp-conformance.<tool>}. Each answers exactly as the conformance suite's scenario expects. Found
+ * by {@link java.util.ServiceLoader} on a class path, and as a PF4J extension in the plugin jar the
+ * build makes of this module ({@code samples/target/plugins/mcp-conformance.jar}).
  */
-public final class ConformanceHandlers implements ToolHandlerProvider {
+@Extension
+public final class ConformanceHandlers implements ToolHandlerExtension {
   /** The prefix of every handler id of this skill. */
   public static final String PREFIX = "mcp-conformance.";
 

@@ -47,6 +47,8 @@ class LauncherIT {
     builder.environment().put("SKILLPORT_JAR", jar.toString());
     builder.environment().put("PATH", javaBin() + ":" + System.getenv("PATH"));
     builder.environment().remove("JAVA_OPTS");
+    // A serve command keeps its job records under ~/.skillport: this test's folder, not the user's.
+    builder.environment().put("HOME", temp.resolve("home").toString());
     builder.environment().putAll(env);
     Process p = builder.start();
     p.getOutputStream().close();

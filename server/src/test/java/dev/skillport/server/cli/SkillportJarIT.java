@@ -2,6 +2,7 @@ package dev.skillport.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.skillport.testsupport.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,10 +29,7 @@ class SkillportJarIT {
   private record Result(int exitCode, String out, String err) {}
 
   private static Result run(String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-jar");
-    command.add(jar.toString());
+    List<String> command = new ArrayList<>(ChildJvm.command("-jar", jar.toString()));
     command.addAll(List.of(args));
     Path out = Files.createTempFile("skillport-out", ".txt");
     Path err = Files.createTempFile("skillport-err", ".txt");

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.testsupport.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -126,8 +127,7 @@ class JobsCrashIT {
     Path jar = Path.of(System.getProperty("skillport.jar", "target/skillport.jar"));
     assertThat(jar).isRegularFile();
     List<String> command =
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        ChildJvm.command(
             "-jar",
             jar.toString(),
             "serve",

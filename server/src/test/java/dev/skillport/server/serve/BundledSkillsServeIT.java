@@ -3,6 +3,7 @@ package dev.skillport.server.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.testsupport.ChildJvm;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -15,14 +16,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shaded jar serves the bundled skills at scope system next to the configured ones, with their
  * Java handlers service-loaded from the jar; {@code --no-bundled} leaves them out.
  */
 class BundledSkillsServeIT {
+  @TempDir Path jobs;
 
-  private static McpSyncClient client(String... extra) {
+  private McpSyncClient client(String... extra) {
     Path jar =
         Path.of(System.getProperty("skillport.jar", "target/skillport.jar")).toAbsolutePath();
     Path samples =
@@ -35,8 +38,11 @@ class BundledSkillsServeIT {
                 "serve",
                 "--stdio",
                 "--no-watch",
+                "--jobs-dir",
+                jobs.toString(),
                 "--skills",
                 samples.toString()));
+    args.addAll(0, ChildJvm.systemProperties());
     args.addAll(List.of(extra));
     ServerParameters params =
         ServerParameters.builder(Path.of(System.getProperty("java.home"), "bin", "java").toString())

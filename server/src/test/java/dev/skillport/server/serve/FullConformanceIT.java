@@ -4,29 +4,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.testsupport.ExternalCommand;
+import dev.skillport.testsupport.InteropTools;
+import dev.skillport.testsupport.LaunchedServer;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The whole official MCP conformance suite ({@code conformance.sh URL --suite all}) against the
- * real server serving the samples with the {@code mcp-conformance} fixture skill preloaded, its
- * Java handlers and resource provider found by ServiceLoader. Every scenario must pass: there is no
- * baseline of expected failures.
+ * The whole official MCP conformance suite (0.1.16 {@code --suite all}) against a server started
+ * with {@code bin/skillport}, as the README shows: the samples served with the {@code
+ * mcp-conformance} plugin jar the build made ({@code samples/target/plugins}) and the fixture skill
+ * preloaded. Every scenario must pass: there is no baseline of expected failures.
  */
 class FullConformanceIT {
   private static final Logger LOG = LoggerFactory.getLogger(FullConformanceIT.class);
@@ -48,11 +49,23 @@ class FullConformanceIT {
           "test_elicitation_sep1330_enums",
           "json_schema_2020_12_tool");
 
-  private static SamplesHttpServer http;
+  @TempDir static Path home;
+  private static LaunchedServer http;
 
   @BeforeAll
-  static void start() throws Exception {
-    http = SamplesHttpServer.start("mcp-conformance");
+  static void start() {
+    Path plugins =
+        Path.of(System.getProperty("skillport.conformancePlugins", "../samples/target/plugins"));
+    http =
+        LaunchedServer.start(
+            home,
+            "--no-watch",
+            "--skills",
+            SamplesHttpServer.samples().toString(),
+            "--plugins",
+            plugins.toAbsolutePath().toString(),
+            "--preload",
+            "mcp-conformance");
   }
 
   @AfterAll
@@ -63,34 +76,19 @@ class FullConformanceIT {
   }
 
   @Test
-  void suiteAll_everyScenarioPasses() throws Exception {
-    Path script =
-        Path.of(System.getProperty("skillport.shared", "../../shared"), "tools", "conformance.sh")
-            .toAbsolutePath();
-    assertThat(script).as("the shared conformance runner").isRegularFile();
-    Path log = Files.createTempFile("conformance-all", ".log");
-    try {
-      Process p =
-          new ProcessBuilder("bash", script.toString(), http.uri().toString(), "--suite", "all")
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
-      p.getOutputStream().close();
-      boolean done = p.waitFor(10, TimeUnit.MINUTES);
-      if (!done) {
-        p.destroyForcibly();
-      }
-      String output = Files.readString(log, StandardCharsets.UTF_8);
-      assertThat(done).as("conformance finished").isTrue();
-      Matcher total = Pattern.compile("Total: (\\d+) passed, (\\d+) failed").matcher(output);
-      assertThat(total.find()).as(output).isTrue();
-      LOG.info("Conformance suite: {}", total.group());
-      assertThat(p.exitValue()).as(output).isZero();
-      assertThat(Integer.parseInt(total.group(2))).as(output).isZero();
-      assertThat(Integer.parseInt(total.group(1))).as("scenario checks run").isGreaterThan(40);
-    } finally {
-      Files.deleteIfExists(log);
-    }
+  void suiteAll_everyScenarioPasses() {
+    ExternalCommand.Outcome run =
+        ExternalCommand.of(InteropTools.conformance("0.1", http.uri(), "--suite", "all"))
+            .environment(InteropTools.environment())
+            .timeout(Duration.ofMinutes(10))
+            .run();
+
+    Matcher total = Pattern.compile("Total: (\\d+) passed, (\\d+) failed").matcher(run.stdout());
+    assertThat(total.find()).as(run.toString()).isTrue();
+    LOG.info("Conformance suite: {}", total.group());
+    assertThat(run.exit()).as(run.toString()).isZero();
+    assertThat(Integer.parseInt(total.group(2))).as(run.toString()).isZero();
+    assertThat(Integer.parseInt(total.group(1))).as("scenario checks run").isGreaterThan(40);
   }
 
   /**

@@ -4,49 +4,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
+import dev.skillport.testsupport.ExternalCommand;
+import dev.skillport.testsupport.InteropTools;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The MCP Inspector CLI ({@code @modelcontextprotocol/inspector} 2.12.0, on Node 22) lists and
- * reads our skills, prompts and resources from the real server on 127.0.0.1. Node 22 and the
- * Inspector are installed from the npm registry into the same cache the conformance runner uses.
+ * reads our skills, prompts and resources from the real server on 127.0.0.1, both from the interop
+ * cache.
  */
 class InspectorCliIT {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
+  private static final String INSPECTOR = "inspector@2.12.0";
 
-  private static Path node;
-  private static Path inspector;
   private static Path samples;
   private static SamplesHttpServer http;
 
   @BeforeAll
   static void start() throws Exception {
-    String cache = System.getenv("XDG_CACHE_HOME");
-    Path home =
-        System.getenv("SKILLPORT_INTEROP_HOME") != null
-            ? Path.of(System.getenv("SKILLPORT_INTEROP_HOME"))
-            : (cache != null ? Path.of(cache) : Path.of(System.getProperty("user.home"), ".cache"))
-                .resolve("skillport-interop");
-    node = install(home.resolve("node22"), "node@22").resolve("node_modules/node/bin/node");
-    inspector =
-        install(home.resolve("inspector-2.12.0"), INSPECTOR)
-            .resolve(
-                "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
-    assertThat(node).isRegularFile();
-    assertThat(inspector).isRegularFile();
-
     samples = SamplesHttpServer.samples();
     http = SamplesHttpServer.start("image-tools");
   }
@@ -58,61 +43,17 @@ class InspectorCliIT {
     }
   }
 
-  private static Path install(Path dir, String pkg) throws IOException, InterruptedException {
-    if (!Files.exists(dir.resolve(".done"))) {
-      Files.createDirectories(dir);
-      Result r =
-          run(
-              List.of(
-                  "npm",
-                  "install",
-                  "--no-audit",
-                  "--no-fund",
-                  "--loglevel=error",
-                  "--prefix",
-                  dir.toString(),
-                  pkg));
-      assertThat(r.exit()).as(r.output()).isZero();
-      Files.writeString(dir.resolve(".done"), pkg);
-    }
-    return dir;
-  }
-
-  private record Result(int exit, String output) {}
-
-  private static Result run(List<String> command) throws IOException, InterruptedException {
-    Path out = Files.createTempFile("inspector", ".out");
-    try {
-      Process p =
-          new ProcessBuilder(command)
-              .redirectOutput(out.toFile())
-              .redirectError(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      p.getOutputStream().close();
-      if (!p.waitFor(5, TimeUnit.MINUTES)) {
-        p.destroyForcibly();
-        return new Result(-1, "timed out");
-      }
-      return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
-    } finally {
-      Files.deleteIfExists(out);
-    }
-  }
-
   private static JsonNode inspect(String... args) throws Exception {
     List<String> command =
-        new ArrayList<>(
-            List.of(
-                node.toString(),
-                inspector.toString(),
-                "--cli",
-                "--format",
-                "json",
-                http.uri().toString()));
+        new ArrayList<>(List.of("--cli", "--format", "json", http.uri().toString()));
     command.addAll(List.of(args));
-    Result r = run(command);
-    assertThat(r.exit()).as(r.output()).isZero();
-    return JSON.readTree(r.output()).path("result");
+    ExternalCommand.Outcome run =
+        ExternalCommand.of(InteropTools.command(INSPECTOR, command.toArray(String[]::new)))
+            .environment(InteropTools.environment())
+            .timeout(Duration.ofMinutes(3))
+            .run();
+    assertThat(run.exit()).as(run.toString()).isZero();
+    return JSON.readTree(run.stdout()).path("result");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.skillport.server.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.testsupport.ChildJvm;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -14,7 +15,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code skillport serve --stdio} as a child process (the shaded jar), driven by the official MCP
@@ -25,6 +28,8 @@ class ServeStdioIT {
     return McpSchema.CallToolRequest.builder(name).arguments(args).build();
   }
 
+  @TempDir Path jobs;
+
   @Test
   void serveStdio_samples_loadAndCallScriptTool() {
     Path jar =
@@ -34,13 +39,19 @@ class ServeStdioIT {
     ServerParameters params =
         ServerParameters.builder(Path.of(System.getProperty("java.home"), "bin", "java").toString())
             .args(
-                "-jar",
-                jar.toString(),
-                "serve",
-                "--stdio",
-                "--no-watch",
-                "--skills",
-                samples.toString())
+                Stream.concat(
+                        ChildJvm.systemProperties().stream(),
+                        Stream.of(
+                            "-jar",
+                            jar.toString(),
+                            "serve",
+                            "--stdio",
+                            "--no-watch",
+                            "--jobs-dir",
+                            jobs.toString(),
+                            "--skills",
+                            samples.toString()))
+                    .toList())
             .build();
     List<List<McpSchema.Tool>> changes = new CopyOnWriteArrayList<>();
     StdioClientTransport transport =

@@ -1,0 +1,293 @@
+#!/usr/bin/env node
+// An independent MCP client for interop tests, built on the official TypeScript SDK (1.x package
+// @modelcontextprotocol/sdk or 2.x package @modelcontextprotocol/client). Run it through
+// `node interop/interop.mjs smoke[@1|@2] ...`, which installs the SDK and passes --sdk/--sdk-dir.
+//
+// It connects over Streamable HTTP (--url) or stdio (-- COMMAND ARGS...), then: lists tools
+// (every page), makes each --call in order, lists the tools again if the server said they changed,
+// lists prompts, resources and templates where the server offers them, gets --prompt, reads --read,
+// pings and closes. It prints one JSON object on stdout and exits 0 when every step worked, 1 when
+// one failed (the object then names the step and the error), 2 on bad usage.
+//
+//   --call TOOL [--args JSON]   a tools/call (repeatable; --args applies to the --call before it)
+//   --prompt NAME [--prompt-args JSON]
+//   --read URI                  a resources/read (repeatable)
+//   --progress                  ask for progress on every call and count the notifications
+//   --allow-tool-error          a result with isError: true does not fail the run
+//   --header "NAME: VALUE"      an HTTP header on every request (repeatable)
+//   --timeout MS                the deadline for the whole run (default 60000)
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+class UsageError extends Error {}
+
+function parseJson(flag, text) {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${flag} takes JSON: ${e.message}`);
+  }
+}
+
+function parseOptions(argv) {
+  const o = {
+    sdk: null, sdkDir: null, url: null, command: null, calls: [], prompt: null, promptArgs: {},
+    reads: [], progress: false, allowToolError: false, headers: {}, timeout: 60000,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) {
+        throw new UsageError(`${flag} needs a value`);
+      }
+      return argv[++i];
+    };
+    switch (flag) {
+      case '--sdk': o.sdk = value(); break;
+      case '--sdk-dir': o.sdkDir = value(); break;
+      case '--url': o.url = value(); break;
+      case '--call': o.calls.push({ name: value(), arguments: {} }); break;
+      case '--args':
+        if (o.calls.length === 0) {
+          throw new UsageError('--args belongs to a --call before it');
+        }
+        o.calls[o.calls.length - 1].arguments = parseJson(flag, value());
+        break;
+      case '--prompt': o.prompt = value(); break;
+      case '--prompt-args': o.promptArgs = parseJson(flag, value()); break;
+      case '--read': o.reads.push(value()); break;
+      case '--progress': o.progress = true; break;
+      case '--allow-tool-error': o.allowToolError = true; break;
+      case '--header': {
+        const header = value();
+        const colon = header.indexOf(':');
+        if (colon <= 0) {
+          throw new UsageError(`--header takes "NAME: VALUE", not ${header}`);
+        }
+        o.headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+        break;
+      }
+      case '--timeout': o.timeout = Number(value()); break;
+      case '--': o.command = argv.slice(i + 1); i = argv.length; break;
+      default: throw new UsageError(`unknown option ${flag}`);
+    }
+  }
+  if (o.sdk !== '1' && o.sdk !== '2') {
+    throw new UsageError('--sdk 1 or --sdk 2 is required');
+  }
+  if (!o.sdkDir) {
+    throw new UsageError('--sdk-dir is required');
+  }
+  if (!o.url === !(o.command && o.command.length > 0)) {
+    throw new UsageError('give either --url URL or -- COMMAND ARGS...');
+  }
+  if (!(o.timeout > 0)) {
+    throw new UsageError('--timeout takes a positive number of milliseconds');
+  }
+  return o;
+}
+
+/** The file a package's "exports" map gives to `import` for a subpath ("." or "./x/y.js"). */
+function exportedFile(packageDir, subpath) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
+  const pick = (target, star) => {
+    if (typeof target === 'string') {
+      return star === null ? target : target.replaceAll('*', star);
+    }
+    if (target && typeof target === 'object') {
+      for (const condition of ['import', 'node', 'default']) {
+        if (condition in target) {
+          const found = pick(target[condition], star);
+          if (found) {
+            return found;
+          }
+        }
+      }
+    }
+    return null;
+  };
+  const exports = manifest.exports ?? {};
+  let file = subpath in exports ? pick(exports[subpath], null) : null;
+  if (!file) {
+    for (const [key, target] of Object.entries(exports)) {
+      const star = key.indexOf('*');
+      if (star >= 0 && subpath.startsWith(key.slice(0, star)) && subpath.endsWith(key.slice(star + 1))) {
+        file = pick(target, subpath.slice(star, subpath.length - (key.length - star - 1)));
+        break;
+      }
+    }
+  }
+  if (!file) {
+    throw new Error(`${manifest.name} exports nothing at ${subpath}`);
+  }
+  return path.join(packageDir, file);
+}
+
+async function importFrom(packageDir, subpath) {
+  return import(pathToFileURL(exportedFile(packageDir, subpath)).href);
+}
+
+/** Client, transports and version of SDK 1.x or 2.x, which share the client API used here. */
+async function loadSdk(sdk, sdkDir) {
+  const name = sdk === '1' ? '@modelcontextprotocol/sdk' : '@modelcontextprotocol/client';
+  const dir = path.join(sdkDir, 'node_modules', name);
+  const version = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
+  if (sdk === '1') {
+    const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] =
+      await Promise.all([
+        importFrom(dir, './client/index.js'),
+        importFrom(dir, './client/stdio.js'),
+        importFrom(dir, './client/streamableHttp.js'),
+      ]);
+    return { name, version, Client, StdioClientTransport, StreamableHTTPClientTransport };
+  }
+  const [{ Client, StreamableHTTPClientTransport }, { StdioClientTransport }] = await Promise.all([
+    importFrom(dir, '.'),
+    importFrom(dir, './stdio'),
+  ]);
+  return { name, version, Client, StdioClientTransport, StreamableHTTPClientTransport };
+}
+
+async function allPages(list, key) {
+  const items = [];
+  let cursor;
+  let pages = 0;
+  do {
+    const page = await list(cursor === undefined ? undefined : { cursor });
+    items.push(...(page[key] ?? []));
+    cursor = page.nextCursor;
+    if (++pages > 1000) {
+      throw new Error(`${key}: more than 1000 pages`);
+    }
+  } while (cursor);
+  return items;
+}
+
+async function run(o, summary) {
+  const sdk = await loadSdk(o.sdk, o.sdkDir);
+  summary.sdk = `${sdk.name}@${sdk.version}`;
+  const transport = o.url
+    ? new sdk.StreamableHTTPClientTransport(new URL(o.url), { requestInit: { headers: o.headers } })
+    : new sdk.StdioClientTransport({
+      command: o.command[0], args: o.command.slice(1), stderr: 'inherit',
+    });
+  const client = new sdk.Client({ name: 'skillport-smoke-client', version: '1.0.0' }, {
+    capabilities: {},
+  });
+  // Notifications by method; progress is counted from the calls' progress callbacks.
+  const seen = {};
+  const count = (method) => { seen[method] = (seen[method] ?? 0) + 1; };
+  client.fallbackNotificationHandler = async (n) => count(n.method);
+  // The protocol version the initialize result names (SDK 1.x has no accessor for it).
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    const receive = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if (summary.protocolVersion === undefined && message?.result?.protocolVersion) {
+        summary.protocolVersion = message.result.protocolVersion;
+      }
+      receive?.(message, extra);
+    };
+    return start();
+  };
+  summary.notifications = seen;
+  const options = { timeout: o.timeout };
+
+  summary.step = 'connect';
+  await client.connect(transport, options);
+  const capabilities = client.getServerCapabilities() ?? {};
+  summary.serverInfo = client.getServerVersion() ?? null;
+  if (typeof client.getNegotiatedProtocolVersion === 'function') {
+    summary.protocolVersion = client.getNegotiatedProtocolVersion() ?? summary.protocolVersion;
+  }
+  summary.protocolVersion ??= null;
+  summary.capabilities = Object.keys(capabilities).sort();
+  try {
+    summary.step = 'tools/list';
+    summary.tools = (await allPages((p) => client.listTools(p, options), 'tools')).map((t) => t.name);
+
+    summary.calls = [];
+    for (const call of o.calls) {
+      summary.step = `tools/call ${call.name}`;
+      const callOptions = o.progress
+        ? { ...options, onprogress: () => count('notifications/progress') }
+        : options;
+      const params = { name: call.name, arguments: call.arguments };
+      // SDK 1.x takes a result schema before the options; 2.x does not.
+      const result = o.sdk === '1'
+        ? await client.callTool(params, undefined, callOptions)
+        : await client.callTool(params, callOptions);
+      summary.calls.push({
+        name: call.name,
+        isError: result.isError === true,
+        content: result.content ?? [],
+        structuredContent: result.structuredContent ?? null,
+      });
+      if (result.isError === true && !o.allowToolError) {
+        throw new Error(`${call.name} returned isError: ${JSON.stringify(result.content)}`);
+      }
+    }
+    if (seen['notifications/tools/list_changed'] > 0) {
+      summary.step = 'tools/list again';
+      summary.toolsAfterCalls =
+        (await allPages((p) => client.listTools(p, options), 'tools')).map((t) => t.name);
+    }
+    if (capabilities.prompts) {
+      summary.step = 'prompts/list';
+      summary.prompts =
+        (await allPages((p) => client.listPrompts(p, options), 'prompts')).map((p) => p.name);
+    }
+    if (o.prompt) {
+      summary.step = `prompts/get ${o.prompt}`;
+      summary.prompt = await client.getPrompt({ name: o.prompt, arguments: o.promptArgs }, options);
+    }
+    if (capabilities.resources) {
+      summary.step = 'resources/list';
+      summary.resources =
+        (await allPages((p) => client.listResources(p, options), 'resources')).map((r) => r.uri);
+      summary.step = 'resources/templates/list';
+      summary.resourceTemplates =
+        (await allPages((p) => client.listResourceTemplates(p, options), 'resourceTemplates'))
+          .map((t) => t.uriTemplate);
+    }
+    summary.reads = [];
+    for (const uri of o.reads) {
+      summary.step = `resources/read ${uri}`;
+      summary.reads.push(await client.readResource({ uri }, options));
+    }
+    summary.step = 'ping';
+    await client.ping(options);
+    delete summary.step;
+  } finally {
+    await client.close();
+  }
+}
+
+async function main() {
+  let o;
+  try {
+    o = parseOptions(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`smoke-client: ${e.message}\n`);
+    return 2;
+  }
+  const summary = { ok: false };
+  const deadline = setTimeout(() => {
+    summary.error = `timed out after ${o.timeout} ms`;
+    process.stdout.write(JSON.stringify(summary) + '\n');
+    process.exit(1);
+  }, o.timeout + 5000);
+  try {
+    await run(o, summary);
+    summary.ok = true;
+  } catch (e) {
+    summary.error = e?.message ?? String(e);
+  }
+  clearTimeout(deadline);
+  process.stdout.write(JSON.stringify(summary) + '\n');
+  return summary.ok ? 0 : 1;
+}
+
+main().then((code) => process.exit(code));

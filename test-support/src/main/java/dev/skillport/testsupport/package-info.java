@@ -1,0 +1,5 @@
+/**
+ * What the modules' tests share: the pinned interop tools, outside commands run to their end, and
+ * the check that no test class leaves files in the test home or temp folder.
+ */
+package dev.skillport.testsupport;
