@@ -1,5 +1,6 @@
 package dev.skillport.loader;
 
+import dev.skillport.loader.skillmd.SkillMdParser;
 import dev.skillport.loader.yaml.YamlLimits;
 import java.util.Objects;
 
@@ -12,16 +13,25 @@ import java.util.Objects;
  * @param siblingLimits YAML limits for sibling files
  * @param parallelism how many skills are read at the same time (1 = on the calling thread); the
  *     result is identical whatever the value
+ * @param maxSkillFileBytes the largest SKILL.md read (sibling files are limited by {@code
+ *     siblingLimits})
  */
 public record LoaderOptions(
     boolean strict,
     int maxDepth,
     YamlLimits frontmatterLimits,
     YamlLimits siblingLimits,
-    int parallelism) {
+    int parallelism,
+    long maxSkillFileBytes) {
 
   public static final LoaderOptions DEFAULTS =
-      new LoaderOptions(false, 4, YamlLimits.FRONTMATTER, YamlLimits.SIBLING, 1);
+      new LoaderOptions(
+          false,
+          4,
+          YamlLimits.FRONTMATTER,
+          YamlLimits.SIBLING,
+          1,
+          SkillMdParser.DEFAULT_MAX_FILE_BYTES);
 
   public LoaderOptions {
     Objects.requireNonNull(frontmatterLimits, "frontmatterLimits");
@@ -32,6 +42,25 @@ public record LoaderOptions(
     if (parallelism < 1) {
       throw new IllegalArgumentException("parallelism must be >= 1");
     }
+    if (maxSkillFileBytes < 1) {
+      throw new IllegalArgumentException("maxSkillFileBytes must be positive");
+    }
+  }
+
+  /** Options with the default SKILL.md size limit. */
+  public LoaderOptions(
+      boolean strict,
+      int maxDepth,
+      YamlLimits frontmatterLimits,
+      YamlLimits siblingLimits,
+      int parallelism) {
+    this(
+        strict,
+        maxDepth,
+        frontmatterLimits,
+        siblingLimits,
+        parallelism,
+        SkillMdParser.DEFAULT_MAX_FILE_BYTES);
   }
 
   /** Options that read skills one at a time. */
@@ -41,18 +70,27 @@ public record LoaderOptions(
   }
 
   public LoaderOptions withStrict(boolean value) {
-    return new LoaderOptions(value, maxDepth, frontmatterLimits, siblingLimits, parallelism);
+    return new LoaderOptions(
+        value, maxDepth, frontmatterLimits, siblingLimits, parallelism, maxSkillFileBytes);
   }
 
   public LoaderOptions withMaxDepth(int value) {
-    return new LoaderOptions(strict, value, frontmatterLimits, siblingLimits, parallelism);
+    return new LoaderOptions(
+        strict, value, frontmatterLimits, siblingLimits, parallelism, maxSkillFileBytes);
   }
 
   public LoaderOptions withFrontmatterLimits(YamlLimits value) {
-    return new LoaderOptions(strict, maxDepth, value, siblingLimits, parallelism);
+    return new LoaderOptions(
+        strict, maxDepth, value, siblingLimits, parallelism, maxSkillFileBytes);
+  }
+
+  public LoaderOptions withMaxSkillFileBytes(long value) {
+    return new LoaderOptions(
+        strict, maxDepth, frontmatterLimits, siblingLimits, parallelism, value);
   }
 
   public LoaderOptions withParallelism(int value) {
-    return new LoaderOptions(strict, maxDepth, frontmatterLimits, siblingLimits, value);
+    return new LoaderOptions(
+        strict, maxDepth, frontmatterLimits, siblingLimits, value, maxSkillFileBytes);
   }
 }

@@ -37,7 +37,7 @@ final class SkillReader {
 
   SkillReader(LoaderOptions options) {
     this.options = options;
-    this.parser = new SkillMdParser(options.frontmatterLimits());
+    this.parser = new SkillMdParser(options.frontmatterLimits(), options.maxSkillFileBytes());
   }
 
   /**
@@ -74,7 +74,8 @@ final class SkillReader {
           YamlLocation.UNKNOWN,
           "rename it to " + SkillScanner.SKILL_FILE);
     }
-    Optional<SkillManifest> manifest = parser.parse(found.skillFile(), found.directory(), parsing);
+    Optional<SkillManifest> manifest =
+        parser.parse(found.skillFile(), found.attributes(), found.directory(), parsing);
     String name = manifest.map(SkillManifest::name).orElseGet(() -> directoryName(found));
     DiagnosticCollector collector = new DiagnosticCollector(options.strict(), name);
     collector.addAll(parsing.diagnostics());

@@ -269,11 +269,10 @@ class SkillLoaderTest {
       out.write("---\nname: huge\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
       byte[] chunk =
           ("k: " + "v".repeat(1020) + "\n")
-              .repeat(1024)
+              .repeat(512)
               .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-      for (int i = 0; i < 50; i++) {
-        out.write(chunk);
-      }
+      // Half a megabyte: over the frontmatter limit, under the limit of the whole file.
+      out.write(chunk);
       out.write("---\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     }
     LoadResult r = LOADER.load(List.of(SkillRoot.of(tmp, Scope.REPO)));

@@ -13,6 +13,7 @@ public enum DiagnosticCode {
   SKILL_MD_LOWERCASE(Severity.WARNING, "the skill file is named skill.md instead of SKILL.md"),
   SKILL_MD_UNREADABLE(Severity.ERROR, "SKILL.md could not be read"),
   SKILL_MD_ENCODING(Severity.ERROR, "SKILL.md is not valid UTF-8"),
+  SKILL_MD_TOO_LARGE(Severity.ERROR, "SKILL.md exceeds the size limit; it was not read"),
   DISCOVERY_DEPTH_LIMIT(Severity.NOTICE, "discovery stopped descending at the depth limit"),
   SKILL_DUPLICATE_PATH(Severity.NOTICE, "the same skill folder was reached twice"),
   DISCOVERY_SYMLINK_SKIPPED(

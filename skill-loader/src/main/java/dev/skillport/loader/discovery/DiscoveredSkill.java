@@ -1,6 +1,7 @@
 package dev.skillport.loader.discovery;
 
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 
 /**
@@ -12,6 +13,8 @@ import java.util.Objects;
  * @param rootPath the root's real path
  * @param rootOrder the root's index in the list given to the scanner (0 = highest priority)
  * @param lowercaseFileName whether the skill file is named {@code skill.md}
+ * @param attributes the skill file's attributes as discovery saw them (links followed), so that
+ *     reading it need not look again; null when not known
  */
 public record DiscoveredSkill(
     Path directory,
@@ -19,7 +22,8 @@ public record DiscoveredSkill(
     ScanRoot root,
     Path rootPath,
     int rootOrder,
-    boolean lowercaseFileName) {
+    boolean lowercaseFileName,
+    BasicFileAttributes attributes) {
   public DiscoveredSkill {
     Objects.requireNonNull(directory, "directory");
     Objects.requireNonNull(skillFile, "skillFile");
@@ -28,5 +32,16 @@ public record DiscoveredSkill(
     if (rootOrder < 0) {
       throw new IllegalArgumentException("rootOrder must be >= 0");
     }
+  }
+
+  /** A found skill whose file's attributes are not known. */
+  public DiscoveredSkill(
+      Path directory,
+      Path skillFile,
+      ScanRoot root,
+      Path rootPath,
+      int rootOrder,
+      boolean lowercaseFileName) {
+    this(directory, skillFile, root, rootPath, rootOrder, lowercaseFileName, null);
   }
 }

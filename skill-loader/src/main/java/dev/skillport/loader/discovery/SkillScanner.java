@@ -7,6 +7,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -214,7 +215,8 @@ public final class SkillScanner {
         return false;
       }
       Path file = dir.resolve(SKILL_FILE);
-      if (!Files.isRegularFile(file)) {
+      BasicFileAttributes attributes = regularFile(file);
+      if (attributes == null) {
         return false;
       }
       if (caseSensitive == null) {
@@ -223,18 +225,24 @@ public final class SkillScanner {
           return false;
         }
       }
-      return record(dir, false);
+      return record(dir, false, attributes);
     }
 
     /** Records {@code dir} as a skill when its listing holds a skill file; true when it does. */
     private boolean isSkill(Path dir, TreeMap<String, Path> entries) {
-      boolean upper = isFile(entries.get(SKILL_FILE));
-      boolean lower = !upper && isFile(entries.get(SKILL_FILE_LOWERCASE));
-      return (upper || lower) && record(dir, lower);
+      BasicFileAttributes upper = regularFile(entries.get(SKILL_FILE));
+      if (upper != null) {
+        return record(dir, false, upper);
+      }
+      BasicFileAttributes lower = regularFile(entries.get(SKILL_FILE_LOWERCASE));
+      return lower != null && record(dir, true, lower);
     }
 
-    /** Records {@code dir} as a skill whose file is {@code skill.md} when {@code lower}; true. */
-    private boolean record(Path dir, boolean lower) {
+    /**
+     * Records {@code dir} as a skill whose file is {@code skill.md} when {@code lower} and has
+     * {@code attributes}; true.
+     */
+    private boolean record(Path dir, boolean lower, BasicFileAttributes attributes) {
       Path file = dir.resolve(lower ? SKILL_FILE_LOWERCASE : SKILL_FILE);
       DiscoveredSkill earlier = skillsSeen.get(dir);
       if (earlier != null) {
@@ -252,7 +260,8 @@ public final class SkillScanner {
                 0));
         return true;
       }
-      DiscoveredSkill found = new DiscoveredSkill(dir, file, root, rootPath, rootOrder, lower);
+      DiscoveredSkill found =
+          new DiscoveredSkill(dir, file, root, rootPath, rootOrder, lower, attributes);
       skillsSeen.put(dir, found);
       skills.add(found);
       return true;
@@ -326,8 +335,20 @@ public final class SkillScanner {
     }
   }
 
-  private static boolean isFile(Path path) {
-    return path != null && Files.isRegularFile(path);
+  /**
+   * The attributes (links followed) of {@code path} when it is a regular file, else null: a FIFO,
+   * device or socket named SKILL.md does not make a skill.
+   */
+  private static BasicFileAttributes regularFile(Path path) {
+    if (path == null) {
+      return null;
+    }
+    try {
+      BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
+      return a.isRegularFile() ? a : null;
+    } catch (IOException | SecurityException e) {
+      return null;
+    }
   }
 
   /** Whether both paths name one existing file; false when either is missing or unreadable. */

@@ -3,8 +3,8 @@ package dev.skillport.loader.files;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * Reads a small file whole: one open, one size query, usually one read, one close.
@@ -15,7 +15,8 @@ import java.nio.file.Path;
  * more than the size: a regular file only gives fewer bytes than asked at its end, so a read that
  * stops exactly at the size also proves the file ends there, without a further read to find the
  * end. A file that turns out shorter or longer than its size changed while it was read and yields
- * no bytes.
+ * no bytes. Only regular files are opened ({@link RegularFiles}): anything else is refused with a
+ * {@link RefusedFileException} before it is opened.
  */
 public final class WholeFile {
   private static final ThreadLocal<byte[]> BUFFERS = new ThreadLocal<>();
@@ -31,7 +32,7 @@ public final class WholeFile {
   /**
    * What one read found.
    *
-   * @param size the file's size when it was opened
+   * @param size the file's size when it was opened, or -1 when it changed while it was opened
    * @param bytes the file's {@code size} bytes at the start of this thread's buffer (valid until
    *     the thread reads another file), or null when the size is over the limit or the file changed
    *     size while it was read
@@ -43,14 +44,38 @@ public final class WholeFile {
     }
   }
 
-  /** Reads {@code file} when it has at most {@code maxBytes} bytes. */
+  /**
+   * Reads {@code file} when it has at most {@code maxBytes} bytes.
+   *
+   * @throws RefusedFileException when it is not a regular file
+   */
   public static Snapshot read(Path file, long maxBytes) throws IOException {
-    try (SeekableByteChannel channel = Files.newByteChannel(file)) {
-      long size = channel.size();
-      if (size > maxBytes || size > MAX_READABLE) {
-        return new Snapshot(size, null);
+    return read(file, null, maxBytes);
+  }
+
+  /**
+   * {@link #read(Path, long)} for a file whose attributes, links followed, are known (null when
+   * not): spares looking at it again.
+   */
+  public static Snapshot read(Path file, BasicFileAttributes attributes, long maxBytes)
+      throws IOException {
+    long limit = Math.min(maxBytes, MAX_READABLE);
+    try (RegularFiles.Opened opened =
+        attributes == null
+            ? RegularFiles.open(file, limit)
+            : RegularFiles.open(file, attributes, limit)) {
+      long size = opened.size();
+      if (size == 0) {
+        // Nothing to read; a device or FIFO swapped in for an empty file is never read from.
+        return new Snapshot(0, buffer(1));
       }
-      return new Snapshot(size, readExactly(channel, (int) size));
+      return new Snapshot(size, readExactly(opened.channel(), (int) size));
+    } catch (RefusedFileException e) {
+      return switch (e.reason()) {
+        case TOO_LARGE -> new Snapshot(e.size(), null);
+        case CHANGED -> new Snapshot(-1, null);
+        case NOT_REGULAR -> throw e;
+      };
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.skillport.loader.sibling;
 
 import dev.skillport.api.diagnostic.DiagnosticCode;
+import dev.skillport.loader.files.FileKind;
+import dev.skillport.loader.files.RefusedFileException;
 import dev.skillport.loader.files.WholeFile;
 import dev.skillport.loader.yaml.YamlLocation;
 import java.io.IOException;
@@ -50,6 +52,14 @@ final class SiblingPaths {
 
   /** The skill file, found when first asked for; see {@link #manifest}. */
   private Path manifest;
+
+  /**
+   * The last path {@link #locate} found that is not a link, and its attributes, so that reading it
+   * right after need not look at it again (the read still checks the size of what it opens).
+   */
+  private Path lastSeen;
+
+  private BasicFileAttributes lastSeenAttributes;
 
   SiblingPaths(SiblingContext ctx) {
     this.ctx = ctx;
@@ -134,6 +144,11 @@ final class SiblingPaths {
       return new Located.Escapes("it resolves outside the skill directory");
     }
     BasicFileAttributes own = ownAttributes(resolved);
+    if (own != null && !own.isSymbolicLink()) {
+      // Not a link: what lstat saw is what reading the file will look at.
+      lastSeen = resolved;
+      lastSeenAttributes = own;
+    }
     // Something that is not a link exists exactly when lstat finds it; a link exists when its
     // target does.
     if (own != null && (!own.isSymbolicLink() || Files.exists(resolved))) {
@@ -241,17 +256,32 @@ final class SiblingPaths {
   }
 
   private boolean isRegularFileOrReport(Path p) {
-    if (Files.isRegularFile(p)) {
+    BasicFileAttributes a;
+    try {
+      a = Files.readAttributes(p, BasicFileAttributes.class);
+    } catch (IOException e) {
+      a = null;
+    }
+    if (a != null && a.isRegularFile()) {
       return true;
     }
+    reportNotRegular(p, a == null ? FileKind.OTHER : FileKind.of(p, a));
+    return false;
+  }
+
+  /** Reports a sibling that is a FIFO, device, socket or folder: it is never opened. */
+  void reportNotRegular(Path p, FileKind kind) {
     ctx.diagnostics()
         .report(
             DiagnosticCode.SIBLING_UNREADABLE,
-            "'" + relative(p) + "' is not a regular file.",
+            "'"
+                + relative(p)
+                + "' is "
+                + kind.phrase()
+                + ", not a regular file; it was not opened.",
             p,
             YamlLocation.UNKNOWN,
-            null);
-    return false;
+            "Replace it with a regular file.");
   }
 
   /** Splits a comma-separated list, dropping blanks. */
@@ -372,6 +402,8 @@ final class SiblingPaths {
                 reportEscapingLink(file, what);
               } else if (Files.isRegularFile(file)) {
                 sorted.put(relative(file), file);
+              } else if (attrs.isOther()) {
+                reportNotRegular(file, FileKind.of(file, attrs, LinkOption.NOFOLLOW_LINKS));
               }
               return sorted.size() >= MAX_MATCHES
                   ? FileVisitResult.TERMINATE
@@ -534,8 +566,11 @@ final class SiblingPaths {
    */
   Optional<String> readText(Path file) {
     long cap = ctx.limits().maxChars();
+    BasicFileAttributes known = file.equals(lastSeen) ? lastSeenAttributes : null;
+    lastSeen = null;
+    lastSeenAttributes = null;
     try {
-      WholeFile.Snapshot read = WholeFile.read(file, cap);
+      WholeFile.Snapshot read = WholeFile.read(file, known, cap);
       if (read.bytes() == null && read.size() <= cap) {
         // It changed while it was read: once more, within the limit again.
         read = WholeFile.read(file, cap);
@@ -572,6 +607,8 @@ final class SiblingPaths {
                   .decode(ByteBuffer.wrap(bytes, 0, length))
                   .toString();
       return Optional.of(text.startsWith("\uFEFF") ? text.substring(1) : text);
+    } catch (RefusedFileException e) {
+      reportNotRegular(file, e.kind());
     } catch (CharacterCodingException e) {
       ctx.diagnostics()
           .report(

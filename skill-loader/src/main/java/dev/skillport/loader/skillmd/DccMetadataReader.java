@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.DccExtensions;
 import dev.skillport.api.skill.Layer;
+import dev.skillport.loader.files.RefusedFileException;
+import dev.skillport.loader.files.RegularFiles;
 import dev.skillport.loader.report.DiagnosticCollector;
 import dev.skillport.loader.yaml.YamlDocument;
 import dev.skillport.loader.yaml.YamlLocation;
@@ -424,21 +426,20 @@ public final class DccMetadataReader {
               "replace the link with a regular file");
           return List.of();
         }
-        if (!Files.isRegularFile(real) || Files.size(real) > MAX_DEPENDS_FILE_BYTES) {
-          diagnostics.report(
-              DiagnosticCode.DCC_MCP_VALUE_INVALID,
-              DEPENDS_FILE + " is not a regular file of at most 1 MiB; it was ignored",
-              file);
-          return List.of();
-        }
+        byte[] bytes = RegularFiles.readAll(real, MAX_DEPENDS_FILE_BYTES);
         String text =
             StandardCharsets.UTF_8
                 .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT)
-                .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(real)))
+                .decode(java.nio.ByteBuffer.wrap(bytes))
                 .toString();
         return dependsLines(text);
+      } catch (RefusedFileException e) {
+        diagnostics.report(
+            DiagnosticCode.DCC_MCP_VALUE_INVALID,
+            DEPENDS_FILE + " " + e.predicate() + "; it was ignored",
+            file);
       } catch (CharacterCodingException e) {
         diagnostics.report(
             DiagnosticCode.SIBLING_UNREADABLE, DEPENDS_FILE + " is not valid UTF-8", file);

@@ -1,6 +1,8 @@
 package dev.skillport.loader.skillmd;
 
 import dev.skillport.api.diagnostic.DiagnosticCode;
+import dev.skillport.loader.files.RefusedFileException;
+import dev.skillport.loader.files.RegularFiles;
 import dev.skillport.loader.files.WholeFile;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,13 +10,14 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
+import java.nio.channels.Channels;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * Splits a SKILL.md into frontmatter text and body while decoding it, line by line.
@@ -29,7 +32,8 @@ import java.nio.file.Path;
  * <p>Line endings {@code \n}, {@code \r\n} and a lone {@code \r} all end a line and become {@code
  * \n}. A leading UTF-8 byte order mark is stripped and reported. The frontmatter is read at most to
  * its size limit: a huge frontmatter is refused after {@code maxChars} characters without reading
- * the rest of the file.
+ * the rest of the file. A file larger than {@code maxFileBytes} is refused before it is read, and
+ * only a regular file is ever opened.
  */
 final class FrontmatterSplitter {
   /** Files up to this size are read and decoded whole; larger ones are streamed. */
@@ -52,8 +56,22 @@ final class FrontmatterSplitter {
   /** A file that cannot be split; {@code line} is 1-based or 0 when unknown. */
   record Failure(DiagnosticCode code, String message, int line, boolean bom) implements Outcome {}
 
-  static Outcome split(Path file, int maxChars) throws IOException {
-    char[] whole = decodeWhole(file);
+  /**
+   * Splits {@code file}.
+   *
+   * @param attributes the file's attributes, links followed, or null when not known
+   * @param maxChars the frontmatter limit
+   * @param maxFileBytes the limit of the whole file
+   * @throws RefusedFileException when the file is not a regular file
+   */
+  static Outcome split(Path file, BasicFileAttributes attributes, int maxChars, long maxFileBytes)
+      throws IOException {
+    WholeFile.Snapshot read =
+        WholeFile.read(file, attributes, Math.min(WHOLE_FILE_BYTES, maxFileBytes));
+    if (read.size() > maxFileBytes) {
+      return tooLarge(read.size(), maxFileBytes);
+    }
+    char[] whole = decode(read);
     if (whole != null) {
       return new Lines(whole).split(maxChars);
     }
@@ -62,12 +80,13 @@ final class FrontmatterSplitter {
             .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
-    try (InputStream in = Files.newInputStream(file);
+    try (RegularFiles.Opened opened = RegularFiles.open(file, maxFileBytes);
+        InputStream in = bounded(opened);
         Reader reader = new InputStreamReader(in, decoder)) {
       FrontmatterSplitter.Outcome outcome = new Lines(reader).split(maxChars);
       if (outcome instanceof Failure f && f.code() == DiagnosticCode.SKILL_MD_ENCODING) {
         // The decoder reads ahead, so the line it was on is not where the bad bytes are.
-        int line = firstMalformedLine(file);
+        int line = firstMalformedLine(file, maxFileBytes);
         return new Failure(
             f.code(),
             "SKILL.md is not valid UTF-8 (first bad bytes on line " + line + ")",
@@ -75,17 +94,61 @@ final class FrontmatterSplitter {
             f.bom());
       }
       return outcome;
+    } catch (RefusedFileException e) {
+      if (e.reason() == RefusedFileException.Reason.TOO_LARGE) {
+        return tooLarge(e.size(), maxFileBytes);
+      }
+      throw e;
     }
   }
 
+  private static Failure tooLarge(long size, long maxFileBytes) {
+    return new Failure(
+        DiagnosticCode.SKILL_MD_TOO_LARGE,
+        "SKILL.md is " + size + " bytes; the limit is " + maxFileBytes + " bytes",
+        0,
+        false);
+  }
+
+  /** At most the opened file's size in bytes from its channel. */
+  private static InputStream bounded(RegularFiles.Opened opened) {
+    InputStream in = Channels.newInputStream(opened.channel());
+    return new java.io.FilterInputStream(in) {
+      private long left = opened.size();
+
+      @Override
+      public int read() throws IOException {
+        if (left <= 0) {
+          return -1;
+        }
+        int b = super.read();
+        if (b >= 0) {
+          left--;
+        }
+        return b;
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        if (left <= 0) {
+          return -1;
+        }
+        int n = super.read(b, off, (int) Math.min(len, left));
+        if (n > 0) {
+          left -= n;
+        }
+        return n;
+      }
+    };
+  }
+
   /**
-   * The whole file decoded in one go, or null when it is larger than {@link #WHOLE_FILE_BYTES} or
-   * not valid UTF-8. Splitting the decoded chars gives exactly what the streaming path gives for
-   * the same chars; files that are large or badly encoded take the streaming path, which bounds
-   * what it reads and finds the line of bad bytes.
+   * The whole file as read, decoded in one go; null when it was not read whole (larger than {@link
+   * #WHOLE_FILE_BYTES}, or changing) or is not valid UTF-8. Splitting the decoded chars gives
+   * exactly what the streaming path gives for the same chars; files that are large or badly encoded
+   * take the streaming path, which bounds what it reads and finds the line of bad bytes.
    */
-  private static char[] decodeWhole(Path file) throws IOException {
-    WholeFile.Snapshot read = WholeFile.read(file, WHOLE_FILE_BYTES);
+  private static char[] decode(WholeFile.Snapshot read) {
     byte[] bytes = read.bytes();
     if (bytes == null) {
       // Too large, or it changed while it was read: the streaming path reads it as it is now.
@@ -119,7 +182,7 @@ final class FrontmatterSplitter {
   }
 
   /** The 1-based line of the first byte sequence that is not UTF-8; 0 when none is found. */
-  static int firstMalformedLine(Path file) throws IOException {
+  static int firstMalformedLine(Path file, long maxFileBytes) throws IOException {
     CharsetDecoder decoder =
         StandardCharsets.UTF_8
             .newDecoder()
@@ -128,7 +191,8 @@ final class FrontmatterSplitter {
     ByteBuffer in = ByteBuffer.allocate(64 * 1024);
     CharBuffer out = CharBuffer.allocate(64 * 1024);
     int line = 1;
-    try (InputStream stream = Files.newInputStream(file)) {
+    try (RegularFiles.Opened opened = RegularFiles.open(file, maxFileBytes);
+        InputStream stream = bounded(opened)) {
       boolean eof = false;
       while (!eof) {
         int n = stream.read(in.array(), in.position(), in.remaining());

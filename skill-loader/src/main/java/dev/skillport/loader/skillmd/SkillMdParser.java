@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.DccExtensions;
 import dev.skillport.api.skill.SkillManifest;
+import dev.skillport.loader.files.RefusedFileException;
 import dev.skillport.loader.report.DiagnosticCollector;
 import dev.skillport.loader.yaml.SafeYaml;
 import dev.skillport.loader.yaml.YamlDocument;
@@ -13,6 +14,7 @@ import dev.skillport.loader.yaml.YamlProblem;
 import dev.skillport.loader.yaml.YamlResult;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,11 +52,28 @@ public final class SkillMdParser {
           "allowed-tools",
           "allowed_tools");
 
+  /** The default limit of a whole SKILL.md: a hundred times what the format recommends. */
+  public static final long DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
   private final YamlLimits limits;
+  private final long maxFileBytes;
   private final DccMetadataReader dccReader = new DccMetadataReader();
 
   public SkillMdParser(YamlLimits limits) {
+    this(limits, DEFAULT_MAX_FILE_BYTES);
+  }
+
+  /**
+   * A parser with frontmatter limits and a limit for the whole file.
+   *
+   * @param maxFileBytes the largest SKILL.md read; a larger one is {@code SKILL_MD_TOO_LARGE}
+   */
+  public SkillMdParser(YamlLimits limits, long maxFileBytes) {
     this.limits = Objects.requireNonNull(limits, "limits");
+    if (maxFileBytes < 1) {
+      throw new IllegalArgumentException("maxFileBytes must be positive");
+    }
+    this.maxFileBytes = maxFileBytes;
   }
 
   /**
@@ -65,12 +84,32 @@ public final class SkillMdParser {
    */
   public Optional<SkillManifest> parse(
       Path skillFile, Path skillDir, DiagnosticCollector diagnostics) {
+    return parse(skillFile, null, skillDir, diagnostics);
+  }
+
+  /**
+   * {@link #parse(Path, Path, DiagnosticCollector)} for a skill file whose attributes (links
+   * followed) discovery already read; null when it did not.
+   */
+  public Optional<SkillManifest> parse(
+      Path skillFile,
+      BasicFileAttributes attributes,
+      Path skillDir,
+      DiagnosticCollector diagnostics) {
     Objects.requireNonNull(skillFile, "skillFile");
     Objects.requireNonNull(skillDir, "skillDir");
     Objects.requireNonNull(diagnostics, "diagnostics");
     FrontmatterSplitter.Outcome outcome;
     try {
-      outcome = FrontmatterSplitter.split(skillFile, limits.maxChars());
+      outcome = FrontmatterSplitter.split(skillFile, attributes, limits.maxChars(), maxFileBytes);
+    } catch (RefusedFileException e) {
+      diagnostics.report(
+          DiagnosticCode.SKILL_MD_UNREADABLE,
+          "SKILL.md " + e.predicate(),
+          skillFile,
+          YamlLocation.UNKNOWN,
+          "replace it with a regular file");
+      return Optional.empty();
     } catch (IOException | SecurityException e) {
       diagnostics.report(
           DiagnosticCode.SKILL_MD_UNREADABLE,

@@ -31,9 +31,13 @@ class SkillMdParserTest {
   }
 
   private Optional<SkillManifest> parse(Path dir, YamlLimits limits) {
+    return parse(dir, new SkillMdParser(limits));
+  }
+
+  private Optional<SkillManifest> parse(Path dir, SkillMdParser parser) {
     Path file =
         Files.exists(dir.resolve("SKILL.md")) ? dir.resolve("SKILL.md") : dir.resolve("skill.md");
-    return new SkillMdParser(limits).parse(file, dir, diagnostics);
+    return parser.parse(file, dir, diagnostics);
   }
 
   private Optional<SkillManifest> parseText(String name, String text) {
@@ -398,8 +402,54 @@ class SkillMdParserTest {
       }
       out.write("---\n".getBytes(StandardCharsets.US_ASCII));
     }
-    assertThat(parse(dir)).isEmpty();
+    SkillMdParser allowingLargeFiles = new SkillMdParser(YamlLimits.FRONTMATTER, 1L << 30);
+    assertThat(parse(dir, allowingLargeFiles)).isEmpty();
     assertThat(codes()).containsExactly(DiagnosticCode.FRONTMATTER_TOO_LARGE);
+  }
+
+  @Test
+  void parse_fileOverTheFileLimit_isTooLargeWithoutBeingRead() throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve("sparse"));
+    try (var file =
+        java.nio.channels.FileChannel.open(
+            dir.resolve("SKILL.md"),
+            java.nio.file.StandardOpenOption.CREATE_NEW,
+            java.nio.file.StandardOpenOption.WRITE,
+            java.nio.file.StandardOpenOption.SPARSE)) {
+      file.write(
+          java.nio.ByteBuffer.wrap("---\nname: sparse\n".getBytes(StandardCharsets.US_ASCII)));
+      // Two gigabytes that cost no disk: only the last byte is written.
+      file.write(java.nio.ByteBuffer.wrap(new byte[] {'\n'}), (2L << 30) - 1);
+    }
+
+    assertThat(parse(dir)).isEmpty();
+
+    assertThat(diagnostics.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.code()).isEqualTo(DiagnosticCode.SKILL_MD_TOO_LARGE);
+              assertThat(d.message())
+                  .contains(String.valueOf(2L << 30))
+                  .contains(String.valueOf(SkillMdParser.DEFAULT_MAX_FILE_BYTES));
+            });
+  }
+
+  @Test
+  void parse_namedPipeAsSkillFile_isRefusedWithoutOpeningIt() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("fifo"));
+    Path fifo = dir.resolve("SKILL.md");
+    assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+
+    assertThat(parse(dir)).isEmpty();
+
+    assertThat(diagnostics.diagnostics())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.code()).isEqualTo(DiagnosticCode.SKILL_MD_UNREADABLE);
+              assertThat(d.message()).contains("named pipe (FIFO)");
+            });
   }
 
   @Test
