@@ -1,6 +1,5 @@
 package dev.skillport.server.cli;
 
-import dev.skillport.api.diagnostic.Diagnostic;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -28,22 +27,6 @@ final class DisplayPaths {
       }
     }
     return abs.toString();
-  }
-
-  /** The diagnostic with its file shown as by {@link #show}. */
-  Diagnostic show(Diagnostic d) {
-    if (d.file() == null) {
-      return d;
-    }
-    return new Diagnostic(
-        d.severity(),
-        d.code(),
-        d.message(),
-        Path.of(show(d.file())),
-        d.line(),
-        d.column(),
-        d.skill(),
-        d.hint());
   }
 
   /** The real path when it exists, else the absolute normalized one; for comparing locations. */

@@ -7,8 +7,10 @@ import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.LoadResult;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -55,29 +57,66 @@ record ValidationReport(boolean strict, List<SkillVerdict> skills, List<Diagnost
   /**
    * Groups a load result by skill. A diagnostic belongs to a skill when it names the skill and its
    * file (if any) lies in the skill's folder, so two same-named skills in different roots each keep
-   * their own diagnostics.
+   * their own diagnostics. Linear in the number of diagnostics: they are grouped by skill name
+   * once, and each distinct file is resolved and shown once.
    */
   static ValidationReport of(LoadResult result, boolean strict, DisplayPaths paths) {
-    List<Diagnostic> unclaimed = new ArrayList<>(result.diagnostics());
+    List<Diagnostic> all = result.diagnostics();
+    Map<String, List<Integer>> byName = new HashMap<>();
+    for (int i = 0; i < all.size(); i++) {
+      String skill = all.get(i).skill();
+      if (skill != null) {
+        byName.computeIfAbsent(skill, k -> new ArrayList<>()).add(i);
+      }
+    }
+    Map<Path, Path> canonical = new HashMap<>();
+    Shown shown = new Shown(paths);
+    boolean[] claimed = new boolean[all.size()];
     List<SkillVerdict> verdicts = new ArrayList<>();
     for (Skill skill : result.skills()) {
       Path dir = DisplayPaths.canonical(skill.location().directory());
-      List<Diagnostic> own =
-          result.diagnostics().stream().filter(d -> belongsTo(d, skill.name(), dir)).toList();
-      unclaimed.removeAll(own);
+      List<Diagnostic> own = new ArrayList<>();
+      for (int i : byName.getOrDefault(skill.name(), List.of())) {
+        Diagnostic d = all.get(i);
+        if (d.file() == null
+            || canonical.computeIfAbsent(d.file(), DisplayPaths::canonical).startsWith(dir)) {
+          own.add(d);
+          claimed[i] = true;
+        }
+      }
       verdicts.add(
           new SkillVerdict(
               skill,
               paths.show(skill.location().directory()),
               verdictOf(skill, own),
-              own.stream().map(paths::show).toList()));
+              own.stream().map(shown::of).toList()));
     }
-    return new ValidationReport(strict, verdicts, unclaimed.stream().map(paths::show).toList());
+    List<Diagnostic> general = new ArrayList<>();
+    for (int i = 0; i < all.size(); i++) {
+      if (!claimed[i]) {
+        general.add(shown.of(all.get(i)));
+      }
+    }
+    return new ValidationReport(strict, verdicts, general);
   }
 
-  private static boolean belongsTo(Diagnostic d, String skillName, Path skillDir) {
-    return skillName.equals(d.skill())
-        && (d.file() == null || DisplayPaths.canonical(d.file()).startsWith(skillDir));
+  /** Diagnostics with their files in display form, each distinct file shown once. */
+  private static final class Shown {
+    private final DisplayPaths paths;
+    private final Map<Path, Path> files = new HashMap<>();
+
+    Shown(DisplayPaths paths) {
+      this.paths = paths;
+    }
+
+    Diagnostic of(Diagnostic d) {
+      if (d.file() == null) {
+        return d;
+      }
+      Path file = files.computeIfAbsent(d.file(), f -> Path.of(paths.show(f)));
+      return new Diagnostic(
+          d.severity(), d.code(), d.message(), file, d.line(), d.column(), d.skill(), d.hint());
+    }
   }
 
   private static Verdict verdictOf(Skill skill, List<Diagnostic> own) {

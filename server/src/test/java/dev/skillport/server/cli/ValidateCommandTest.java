@@ -6,13 +6,40 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class ValidateCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void validate_hundredThousandDiagnostics_reportsEachOnceUnderItsSkill() throws Exception {
+    // Grouping diagnostics by skill used to compare every diagnostic with every other one.
+    Path skill = Files.createDirectories(dir.resolve("many"));
+    Files.writeString(
+        skill.resolve("SKILL.md"),
+        "---\nname: many\ndescription: d\nmetadata:\n  dcc-mcp:\n    tools: tools.yaml\n---\n");
+    StringBuilder tools = new StringBuilder("tools:\n");
+    for (int i = 0; i < 100_000; i++) {
+      tools.append("  - name: t").append(i).append('\n');
+    }
+    Files.writeString(skill.resolve("tools.yaml"), tools);
+
+    CliRun run = CliRun.execute(dir, "validate", "many");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out().lines().filter(l -> l.contains(" notice TOOL_UNBOUND ")))
+        .hasSize(100_000)
+        .allMatch(l -> l.startsWith("  many/tools.yaml:"));
+    assertThat(run.out().lines().reduce((a, b) -> b))
+        .hasValue(
+            "1 skill: 1 passed, 0 with warnings, 0 failed; 0 errors, 0 warnings, 100000 notices");
+  }
 
   @Test
   void validate_validSkillFolder_exitZeroAndPassLine() {
