@@ -261,7 +261,24 @@ async function run(o, summary) {
     await client.ping(options);
     delete summary.step;
   } finally {
+    const pid = transport.pid;
     await client.close();
+    if (pid) {
+      await exited(pid, 10000);
+    }
+  }
+}
+
+/** Waits until a stdio server has exited (and so finished its own cleanup), at most `ms`. */
+async function exited(pid, ms) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -64,7 +64,7 @@ class LeftoverFilesCheckTest {
     @Override
     public Path createTempDirectory(AnnotatedElementContext element, ExtensionContext context)
         throws IOException {
-      return Files.createTempDirectory(target, "junit");
+      return Files.createTempDirectory(target, "junit-");
     }
   }
 
@@ -78,9 +78,17 @@ class LeftoverFilesCheckTest {
     }
   }
 
+  static final class LeavesAProcessRunning {
+    @Test
+    void starts() throws IOException {
+      new ProcessBuilder("sleep", "60").start();
+    }
+  }
+
   private static EngineExecutionResults run(Class<?> testClass) {
     return EngineTestKit.engine("junit-jupiter")
         .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "true")
+        .configurationParameter(LeftoverFilesCheck.CHILD_WAIT_PARAMETER, "500")
         .configurationParameter("junit.jupiter.tempdir.cleanup.mode.default", "ALWAYS")
         .selectors(selectClass(testClass))
         .execute();
@@ -106,6 +114,21 @@ class LeftoverFilesCheckTest {
                         m ->
                             m.contains(
                                 watched.resolve("skillport-bundled123/skill").toString())))));
+  }
+
+  @Test
+  void afterAll_classLeftAProcessRunning_failsTheClassAndEndsTheProcess() {
+    EngineExecutionResults results = run(LeavesAProcessRunning.class);
+
+    results
+        .containerEvents()
+        .assertThatEvents()
+        .haveExactly(
+            1,
+            event(
+                container(LeavesAProcessRunning.class),
+                finishedWithFailure(message(m -> m.contains("still running: ")))));
+    assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive)).isEmpty();
   }
 
   @Test

@@ -76,7 +76,9 @@ final class McpHttpHandler extends Handler.Abstract {
       refuse(response, callback, origin);
       return true;
     }
-    if (path.equals("/healthz") && HttpMethod.GET.is(method)) {
+    if (path.equals("/") && HttpMethod.GET.is(method)) {
+      homePage(response, callback);
+    } else if (path.equals("/healthz") && HttpMethod.GET.is(method)) {
       plainJson(response, callback, 200, "{\"status\":\"ok\"}");
     } else if (path.equals("/readyz") && HttpMethod.GET.is(method)) {
       boolean isReady = ready.getAsBoolean();
@@ -211,8 +213,12 @@ final class McpHttpHandler extends Handler.Abstract {
 
   private void get(Request request, Response response, Callback callback) {
     if (!acceptsEventStream(request)) {
-      response.getHeaders().put(HttpHeader.ALLOW, "POST, DELETE");
-      error(response, callback, 405, "GET opens an event stream: Accept text/event-stream");
+      error(
+          response,
+          callback,
+          406,
+          "This is an MCP endpoint: send MCP messages with POST (Content-Type: application/json);"
+              + " a GET opens a session's event stream and needs Accept: text/event-stream");
       return;
     }
     HttpSession session = lookup(request, response, callback);
@@ -408,6 +414,32 @@ final class McpHttpHandler extends Handler.Abstract {
         return;
       }
     }
+  }
+
+  /** {@code GET /}: a short page for a person who opens the server's address in a browser. */
+  private void homePage(Response response, Callback callback) {
+    String name = escapeHtml(server.info().name() + " " + server.info().version());
+    String endpoint = escapeHtml(settings.path());
+    String page =
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
+            + name
+            + "</title></head>\n<body><h1>"
+            + name
+            + "</h1>\n<p>This is a Model Context Protocol server. Connect an MCP client to its"
+            + " endpoint <code>"
+            + endpoint
+            + "</code> (Streamable HTTP).</p>\n<p>Health: <a href=\"/healthz\">/healthz</a>,"
+            + " readiness: <a href=\"/readyz\">/readyz</a>.</p>\n</body></html>\n";
+    response.setStatus(200);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
+    response.write(true, ByteBuffer.wrap(page.getBytes(StandardCharsets.UTF_8)), callback);
+  }
+
+  private static String escapeHtml(String text) {
+    return text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\"", "&quot;");
   }
 
   private static void error(Response response, Callback callback, int status, String message) {

@@ -24,13 +24,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * MCP over Streamable HTTP on Jetty 12 core, plus {@code GET /healthz} and {@code GET /readyz} on
- * the same port.
+ * MCP over Streamable HTTP on Jetty 12 core, plus {@code GET /healthz}, {@code GET /readyz} and a
+ * short page for a person at {@code GET /} on the same port.
  *
  * <p>At the MCP path: {@code POST} carries client messages (a request is answered with JSON, or
  * with an event stream once the call sends progress, logs or requests first, or runs past a
  * keep-alive interval; notifications and responses get 202); {@code GET} opens the session's event
- * stream for server-initiated messages (405 unless the client accepts {@code text/event-stream});
+ * stream for server-initiated messages (406 unless the client accepts {@code text/event-stream});
  * {@code DELETE} ends the session. Session messages sent while no GET stream is open wait in a
  * small per-session buffer (oldest dropped first) and are delivered when one opens.
  *
@@ -121,7 +121,20 @@ public final class StreamableHttpTransport implements AutoCloseable {
             readiness);
     jetty.setHandler(handler);
     jetty.setStopTimeout(2000);
-    jetty.start();
+    try {
+      jetty.start();
+    } catch (Exception e) {
+      // Not started (a port in use): leave nothing half-open for close() to trip over.
+      try {
+        jetty.stop();
+      } catch (Exception stopFailure) {
+        e.addSuppressed(stopFailure);
+      }
+      jetty = null;
+      connector = null;
+      handler = null;
+      throw e;
+    }
     sweeper =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {

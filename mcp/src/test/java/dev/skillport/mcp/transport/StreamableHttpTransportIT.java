@@ -310,7 +310,7 @@ class StreamableHttpTransportIT {
   }
 
   @Test
-  void get_withoutEventStreamAccept_is405() throws Exception {
+  void get_withoutEventStreamAccept_is406SayingHowToTalkToTheEndpoint() throws Exception {
     startDefault();
     String id = client.initialize(V);
 
@@ -320,8 +320,31 @@ class StreamableHttpTransportIT {
                 .header("Accept", "application/json")
                 .header("Mcp-Session-Id", id)
                 .GET());
+    HttpResponse<String> plain = client.send(HttpRequest.newBuilder(client.endpoint).GET());
 
-    assertThat(response.statusCode()).isEqualTo(405);
+    assertThat(response.statusCode()).isEqualTo(406);
+    assertThat(json(response.body()).at("/error/message").asText())
+        .contains("POST")
+        .contains("Accept: text/event-stream");
+    assertThat(plain.statusCode()).isEqualTo(406);
+  }
+
+  @Test
+  void getRoot_isAPageNamingTheServerAndItsEndpoint() throws Exception {
+    startDefault();
+
+    HttpResponse<String> page =
+        client.send(HttpRequest.newBuilder(client.endpoint.resolve("/")).GET());
+    HttpResponse<String> other =
+        client.send(HttpRequest.newBuilder(client.endpoint.resolve("/nothing-here")).GET());
+
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+    assertThat(page.body())
+        .contains("<h1>echo-test 0.0.1</h1>")
+        .contains("<code>/mcp</code>")
+        .contains("Model Context Protocol");
+    assertThat(other.statusCode()).isEqualTo(404);
   }
 
   @Test

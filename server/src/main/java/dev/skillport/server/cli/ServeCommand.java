@@ -11,40 +11,52 @@ import dev.skillport.server.app.CallGuard;
 import dev.skillport.server.app.ScriptPolicy;
 import dev.skillport.server.app.ScriptToolRunner;
 import dev.skillport.server.jobs.JobScheduler;
-import dev.skillport.server.jobs.JobStore;
-import dev.skillport.server.jobs.MemoryJobStore;
 import dev.skillport.server.jobs.MvStoreJobStore;
+import dev.skillport.server.jobs.StoreInUseException;
 import dev.skillport.server.plugins.PluginFolders;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;
-import dev.skillport.server.workflows.MemoryWorkflowStore;
 import dev.skillport.server.workflows.MvStoreWorkflowStore;
-import dev.skillport.server.workflows.WorkflowStore;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code skillport serve}: serves the skills over MCP on stdio or Streamable HTTP. */
+/**
+ * {@code skillport serve}: serves the skills over MCP on stdio or Streamable HTTP until stdin ends
+ * (stdio), or SIGTERM or Ctrl-C arrives; then it stops within {@link #STOP_BUDGET}: in-flight jobs
+ * and workflow runs are marked interrupted, stores closed, temporary folders removed.
+ */
 @Command(
     name = "serve",
     description = "Serve skills over MCP (stdio by default, or Streamable HTTP).")
 final class ServeCommand implements Callable<Integer> {
-  private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+  /** How long a signalled shutdown may take before the process ends anyway. */
+  static final Duration STOP_BUDGET = Duration.ofMillis(4500);
+
+  private static final Pattern INSTANCE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
+  /** How many numbered stores ({@code NAME-2}...) a default instance name may take. */
+  private static final int DEFAULT_INSTANCE_SLOTS = 32;
 
   @ParentCommand private SkillportCommand parent;
 
@@ -113,9 +125,18 @@ final class ServeCommand implements Callable<Integer> {
   private List<Path> plugins = new ArrayList<>();
 
   @Option(
+      names = "--instance",
+      paramLabel = "NAME",
+      description =
+          "This server's name on the machine: its job and workflow records are kept in"
+              + " ~/.skillport/jobs/NAME (default: http-PORT, or stdio; while another server holds"
+              + " a default name, the next free NAME-2, NAME-3... is taken).")
+  private String instance;
+
+  @Option(
       names = "--jobs-dir",
       paramLabel = "DIR",
-      description = "Where job and workflow run records are kept (default ~/.skillport/jobs).")
+      description = "Keep job and workflow records in DIR instead (one server at a time).")
   private Path jobsDir;
 
   @Option(
@@ -166,80 +187,249 @@ final class ServeCommand implements Callable<Integer> {
       description = "Append one JSON line per tool call (never argument values) to FILE.")
   private Path auditLog;
 
+  @Option(names = "--verbose", description = "On a startup error, print its stack trace as well.")
+  private boolean verbose;
+
   @Override
   public Integer call() throws Exception {
     CliEnvironment env = parent.environment();
-    List<SkillRoot> roots =
-        new ArrayList<>(
-            SkillRoots.resolve(skills, env.variables(), env.userHome(), null, List.of()));
-    // Unpacked for this run only and served at system scope, like the skills plugins ship.
-    BundledSkills bundled = noBundled ? null : BundledSkills.unpack();
-    if (bundled != null) {
-      roots.add(new SkillRoot(bundled.root(), Scope.SYSTEM, "bundled"));
+    if (mode.http) {
+      checkAddress();
     }
-    ServeConfig config =
-        ServeConfig.of(roots)
-            // Every processor reads skills: the first tools/list waits for the whole catalog, and
-            // the loader's result does not depend on its parallelism.
-            .withLoaderOptions(
-                LoaderOptions.DEFAULTS
-                    .withStrict(strict)
-                    .withParallelism(Runtime.getRuntime().availableProcessors()))
-            .withPreload(preload)
-            .withWatch(!noWatch);
-    String version = new SkillportCommand.Version().getVersion()[0];
+    checkInstance();
+    List<SkillRoot> roots = new ArrayList<>(commandLineRoots(env));
+    roots.addAll(SkillRoots.resolve(List.of(), env.variables(), env.userHome(), null, List.of()));
+    String version = SkillportCommand.Version.number();
     List<Path> pluginFolders = PluginFolders.resolve(plugins, env.variables(), env.userHome());
-    try (bundled;
-        // Launched, not started: the transport takes the client's handshake while the catalog
-        // loads, and every other request waits for it (decision record 0014).
-        SkillportServer server = SkillportServer.launch(config, version, pluginFolders)) {
-      try (JobScheduler jobs = openJobs(env);
-          CallGuard guard = CallGuard.of(Set.copyOf(deniedSkills), auditLog)) {
-        server.service().configureExecution(scriptRunner(env), jobs, guard);
-        server.workflows().useStore(openWorkflowStore(env));
-        if (mode.http) {
-          return serveHttp(server);
-        }
-        // The protocol owns the process's stdout; it is opened here, not through System.out, so
-        // nothing else in the process can write to it by accident.
-        server.transportStarted("stdio");
-        InputStream in = new FileInputStream(FileDescriptor.in);
-        OutputStream out = new FileOutputStream(FileDescriptor.out);
-        new StdioTransport(server.mcp(), in, out).run();
-        return SkillportCommand.EXIT_OK;
+
+    ServeResources resources = new ServeResources();
+    Thread hook = resources.shutdownHook(STOP_BUDGET);
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      // Unpacked for this run only and served at system scope, like the skills plugins ship.
+      if (!noBundled) {
+        BundledSkills bundled = resources.add("bundled skills", BundledSkills.unpack());
+        roots.add(new SkillRoot(bundled.root(), Scope.SYSTEM, "bundled"));
+      }
+      ServeConfig config =
+          ServeConfig.of(roots)
+              // Every processor reads skills: the first tools/list waits for the whole catalog,
+              // and the loader's result does not depend on its parallelism.
+              .withLoaderOptions(
+                  LoaderOptions.DEFAULTS
+                      .withStrict(strict)
+                      .withParallelism(Runtime.getRuntime().availableProcessors()))
+              .withPreload(preload)
+              .withWatch(!noWatch);
+      Stores stores = openStores(env, resources);
+      // Launched, not started: the transport takes the client's handshake while the catalog
+      // loads, and every other request waits for it (decision record 0014).
+      SkillportServer server =
+          resources.add("server", SkillportServer.launch(config, version, pluginFolders));
+      JobScheduler jobs =
+          resources.add("job scheduler", new JobScheduler(stores.jobs(), Math.max(1, jobWorkers)));
+      CallGuard guard =
+          resources.add("call guard", CallGuard.of(Set.copyOf(deniedSkills), auditLog));
+      server.service().configureExecution(scriptRunner(env), jobs, guard);
+      server.workflows().useStore(stores.workflows());
+      if (mode.http) {
+        return serveHttp(server, resources);
+      }
+      // The protocol owns the process's stdout; it is opened here, not through System.out, so
+      // nothing else in the process can write to it by accident.
+      server.transportStarted("stdio");
+      InputStream in = new FileInputStream(FileDescriptor.in);
+      OutputStream out = new FileOutputStream(FileDescriptor.out);
+      new StdioTransport(server.mcp(), in, out).run();
+      return SkillportCommand.EXIT_OK;
+    } finally {
+      resources.close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // the JVM is already shutting down: the hook runs (and finds everything closed)
       }
     }
   }
 
-  private Path jobsDir(CliEnvironment env) {
+  private int serveHttp(SkillportServer server, ServeResources resources) throws Exception {
+    StreamableHttpTransport.Builder builder =
+        StreamableHttpTransport.builder(server.mcp())
+            .host(host)
+            .port(port)
+            // /readyz answers 200 once the first catalog is served.
+            .readiness(server::isReady);
+    if (authToken != null) {
+      builder.authToken(authToken);
+    }
+    StreamableHttpTransport http = resources.add("HTTP endpoint", builder.build());
+    try {
+      http.start();
+    } catch (IOException e) {
+      throw bindFailure(e);
+    }
+    server.transportStarted(http.uri().toString());
+    parent.output().stderr().println("skillport: serving MCP at " + http.uri());
+    parent.output().stderr().flush();
+    resources.awaitStop();
+    return SkillportCommand.EXIT_OK;
+  }
+
+  private StartupFailure bindFailure(IOException e) {
+    String where = host + ":" + port;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof BindException bind) {
+        String reason = String.valueOf(bind.getMessage());
+        if (reason.contains("in use")) {
+          return StartupFailure.environment(
+              "port "
+                  + port
+                  + " on "
+                  + host
+                  + " is in use by another program (perhaps another Skillport): stop it, or"
+                  + " choose another port with --port N (--port 0 takes any free one)",
+              e);
+        }
+        return StartupFailure.environment(
+            "cannot listen on " + where + " (" + reason + "): check --host", e);
+      }
+    }
+    return StartupFailure.environment("cannot listen on " + where + ": " + e.getMessage(), e);
+  }
+
+  /** Port in range, host known, and a token whenever the address is reachable from elsewhere. */
+  private void checkAddress() {
+    if (port < 0 || port > 65535) {
+      throw StartupFailure.usage(
+          "--port " + port + " is not a port: give 1-65535, or 0 for any free port");
+    }
+    InetAddress address;
+    try {
+      address = InetAddress.getByName(host);
+    } catch (UnknownHostException e) {
+      throw StartupFailure.usage(
+          "--host " + host + " is not an address of this machine: give an IP address or name");
+    }
+    if (!address.isLoopbackAddress() && (authToken == null || authToken.isBlank())) {
+      throw StartupFailure.usage(
+          "--host "
+              + host
+              + " is reachable from other machines: give --auth-token TOKEN (clients send it as"
+              + " 'Authorization: Bearer TOKEN'), or serve on 127.0.0.1");
+    }
+  }
+
+  private void checkInstance() {
+    if (instance != null && !INSTANCE_NAME.matcher(instance).matches()) {
+      throw StartupFailure.usage(
+          "--instance "
+              + instance
+              + " is not a name: use letters, digits, '.', '_' and '-' (at most 64)");
+    }
+    if (instance != null && jobsDir != null) {
+      throw StartupFailure.usage("give --instance or --jobs-dir, not both");
+    }
+  }
+
+  /** The {@code --skills} roots; each must be a folder this process can read. */
+  private List<SkillRoot> commandLineRoots(CliEnvironment env) {
+    List<SkillRoot> roots =
+        SkillRoots.resolve(skills, Map.of(), env.userHome(), null, List.of()).stream()
+            .map(
+                r -> new SkillRoot(env.workingDirectory().resolve(r.path()), r.scope(), r.origin()))
+            .toList();
+    for (SkillRoot root : roots) {
+      Path path = root.path();
+      if (!Files.exists(path)) {
+        throw StartupFailure.usage("--skills " + path + ": no such folder");
+      }
+      if (!Files.isDirectory(path)) {
+        throw StartupFailure.usage(
+            "--skills " + path + " is a file: give the folder that holds skill folders");
+      }
+      try (Stream<Path> entries = Files.list(path)) {
+        entries.findFirst();
+      } catch (IOException | SecurityException e) {
+        throw StartupFailure.environment(
+            "cannot read the skill folder "
+                + path
+                + " ("
+                + e.getClass().getSimpleName()
+                + "): check its permissions",
+            e);
+      }
+    }
+    return roots;
+  }
+
+  /** The job and workflow stores of this run, both in one folder. */
+  private record Stores(MvStoreJobStore jobs, MvStoreWorkflowStore workflows) {}
+
+  /**
+   * Opens this server's stores: {@code --jobs-dir}, else {@code ~/.skillport/jobs/NAME} for {@code
+   * --instance NAME}, else for the default name ({@code http-PORT} or {@code stdio}) or, while
+   * another server holds it, the first free {@code NAME-2}, {@code NAME-3}...
+   */
+  private Stores openStores(CliEnvironment env, ServeResources resources) {
     if (jobsDir != null) {
-      return jobsDir;
+      return openStores(env.workingDirectory().resolve(jobsDir), resources, true);
     }
-    Path home = env.userHome() != null ? env.userHome() : Path.of(".");
-    return home.resolve(".skillport").resolve("jobs");
+    Path home = env.userHome() != null ? env.userHome() : env.workingDirectory();
+    Path base = home.resolve(".skillport").resolve("jobs");
+    if (instance != null) {
+      return openStores(base.resolve(instance), resources, true);
+    }
+    String name = mode.http ? "http-" + port : "stdio";
+    for (int slot = 1; slot <= DEFAULT_INSTANCE_SLOTS; slot++) {
+      Stores stores =
+          openStores(base.resolve(slot == 1 ? name : name + "-" + slot), resources, false);
+      if (stores != null) {
+        return stores;
+      }
+    }
+    throw StartupFailure.environment(
+        "the job stores "
+            + base.resolve(name)
+            + " to "
+            + name
+            + "-"
+            + DEFAULT_INSTANCE_SLOTS
+            + " are all in use by other Skillport servers: name this one with --instance NAME",
+        null);
   }
 
-  /** Workflow runs and idempotency records live next to the job records. */
-  private WorkflowStore openWorkflowStore(CliEnvironment env) {
+  /** The stores in {@code dir}, or null when another server holds them and a retry may follow. */
+  private Stores openStores(Path dir, ServeResources resources, boolean named) {
+    MvStoreJobStore jobs;
     try {
-      return MvStoreWorkflowStore.open(jobsDir(env));
-    } catch (java.io.IOException e) {
-      LOG.warn("workflow runs stay in memory only: {}", e.getMessage());
-      return new MemoryWorkflowStore();
+      jobs = MvStoreJobStore.open(dir);
+    } catch (StoreInUseException e) {
+      if (!named) {
+        return null;
+      }
+      throw StartupFailure.environment(
+          "the job store in "
+              + dir
+              + " is in use by another Skillport server: give this one its own --instance NAME",
+          e);
+    } catch (IOException e) {
+      throw StartupFailure.environment(
+          "cannot open the job store in "
+              + dir
+              + " ("
+              + e.getMessage()
+              + "): give a writable folder with --jobs-dir DIR",
+          e);
     }
-  }
-
-  private JobScheduler openJobs(CliEnvironment env) {
-    Path dir = jobsDir(env);
-    JobStore store;
+    resources.add("job store", jobs);
     try {
-      store = MvStoreJobStore.open(dir);
-    } catch (java.io.IOException e) {
-      // Another server (often a second stdio server of the same user) holds the store.
-      LOG.warn("job records stay in memory only: {}", e.getMessage());
-      store = new MemoryJobStore();
+      MvStoreWorkflowStore workflows =
+          resources.add("workflow store", MvStoreWorkflowStore.open(dir));
+      return new Stores(jobs, workflows);
+    } catch (IOException e) {
+      throw StartupFailure.environment(
+          "cannot open the workflow store in " + dir + " (" + e.getMessage() + ")", e);
     }
-    return new JobScheduler(store, Math.max(1, jobWorkers));
   }
 
   private ScriptToolRunner scriptRunner(CliEnvironment env) {
@@ -250,28 +440,5 @@ final class ServeCommand implements Callable<Integer> {
             .withPassEnv(Set.copyOf(scriptEnv))
             .withDeniedInterpreters(Set.copyOf(deniedInterpreters));
     return new ScriptToolRunner(policy, env.variables());
-  }
-
-  private int serveHttp(SkillportServer server) throws Exception {
-    StreamableHttpTransport.Builder builder =
-        StreamableHttpTransport.builder(server.mcp())
-            .host(host)
-            .port(port)
-            // /readyz answers 200 once the first catalog is served.
-            .readiness(server::isReady);
-    if (authToken != null) {
-      builder.authToken(authToken);
-    }
-    try (StreamableHttpTransport http = builder.build()) {
-      http.start();
-      server.transportStarted(http.uri().toString());
-      parent.output().stderr().println("skillport: serving MCP at " + http.uri());
-      parent.output().stderr().flush();
-      CountDownLatch stop = new CountDownLatch(1);
-      Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "skillport-shutdown"));
-      stop.await();
-      LOG.info("shutting down");
-    }
-    return SkillportCommand.EXIT_OK;
   }
 }

@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /**
@@ -40,6 +41,12 @@ public final class SkillportCommand implements Callable<Integer> {
 
   /** {@code validate} found an error (or no skill). */
   public static final int EXIT_FAILED = 1;
+
+  /**
+   * {@code serve} cannot start on this machine as asked: the port is in use, the job store is held
+   * by another server, a skill folder cannot be read.
+   */
+  public static final int EXIT_ENVIRONMENT = 1;
 
   /** The command line itself is wrong: unknown option, missing or non-existent path. */
   public static final int EXIT_USAGE = 2;
@@ -69,6 +76,14 @@ public final class SkillportCommand implements Callable<Integer> {
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
+          if (e instanceof StartupFailure failure) {
+            commandLine.getErr().println("skillport: " + failure.getMessage());
+            if (verbose(parseResult)) {
+              failure.printStackTrace(commandLine.getErr());
+            }
+            commandLine.getErr().flush();
+            return failure.exitCode();
+          }
           LOG.error("skillport {} failed", commandLine.getCommandName(), e);
           commandLine.getErr().println("skillport: internal error: " + e);
           return EXIT_INTERNAL;
@@ -78,6 +93,15 @@ public final class SkillportCommand implements Callable<Integer> {
         .values()
         .forEach(sub -> sub.getCommandSpec().exitCodeOnInvalidInput(EXIT_USAGE));
     return cl;
+  }
+
+  private static boolean verbose(ParseResult result) {
+    for (ParseResult r = result; r != null; r = r.subcommand()) {
+      if (r.hasMatchedOption("--verbose")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Without a subcommand there is nothing to do: a usage error. */
@@ -108,8 +132,8 @@ public final class SkillportCommand implements Callable<Integer> {
 
   /** Reads the version Maven wrote into {@code version.properties} at build time. */
   static final class Version implements IVersionProvider {
-    @Override
-    public String[] getVersion() {
+    /** This build's version, for example {@code 0.1.0-SNAPSHOT}. */
+    static String number() {
       Properties props = new Properties();
       try (InputStream in = Version.class.getResourceAsStream("version.properties")) {
         if (in != null) {
@@ -118,8 +142,13 @@ public final class SkillportCommand implements Callable<Integer> {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+      return props.getProperty("version", "unknown");
+    }
+
+    @Override
+    public String[] getVersion() {
       return new String[] {
-        "skillport " + props.getProperty("version", "unknown"),
+        "skillport " + number(),
         "Java "
             + System.getProperty("java.version")
             + " ("

@@ -168,7 +168,8 @@ public final class JobScheduler implements AutoCloseable {
     }
     workers.shutdown();
     try {
-      workers.awaitTermination(5, TimeUnit.SECONDS);
+      // Short: the jobs are marked already, and a signalled server has seconds to stop.
+      workers.awaitTermination(2, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -8,8 +8,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.h2.mvstore.DataUtils;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
+import org.h2.mvstore.MVStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +33,11 @@ public final class MvStoreJobStore implements JobStore {
     this.jobs = store.openMap("jobs");
   }
 
-  /** Opens (or creates) the store in {@code dir}; only one process may hold it at a time. */
+  /**
+   * Opens (or creates) the store in {@code dir}; only one process may hold it at a time.
+   *
+   * @throws StoreInUseException when another process (or this one) holds it
+   */
   public static MvStoreJobStore open(Path dir) throws IOException {
     Files.createDirectories(dir);
     try {
@@ -39,6 +45,11 @@ public final class MvStoreJobStore implements JobStore {
       MVStore store =
           new MVStore.Builder().fileName(dir.resolve(FILE).toString()).autoCommitDisabled().open();
       return new MvStoreJobStore(store);
+    } catch (MVStoreException e) {
+      if (e.getErrorCode() == DataUtils.ERROR_FILE_LOCKED) {
+        throw new StoreInUseException(dir, e);
+      }
+      throw new IOException("cannot open the job store in " + dir + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
       throw new IOException("cannot open the job store in " + dir + ": " + e.getMessage(), e);
     }

@@ -34,6 +34,9 @@ class JobsCrashIT {
   @TempDir Path skills;
   @TempDir Path store;
   @TempDir Path pids;
+  // A killed server cannot remove its unpacked bundled skills; they go here, not to the test's
+  // temp.
+  @TempDir Path serverTemp;
   private final List<Process> servers = new ArrayList<>();
 
   @AfterEach
@@ -128,6 +131,7 @@ class JobsCrashIT {
     assertThat(jar).isRegularFile();
     List<String> command =
         ChildJvm.command(
+            "-Djava.io.tmpdir=" + serverTemp,
             "-jar",
             jar.toString(),
             "serve",

@@ -38,7 +38,8 @@ public final class RawMcpClient {
     post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", session);
   }
 
-  String callAsync(String tool, ObjectNode args) throws Exception {
+  /** Calls {@code tool} as a job and returns the job id. */
+  public String callAsync(String tool, ObjectNode args) throws Exception {
     ObjectNode params = JSON.createObjectNode().put("name", tool);
     params.set("arguments", args);
     params.putObject("_meta").putObject("dcc").put("async", true);
@@ -47,7 +48,8 @@ public final class RawMcpClient {
     return result.path("structuredContent").path("job_id").asText();
   }
 
-  JsonNode status(String id) throws Exception {
+  /** The job's status, with its result once it has one. */
+  public JsonNode status(String id) throws Exception {
     ObjectNode params = JSON.createObjectNode().put("name", "jobs_get_status");
     params.putObject("arguments").put("job_id", id).put("include_result", true);
     JsonNode result = call(params);

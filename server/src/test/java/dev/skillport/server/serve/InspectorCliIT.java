@@ -14,9 +14,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The MCP Inspector CLI ({@code @modelcontextprotocol/inspector} 2.12.0, on Node 22) lists and
@@ -26,6 +28,9 @@ import org.junit.jupiter.api.Test;
 class InspectorCliIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String INSPECTOR = "inspector@2.12.0";
+
+  // The Inspector keeps its settings under ~/.mcp-inspector: a home of its own for this test.
+  @TempDir static Path inspectorHome;
 
   private static Path samples;
   private static SamplesHttpServer http;
@@ -50,6 +55,7 @@ class InspectorCliIT {
     ExternalCommand.Outcome run =
         ExternalCommand.of(InteropTools.command(INSPECTOR, command.toArray(String[]::new)))
             .environment(InteropTools.environment())
+            .environment(Map.of("HOME", inspectorHome.toString()))
             .timeout(Duration.ofMinutes(3))
             .run();
     assertThat(run.exit()).as(run.toString()).isZero();
