@@ -12,7 +12,8 @@
 //
 // A VERSION is a pinned alias (node@22, sdk@1, client@2, conformance@0.2) or an exact version.
 // Cache: $SKILLPORT_INTEROP_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/skillport/interop. npm's own
-// download cache lives inside it, so nothing else under the home folder is written. A tool is
+// download cache lives inside it (unless $npm_config_cache says otherwise), so nothing else under
+// the home folder is written. A tool is
 // installed into a private staging folder and renamed into place, so concurrent builds never see a
 // half-installed tool and the loser of a race simply uses the winner's copy. Once installed, a
 // tool is used offline.
@@ -102,7 +103,7 @@ function resolveSpec(spec) {
 function npmEnvironment(root) {
   return {
     ...process.env,
-    npm_config_cache: path.join(root, 'npm-cache'),
+    npm_config_cache: process.env.npm_config_cache || path.join(root, 'npm-cache'),
     npm_config_update_notifier: 'false',
     npm_config_fund: 'false',
     npm_config_audit: 'false',
@@ -150,7 +151,8 @@ function install({ name, tool, version }) {
     process.stderr.write(`interop: installing ${tool.pkg}@${version} into ${target}\n`);
     const npm = spawnSync(
       'npm',
-      ['install', '--no-save', '--no-package-lock', '--prefix', work, `${tool.pkg}@${version}`],
+      ['install', '--prefer-offline', '--no-save', '--no-package-lock', '--prefix', work,
+        `${tool.pkg}@${version}`],
       { env: npmEnvironment(root), stdio: ['ignore', process.stderr, process.stderr] });
     if (npm.error) {
       throw new Error(`npm could not be started (${npm.error.message}); install Node.js with npm`);

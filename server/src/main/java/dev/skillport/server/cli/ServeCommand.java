@@ -345,7 +345,7 @@ final class ServeCommand implements Callable<Integer> {
       }
       if (!Files.isDirectory(path)) {
         throw StartupFailure.usage(
-            "--skills " + path + " is a file: give the folder that holds skill folders");
+            "--skills " + path + " is not a folder: give the folder that holds the skills");
       }
       try (Stream<Path> entries = Files.list(path)) {
         entries.findFirst();

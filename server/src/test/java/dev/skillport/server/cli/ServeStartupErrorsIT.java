@@ -82,10 +82,13 @@ class ServeStartupErrorsIT {
   }
 
   @Test
-  void skillFolderIsAFile_oneLineExitTwo() throws Exception {
+  void skillFolderIsAFileOrAPipe_oneLineExitTwo() throws Exception {
     Path file = Files.writeString(skills.resolve("notes.txt"), "not skills");
+    Path fifo = skills.resolve("pipe");
+    assertThat(ExternalCommand.of("mkfifo", fifo.toString()).run().exit()).isZero();
 
-    assertOneLine(serve("--stdio", "--skills", file.toString()), 2, file + " is a file");
+    assertOneLine(serve("--stdio", "--skills", file.toString()), 2, file + " is not a folder");
+    assertOneLine(serve("--stdio", "--skills", fifo.toString()), 2, fifo + " is not a folder");
   }
 
   @Test
