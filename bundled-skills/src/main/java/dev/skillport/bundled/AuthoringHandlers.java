@@ -124,6 +124,7 @@ public final class AuthoringHandlers implements ToolHandlerProvider {
     out.put("success", true);
     out.put("code", c.name());
     out.put("summary", c.summary());
+    out.put("hint", c.hint());
     out.put("severity", c.defaultSeverity().name().toLowerCase(Locale.ROOT));
     out.put("strict_severity", strict.name().toLowerCase(Locale.ROOT));
     return Results.structured(out);

@@ -81,7 +81,8 @@ public final class SkillLoader {
       skills.add(read.skill());
       diagnostics.addAll(read.diagnostics());
     }
-    Resolution resolution = SkillResolver.resolve(skills);
+    Resolution resolution =
+        SkillResolver.resolve(skills, options.frontmatterLimits(), options.maxSkillFileBytes());
     diagnostics.addAll(resolution.diagnostics());
     List<Skill> sorted = new ArrayList<>(resolution.skills());
     sorted.sort(SKILL_ORDER);

@@ -74,8 +74,9 @@ final class SkillReader {
           YamlLocation.UNKNOWN,
           "rename it to " + SkillScanner.SKILL_FILE);
     }
-    Optional<SkillManifest> manifest =
-        parser.parse(found.skillFile(), found.attributes(), found.directory(), parsing);
+    Optional<SkillMdParser.Parsed> parsed =
+        parser.read(found.skillFile(), found.attributes(), found.directory(), parsing);
+    Optional<SkillManifest> manifest = parsed.map(SkillMdParser.Parsed::manifest);
     String name = manifest.map(SkillManifest::name).orElseGet(() -> directoryName(found));
     DiagnosticCollector collector = new DiagnosticCollector(options.strict(), name);
     collector.addAll(parsing.diagnostics());
@@ -94,7 +95,8 @@ final class SkillReader {
                   m.extensions(),
                   options.siblingLimits(),
                   collector,
-                  true));
+                  true,
+                  parsed.get().keys()));
     }
     SkillState state = collector.hasErrors() ? SkillState.SKIPPED : SkillState.AVAILABLE;
     Skill skill =

@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param line 1-based line, or 0 when unknown
  * @param column 1-based column, or 0 when unknown
  * @param skill the skill's name, or {@code null} when it concerns no single skill
- * @param hint how to fix it, or {@code null}
+ * @param hint how to fix it; {@code null} or blank gives the code's general {@link
+ *     DiagnosticCode#hint()}
  */
 public record Diagnostic(
     Severity severity,
@@ -41,6 +42,9 @@ public record Diagnostic(
     Objects.requireNonNull(message, "message");
     if (line < 0 || column < 0) {
       throw new IllegalArgumentException("line and column must be >= 0");
+    }
+    if (hint == null || hint.isBlank()) {
+      hint = code.hint();
     }
   }
 

@@ -66,6 +66,51 @@ public record ToolSpec(
     extras = Immutables.map(extras);
   }
 
+  /**
+   * Whether {@code schema} admits only JSON objects at its root, as MCP requires of a listed {@code
+   * inputSchema} and {@code outputSchema}: the boolean schema {@code true}, or a mapping whose
+   * {@code type} is absent, {@code "object"}, or a list of {@code "object"} with at most {@code
+   * "null"} beside it. A missing {@code type} counts: MCP adds {@code type: object} to what the
+   * schema says, and a result or arguments are objects anyway.
+   */
+  public static boolean admitsOnlyObjects(JsonNode schema) {
+    if (schema == null || schema.isBoolean()) {
+      return schema == null || schema.booleanValue();
+    }
+    if (!schema.isObject()) {
+      return false;
+    }
+    JsonNode type = schema.get("type");
+    if (type == null) {
+      return true;
+    }
+    if (type.isTextual()) {
+      return type.asText().equals("object");
+    }
+    if (!type.isArray()) {
+      return false;
+    }
+    boolean object = false;
+    for (JsonNode t : type) {
+      if (t.asText().equals("object")) {
+        object = true;
+      } else if (!t.asText().equals("null")) {
+        return false;
+      }
+    }
+    return object;
+  }
+
+  /**
+   * Whether this tool's result is served wrapped: its {@code output_schema} describes a value that
+   * need not be an object (a string, a list, …), so {@code structuredContent} carries the value as
+   * {@code {"result": value}} and the listed {@code outputSchema} says so. The declared schema
+   * still checks the value itself.
+   */
+  public boolean wrapsOutput() {
+    return outputSchema != null && !admitsOnlyObjects(outputSchema);
+  }
+
   /** The schema used when a tool declares none: {@code {"type":"object"}}. */
   public static JsonNode defaultInputSchema() {
     return JsonNodeFactory.instance.objectNode().put("type", "object");

@@ -93,4 +93,46 @@ class ToolSpecSchemaTest {
     assertThatThrownBy(() -> ((ObjectNode) held.get("properties")).remove("p1"))
         .isInstanceOf(UnsupportedOperationException.class);
   }
+
+  @Test
+  void admitsOnlyObjects_acceptsObjectRootsAndRefusesOthers() throws Exception {
+    for (String yes :
+        new String[] {
+          "true",
+          "{}",
+          "{\"type\":\"object\"}",
+          "{\"type\":[\"object\",\"null\"]}",
+          "{\"properties\":{}}"
+        }) {
+      assertThat(ToolSpec.admitsOnlyObjects(JSON.readTree(yes))).as(yes).isTrue();
+    }
+    for (String no :
+        new String[] {
+          "false",
+          "{\"type\":\"string\"}",
+          "{\"type\":[\"object\",\"string\"]}",
+          "{\"type\":\"array\"}",
+          "{\"type\":[\"null\"]}"
+        }) {
+      assertThat(ToolSpec.admitsOnlyObjects(JSON.readTree(no))).as(no).isFalse();
+    }
+  }
+
+  @Test
+  void wrapsOutput_onlyForANonObjectOutputSchema() throws Exception {
+    JsonNode in = ToolSpec.defaultInputSchema();
+    assertThat(ToolSpec.builder("t", in).build().wrapsOutput()).isFalse();
+    assertThat(
+            ToolSpec.builder("t", in)
+                .outputSchema(JSON.readTree("{\"type\":\"object\"}"))
+                .build()
+                .wrapsOutput())
+        .isFalse();
+    assertThat(
+            ToolSpec.builder("t", in)
+                .outputSchema(JSON.readTree("{\"type\":\"string\"}"))
+                .build()
+                .wrapsOutput())
+        .isTrue();
+  }
 }

@@ -38,6 +38,11 @@ import org.slf4j.LoggerFactory;
  * twice (through a link, or under two overlapping roots) is counted once, under the first root in
  * priority order, with a {@code SKILL_DUPLICATE_PATH} notice.
  *
+ * <p><b>Nested skills.</b> A folder inside a skill folder (at most {@value #NESTED_DEPTH} levels
+ * down, hidden folders, {@code node_modules} and links skipped) that holds a skill file is part of
+ * the outer skill, not a skill of its own; each such folder gets a {@code SKILL_NESTED} notice
+ * naming both folders, so a skill author learns why it is not served.
+ *
  * <p>Roots are de-duplicated by real path: the first (highest-priority) occurrence is kept, with
  * its scope, and later ones get a {@code ROOT_DUPLICATE} notice. Roots that are not existing
  * directories get {@code ROOT_NOT_DIRECTORY}. Diagnostics carry their code's default severity; the
@@ -54,6 +59,9 @@ public final class SkillScanner {
   private static final String SKILL_FILE_OTHER_CASE = "sKILL.md";
 
   private static final Logger LOG = LoggerFactory.getLogger(SkillScanner.class);
+
+  /** How many folder levels below a skill folder are searched for nested skill files. */
+  static final int NESTED_DEPTH = 4;
 
   private final int maxDepth;
 
@@ -264,7 +272,57 @@ public final class SkillScanner {
           new DiscoveredSkill(dir, file, root, rootPath, rootOrder, lower, attributes);
       skillsSeen.put(dir, found);
       skills.add(found);
+      reportNested(dir);
       return true;
+    }
+
+    /**
+     * Reports every folder below skill folder {@code skill} that holds a skill file, without
+     * descending into such a folder. Listed with {@link java.io.File#list()}: one call per folder,
+     * and skill folders rarely have more than a few subfolders.
+     */
+    private void reportNested(Path skill) {
+      Deque<Visit> stack = new ArrayDeque<>();
+      stack.push(new Visit(skill, 0));
+      while (!stack.isEmpty()) {
+        Visit visit = stack.pop();
+        String[] names = visit.dir().toFile().list();
+        if (names == null) {
+          continue;
+        }
+        java.util.Arrays.sort(names);
+        for (int i = names.length - 1; i >= 0; i--) {
+          String name = names[i];
+          if (name.startsWith(".") || name.equals("node_modules")) {
+            continue;
+          }
+          Path child = visit.dir().resolve(name);
+          if (!Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS)) {
+            continue;
+          }
+          Path inner = child.resolve(SKILL_FILE);
+          if (!Files.isRegularFile(inner, LinkOption.NOFOLLOW_LINKS)) {
+            inner = child.resolve(SKILL_FILE_LOWERCASE);
+          }
+          if (Files.isRegularFile(inner, LinkOption.NOFOLLOW_LINKS)) {
+            diagnostics.add(
+                Diagnostic.of(
+                    DiagnosticCode.SKILL_NESTED,
+                    "folder "
+                        + child
+                        + " holds "
+                        + inner.getFileName()
+                        + " but lies inside skill folder "
+                        + skill
+                        + "; it is part of that skill, not a skill of its own",
+                    inner,
+                    0,
+                    0));
+          } else if (visit.depth() + 1 < NESTED_DEPTH) {
+            stack.push(new Visit(child, visit.depth() + 1));
+          }
+        }
+      }
     }
 
     /** The directories among {@code entries} to descend into, as real paths, in name order. */

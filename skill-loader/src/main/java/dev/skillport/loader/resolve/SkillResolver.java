@@ -4,7 +4,10 @@ import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
+import dev.skillport.loader.skillmd.ManifestKeys;
 import dev.skillport.loader.skillmd.SkillMdParser;
+import dev.skillport.loader.yaml.YamlLimits;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -46,16 +49,68 @@ public final class SkillResolver {
    * SkillState#SKIPPED} as read. Returns them in the same order with their final states.
    */
   public static Resolution resolve(List<Skill> skills) {
+    return resolve(skills, YamlLimits.FRONTMATTER, Long.MAX_VALUE);
+  }
+
+  /**
+   * {@link #resolve(List)}; a diagnostic points at the line that causes it (the shadowed skill's
+   * {@code name}, the dependency's entry), found by reading that skill's SKILL.md again within
+   * {@code limits} and {@code maxFileBytes}.
+   */
+  public static Resolution resolve(List<Skill> skills, YamlLimits limits, long maxFileBytes) {
     Objects.requireNonNull(skills, "skills");
+    Objects.requireNonNull(limits, "limits");
     List<Skill> out = new ArrayList<>(skills);
     List<Diagnostic> diagnostics = new ArrayList<>();
-    Map<String, Integer> winners = shadow(out, diagnostics);
-    depend(out, winners, diagnostics);
+    Lines lines = new Lines(limits, maxFileBytes);
+    Map<String, Integer> winners = shadow(out, diagnostics, lines);
+    depend(out, winners, diagnostics, lines);
     return new Resolution(out, diagnostics);
   }
 
+  /** SKILL.md positions, read again once per skill that needs one. */
+  private static final class Lines {
+    private final YamlLimits limits;
+    private final long maxFileBytes;
+    private final Map<Path, ManifestKeys> read = new HashMap<>();
+
+    Lines(YamlLimits limits, long maxFileBytes) {
+      this.limits = limits;
+      this.maxFileBytes = maxFileBytes;
+    }
+
+    private ManifestKeys keys(Skill s) {
+      return read.computeIfAbsent(
+          s.location().skillFile(), f -> ManifestKeys.reread(f, limits, maxFileBytes));
+    }
+
+    Diagnostic atName(Diagnostic d, Skill s) {
+      return at(d, new ManifestKeys.Located(s.location().skillFile(), keys(s).topLevel("name")));
+    }
+
+    Diagnostic atDependency(Diagnostic d, Skill s, String dependency) {
+      return keys(s)
+          .dependency(s.location().skillFile(), s.location().directory(), dependency)
+          .map(located -> at(d, located))
+          .orElse(d);
+    }
+
+    private static Diagnostic at(Diagnostic d, ManifestKeys.Located where) {
+      return new Diagnostic(
+          d.severity(),
+          d.code(),
+          d.message(),
+          where.file(),
+          where.at().line(),
+          where.at().column(),
+          d.skill(),
+          d.hint());
+    }
+  }
+
   /** Marks losers SHADOWED; returns the index of each name's winner. */
-  private static Map<String, Integer> shadow(List<Skill> skills, List<Diagnostic> diagnostics) {
+  private static Map<String, Integer> shadow(
+      List<Skill> skills, List<Diagnostic> diagnostics, Lines lines) {
     Map<String, List<Integer>> byName = new LinkedHashMap<>();
     for (int i = 0; i < skills.size(); i++) {
       Skill s = skills.get(i);
@@ -76,17 +131,19 @@ public final class SkillResolver {
         Skill loser = skills.get(i);
         skills.set(i, loser.withState(SkillState.SHADOWED, winnerDir));
         diagnostics.add(
-            diagnostic(
-                    DiagnosticCode.SHADOWED,
-                    loser,
-                    "skill '"
-                        + loser.name()
-                        + "' is shadowed by "
-                        + winnerDir
-                        + " ("
-                        + why(winner, loser)
-                        + ")")
-                .withHint("rename one of them if both are needed"));
+            lines.atName(
+                diagnostic(
+                        DiagnosticCode.SHADOWED,
+                        loser,
+                        "skill '"
+                            + loser.name()
+                            + "' is shadowed by "
+                            + winnerDir
+                            + " ("
+                            + why(winner, loser)
+                            + ")")
+                    .withHint("rename one of them if both are needed"),
+                loser));
       }
     }
     return winners;
@@ -103,7 +160,7 @@ public final class SkillResolver {
   }
 
   private static void depend(
-      List<Skill> skills, Map<String, Integer> winners, List<Diagnostic> diagnostics) {
+      List<Skill> skills, Map<String, Integer> winners, List<Diagnostic> diagnostics, Lines lines) {
     // Nodes are the winners, numbered in the order of the skills list.
     List<Integer> nodes = new ArrayList<>();
     Map<Integer, Integer> nodeOf = new HashMap<>();
@@ -147,14 +204,24 @@ public final class SkillResolver {
           int index = nodes.get(node);
           Skill s = skills.get(index);
           skills.set(index, s.withState(SkillState.SKIPPED, null));
-          diagnostics.add(
+          Diagnostic cycleDiagnostic =
               diagnostic(
                       DiagnosticCode.DEPENDENCY_CYCLE,
                       s,
                       names.size() == 1
                           ? "skill '" + s.name() + "' depends on itself"
                           : "skills " + String.join(", ", names) + " depend on each other")
-                  .withHint("remove one dependency to break the cycle"));
+                  .withHint("remove one dependency to break the cycle");
+          // Points at this skill's dependency on a member of the cycle.
+          String inCycleDep =
+              s.manifest().extensions().depends().stream()
+                  .filter(names::contains)
+                  .findFirst()
+                  .orElse(null);
+          diagnostics.add(
+              inCycleDep == null
+                  ? cycleDiagnostic
+                  : lines.atDependency(cycleDiagnostic, s, inCycleDep));
         }
         continue;
       }
@@ -185,10 +252,13 @@ public final class SkillResolver {
         }
         pending[only] = true;
         diagnostics.add(
-            diagnostic(
-                DiagnosticCode.DEPENDENCY_MISSING,
+            lines.atDependency(
+                diagnostic(
+                    DiagnosticCode.DEPENDENCY_MISSING,
+                    s,
+                    "skill '" + s.name() + "' depends on '" + dep + "', " + reason),
                 s,
-                "skill '" + s.name() + "' depends on '" + dep + "', " + reason));
+                dep));
       }
       if (pending[only]) {
         skills.set(index, s.withState(SkillState.PENDING_DEPS, null));

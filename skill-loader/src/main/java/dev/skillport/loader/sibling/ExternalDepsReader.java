@@ -26,7 +26,7 @@ final class ExternalDepsReader {
 
   List<ExternalDependency> read(Object value) {
     List<ExternalDependency> out = new ArrayList<>();
-    var source = yaml.inlineOrFile(value, "external-deps file");
+    var source = yaml.inlineOrFile("external-deps", value, "external-deps file");
     if (source.isEmpty() || source.get().root().isNull()) {
       return out;
     }

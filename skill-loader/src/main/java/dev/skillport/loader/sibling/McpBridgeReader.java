@@ -32,7 +32,7 @@ final class McpBridgeReader {
 
   /** The bridge, or null when the file is missing, invalid or untrusted (all reported). */
   McpBridgeSpec read(String pointer) {
-    Optional<Path> located = paths.resolveFromManifest(pointer, "MCP bridge file");
+    Optional<Path> located = paths.resolveFromManifest("mcp", pointer, "MCP bridge file");
     if (located.isEmpty()) {
       return null;
     }

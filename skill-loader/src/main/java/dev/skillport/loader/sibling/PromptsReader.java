@@ -22,6 +22,12 @@ import java.util.regex.Pattern;
  * Reads prompt templates: one file {@code {prompts: [spec…], workflows: [{file, prompt_name}]}}, or
  * a glob of files each holding one spec or a list of specs.
  *
+ * <p>A prompt file that is not YAML ({@code .md}, {@code .markdown}, {@code .txt} or any other
+ * extension than {@code .yaml}, {@code .yml}, {@code .json}), as upstream's example skills write
+ * them, is one prompt: its name is the file name without its extension (and without a trailing
+ * {@code .prompt}), its text the message, its description the first line with Markdown heading
+ * marks removed, and each {@code {{placeholder}}} in it an optional argument.
+ *
  * <p>A {@code workflows} entry turns a workflow file (path relative to the prompts file, confined
  * to the skill) into a prompt named {@code prompt_name} (default: the workflow's name) whose
  * arguments are the workflow's inputs and whose template asks the agent to run the workflow.
@@ -47,8 +53,8 @@ final class PromptsReader {
   List<PromptSpec> read(String pointer) {
     List<Path> files =
         SiblingPaths.isGlob(pointer) || pointer.contains(",")
-            ? paths.expand(pointer, "prompt file")
-            : paths.resolveFromManifest(pointer, "prompts file").stream().toList();
+            ? paths.expand("prompts", pointer, "prompt file")
+            : paths.resolveFromManifest("prompts", pointer, "prompts file").stream().toList();
     for (Path file : files) {
       readFile(file);
     }
@@ -56,6 +62,10 @@ final class PromptsReader {
   }
 
   private void readFile(Path file) {
+    if (!isYaml(file)) {
+      textPrompt(file);
+      return;
+    }
     Optional<YamlDocument> parsed = yaml.read(file);
     if (parsed.isEmpty() || parsed.get().root().isNull()) {
       return;
@@ -75,6 +85,66 @@ final class PromptsReader {
       }
     } else {
       spec(root, "", doc, file);
+    }
+  }
+
+  private static boolean isYaml(Path file) {
+    String name = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+    return name.endsWith(".yaml") || name.endsWith(".yml") || name.endsWith(".json");
+  }
+
+  /** A Markdown or text file as one prompt (see the class comment). */
+  private void textPrompt(Path file) {
+    Optional<String> read = paths.readText(file);
+    if (read.isEmpty()) {
+      return;
+    }
+    String text = read.get();
+    String fileName = file.getFileName().toString();
+    int dot = fileName.lastIndexOf('.');
+    String name = dot > 0 ? fileName.substring(0, dot) : fileName;
+    if (name.endsWith(".prompt") && name.length() > ".prompt".length()) {
+      name = name.substring(0, name.length() - ".prompt".length());
+    }
+    if (text.isBlank()) {
+      ctx.diagnostics()
+          .report(
+              DiagnosticCode.PROMPT_INVALID,
+              "Prompt file '" + fileName + "' is empty; it was dropped.",
+              file,
+              null,
+              "Write the prompt's text in the file.");
+      return;
+    }
+    String description = "";
+    for (String line : text.split("\\R")) {
+      String stripped = line.strip();
+      if (!stripped.isEmpty()) {
+        description = stripped.replaceFirst("^#+\\s*", "");
+        break;
+      }
+    }
+    if (description.length() > 200) {
+      description = description.substring(0, 199) + "…";
+    }
+    Set<String> placeholders = new java.util.LinkedHashSet<>();
+    Matcher m = PLACEHOLDER.matcher(text);
+    while (m.find()) {
+      placeholders.add(m.group(1));
+    }
+    List<PromptArgument> arguments = new ArrayList<>();
+    for (String p : placeholders) {
+      arguments.add(new PromptArgument(p, "Replaces {{" + p + "}} in the prompt.", false));
+    }
+    PromptSpec spec = new PromptSpec(name, description, arguments, text, file);
+    if (prompts.putIfAbsent(spec.name(), spec) != null) {
+      ctx.diagnostics()
+          .report(
+              DiagnosticCode.PROMPT_DUPLICATE,
+              "Prompt '" + spec.name() + "' is declared twice; this one was dropped.",
+              file,
+              null,
+              null);
     }
   }
 

@@ -66,9 +66,9 @@ final class ResourcesReader {
 
   List<ResourceSpec> read(String pointer) {
     if (SiblingPaths.isGlob(pointer) || pointer.contains(",")) {
-      paths.expand(pointer, "resource").forEach(this::fileResource);
+      paths.expand("resources", pointer, "resource").forEach(this::fileResource);
     } else {
-      Optional<Path> target = paths.resolveFromManifest(pointer, "resources path");
+      Optional<Path> target = paths.resolveFromManifest("resources", pointer, "resources path");
       if (target.isPresent()) {
         Path p = target.get();
         if (Files.isDirectory(p)) {

@@ -30,7 +30,7 @@ final class RuntimesReader {
     if (v instanceof String s && !looksLikeFileOrInline(s)) {
       v = SiblingPaths.splitList(s);
     }
-    var source = yaml.inlineOrFile(v, "runtimes file");
+    var source = yaml.inlineOrFile("runtimes", v, "runtimes file");
     if (source.isEmpty() || source.get().root().isNull()) {
       return List.of();
     }

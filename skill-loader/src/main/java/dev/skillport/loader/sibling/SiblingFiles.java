@@ -40,7 +40,7 @@ public final class SiblingFiles {
     } else {
       ToolsFileReader.Result result =
           paths
-              .resolveFromManifest(ext.tools(), "tools file")
+              .resolveFromManifest("tools", ext.tools(), "tools file")
               .map(toolsReader::read)
               .orElse(new ToolsFileReader.Result(List.of(), List.of()));
       declared = binder.bind(result.tools());
@@ -49,7 +49,7 @@ public final class SiblingFiles {
     if (ext.groups() != null) {
       groups =
           paths
-              .resolveFromManifest(ext.groups(), "groups file")
+              .resolveFromManifest("groups", ext.groups(), "groups file")
               .map(toolsReader::readGroupsFile)
               .orElse(List.of());
     }

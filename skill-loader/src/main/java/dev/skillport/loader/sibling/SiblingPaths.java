@@ -206,10 +206,17 @@ final class SiblingPaths {
     return Optional.empty();
   }
 
-  /** {@link #resolve} against the skill directory, for pointers written in SKILL.md. */
-  Optional<Path> resolveFromManifest(String pointer, String what) {
-    return resolve(
-        skillDir, pointer, what, manifest(), YamlLocation.UNKNOWN, DiagnosticCode.SIBLING_MISSING);
+  /**
+   * {@link #resolve} against the skill directory, for pointers written in SKILL.md under {@code
+   * metadata.dcc-mcp.<key>}; problems carry that key's line.
+   */
+  Optional<Path> resolveFromManifest(String key, String pointer, String what) {
+    return resolve(skillDir, pointer, what, manifest(), at(key), DiagnosticCode.SIBLING_MISSING);
+  }
+
+  /** Where SKILL.md writes {@code metadata.dcc-mcp.<key>}. */
+  YamlLocation at(String key) {
+    return ctx.manifestKeys().dccKey(key);
   }
 
   /** Whether {@code pointer} holds glob syntax ({@code * ? [ {}). */
@@ -227,16 +234,16 @@ final class SiblingPaths {
    * Expands comma-separated globs or plain paths (written in SKILL.md) into existing regular files,
    * sorted by their path relative to the skill directory and without duplicates.
    */
-  List<Path> expand(String patterns, String what) {
+  List<Path> expand(String key, String patterns, String what) {
     TreeMap<String, Path> found = new TreeMap<>();
     for (String raw : splitList(patterns)) {
       if (!isGlob(raw)) {
-        resolveFromManifest(raw, what)
+        resolveFromManifest(key, raw, what)
             .filter(this::isRegularFileOrReport)
             .ifPresent(p -> found.put(relative(p), p));
         continue;
       }
-      Optional<List<Path>> globbed = glob(raw, what);
+      Optional<List<Path>> globbed = glob(key, raw, what);
       if (globbed.isEmpty()) {
         continue;
       }
@@ -247,7 +254,7 @@ final class SiblingPaths {
                 DiagnosticCode.SIBLING_GLOB_EMPTY,
                 "The " + what + " glob '" + raw + "' matches no file.",
                 manifest(),
-                YamlLocation.UNKNOWN,
+                at(key),
                 "Globs are relative to the skill folder, e.g. prompts/*.prompt.yaml.");
       }
       matches.forEach(p -> found.put(relative(p), p));
@@ -303,7 +310,7 @@ final class SiblingPaths {
    * The regular files matching one glob, confined and sorted; empty when the pattern itself was
    * refused (reported).
    */
-  private Optional<List<Path>> glob(String pattern, String what) {
+  private Optional<List<Path>> glob(String key, String pattern, String what) {
     String norm = pattern.strip().replace('\\', '/');
     while (norm.startsWith("./")) {
       norm = norm.substring(2);
@@ -315,7 +322,7 @@ final class SiblingPaths {
               DiagnosticCode.SIBLING_ESCAPES,
               "The " + what + " glob '" + pattern + "' is refused: " + problem + ".",
               manifest(),
-              YamlLocation.UNKNOWN,
+              at(key),
               "Keep sibling files inside the skill folder and name them relative to it.");
       return Optional.empty();
     }
@@ -328,7 +335,7 @@ final class SiblingPaths {
               DiagnosticCode.DCC_MCP_VALUE_INVALID,
               "The " + what + " glob '" + pattern + "' is not valid glob syntax.",
               manifest(),
-              YamlLocation.UNKNOWN,
+              at(key),
               null);
       return Optional.empty();
     }
@@ -356,7 +363,7 @@ final class SiblingPaths {
                   + relative(start)
                   + "' outside the skill directory.",
               manifest(),
-              YamlLocation.UNKNOWN,
+              at(key),
               "Keep sibling files inside the skill folder instead of linking to them.");
       return Optional.empty();
     }

@@ -155,7 +155,7 @@ final class SiblingYaml {
    * Resolves a metadata value that is either inline (a map, a list, or a string holding inline
    * JSON/YAML) or a string naming a sibling YAML file.
    */
-  Optional<Source> inlineOrFile(Object value, String what) {
+  Optional<Source> inlineOrFile(String key, Object value, String what) {
     if (value == null) {
       return Optional.empty();
     }
@@ -167,7 +167,7 @@ final class SiblingYaml {
       return parse(text, paths.manifest()).map(d -> new Source(d.root(), null, paths.manifest()));
     }
     return paths
-        .resolveFromManifest(text, what)
+        .resolveFromManifest(key, text, what)
         .flatMap(file -> read(file).map(d -> new Source(d.root(), d, file)));
   }
 }

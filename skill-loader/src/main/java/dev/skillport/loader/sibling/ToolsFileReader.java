@@ -76,7 +76,11 @@ final class ToolsFileReader {
           "risk",
           "side_effects",
           "produces",
-          "requires");
+          "requires",
+          "read_only",
+          "destructive",
+          "idempotent",
+          "enforce_thread_affinity");
 
   private final SiblingContext ctx;
   private final SiblingYaml yaml;
@@ -252,6 +256,8 @@ final class ToolsFileReader {
         || !schemaValid(output, "output_schema", doc, pointer, file, name, false)) {
       return Optional.empty();
     }
+    input = servableInput(input, entry, doc, pointer, file, name);
+    output = servableOutput(output, entry, doc, pointer, file, name);
     reportUnknownKeys(entry, doc, pointer, file, name);
 
     String description = YamlValues.text(entry.get("description"));
@@ -330,7 +336,11 @@ final class ToolsFileReader {
               "Use 'any' (the default) or 'main'.");
       return Optional.empty();
     }
-    return Optional.of(ThreadAffinity.ANY);
+    // Upstream's enforce_thread_affinity: true asks for the host's main thread.
+    return Optional.of(
+        Boolean.TRUE.equals(flag(entry, "enforce_thread_affinity"))
+            ? ThreadAffinity.MAIN
+            : ThreadAffinity.ANY);
   }
 
   /** The value under {@code key}, else under its alias (with a notice), else null. */
@@ -401,6 +411,76 @@ final class ToolsFileReader {
             doc.locate(at),
             null);
     return false;
+  }
+
+  /**
+   * The input schema as served: MCP arguments are always an object, so a schema whose root admits
+   * no object (a string, a list…) could never accept a call. It is replaced by {@code
+   * {"type":"object"}} with a warning, and the tool stays callable.
+   */
+  private JsonNode servableInput(
+      JsonNode input, JsonNode entry, YamlDocument doc, String pointer, Path file, String name) {
+    if (input == null || ToolSpec.admitsOnlyObjects(input)) {
+      return input;
+    }
+    String key = entry.has("input_schema") ? "input_schema" : "inputSchema";
+    ctx.diagnostics()
+        .report(
+            DiagnosticCode.TOOL_SCHEMA_NOT_OBJECT,
+            "Tool '"
+                + name
+                + "' has an "
+                + key
+                + " whose root is "
+                + rootType(input)
+                + ", but MCP tool arguments are always an object; the tool is listed and checked"
+                + " with {\"type\": \"object\"} instead.",
+            file,
+            doc.locate(pointer + "/" + key + (input.has("type") ? "/type" : "")),
+            "Describe each argument under properties of a type: object schema.");
+    return null;
+  }
+
+  /**
+   * The output schema as kept: one whose root admits values other than objects is served wrapped
+   * ({@code structuredContent: {"result": value}}, see {@link ToolSpec#wrapsOutput()}) with a
+   * warning; {@code false}, which no result can match, is dropped with a warning.
+   */
+  private JsonNode servableOutput(
+      JsonNode output, JsonNode entry, YamlDocument doc, String pointer, Path file, String name) {
+    if (output == null || ToolSpec.admitsOnlyObjects(output)) {
+      return output;
+    }
+    String key = entry.has("output_schema") ? "output_schema" : "outputSchema";
+    boolean never = output.isBoolean();
+    ctx.diagnostics()
+        .report(
+            DiagnosticCode.TOOL_SCHEMA_NOT_OBJECT,
+            "Tool '"
+                + name
+                + "' has an "
+                + key
+                + " whose root is "
+                + rootType(output)
+                + ", but MCP structured results are objects; "
+                + (never
+                    ? "no result can match it, so the tool is listed without it."
+                    : "the result is served as {\"result\": value} and listed with an object"
+                        + " schema that says so."),
+            file,
+            doc.locate(pointer + "/" + key + (output.has("type") ? "/type" : "")),
+            never
+                ? "Remove the output_schema or describe the result object."
+                : "Return an object and describe it with type: object, or keep the wrapped form.");
+    return never ? null : output;
+  }
+
+  private static String rootType(JsonNode schema) {
+    if (schema.isBoolean()) {
+      return String.valueOf(schema.booleanValue());
+    }
+    JsonNode type = schema.get("type");
+    return "type " + (type.isTextual() ? "'" + type.asText() + "'" : type.toString());
   }
 
   private void reportUnknownKeys(
@@ -476,7 +556,16 @@ final class ToolsFileReader {
       }
     }
     String title = source == nested ? YamlValues.text(nested.get("title")) : null;
+    // Upstream's plain keys fill only what no annotation declares.
+    readOnly = readOnly != null ? readOnly : flag(entry, "read_only");
+    destructive = destructive != null ? destructive : flag(entry, "destructive");
+    idempotent = idempotent != null ? idempotent : flag(entry, "idempotent");
     return new ToolAnnotations(title, readOnly, destructive, idempotent, openWorld, deferred);
+  }
+
+  private static Boolean flag(JsonNode entry, String key) {
+    JsonNode v = entry.get(key);
+    return v != null && v.isBoolean() ? v.booleanValue() : null;
   }
 
   private static NextTools nextTools(JsonNode entry) {

@@ -50,7 +50,7 @@ final class WorkflowsReader {
   List<WorkflowSpec> read(List<String> globs) {
     Map<String, Path> files = new java.util.TreeMap<>();
     for (String glob : globs) {
-      for (Path p : paths.expand(glob, "workflow")) {
+      for (Path p : paths.expand("workflows", glob, "workflow")) {
         files.put(paths.relative(p), p);
       }
     }

@@ -96,6 +96,24 @@ public final class SkillMdParser {
       BasicFileAttributes attributes,
       Path skillDir,
       DiagnosticCollector diagnostics) {
+    return read(skillFile, attributes, skillDir, diagnostics).map(Parsed::manifest);
+  }
+
+  /**
+   * What {@link #parse} reads, with where its keys are written.
+   *
+   * @param keys positions of keys in the frontmatter, for diagnostics found later
+   */
+  public record Parsed(SkillManifest manifest, ManifestKeys keys) {}
+
+  /**
+   * {@link #parse(Path, BasicFileAttributes, Path, DiagnosticCollector)}, keeping key positions.
+   */
+  public Optional<Parsed> read(
+      Path skillFile,
+      BasicFileAttributes attributes,
+      Path skillDir,
+      DiagnosticCollector diagnostics) {
     Objects.requireNonNull(skillFile, "skillFile");
     Objects.requireNonNull(skillDir, "skillDir");
     Objects.requireNonNull(diagnostics, "diagnostics");
@@ -144,7 +162,10 @@ public final class SkillMdParser {
       return Optional.empty();
     }
     return Optional.of(
-        new Fields(document, skillFile, skillDir, diagnostics).manifest(split.body(), dccReader));
+        new Parsed(
+            new Fields(document, skillFile, skillDir, diagnostics)
+                .manifest(split.body(), dccReader),
+            ManifestKeys.of(document)));
   }
 
   static DiagnosticCode code(YamlProblem.Kind kind) {

@@ -70,4 +70,45 @@ class PromptsReaderTest {
         .containsExactly(DiagnosticCode.PROMPT_DUPLICATE, DiagnosticCode.PROMPT_INVALID);
     assertThat(prompts.get(0).source()).isEqualTo(skill.dir.resolve("prompts/a.prompt.yaml"));
   }
+
+  @Test
+  void read_markdownFile_isOnePromptNamedByItsStem() {
+    SkillFolder skill =
+        SkillFolder.in(tmp)
+            .file(
+                "prompts/review_scene.md",
+                "# Review the scene\n\nCheck {{object}} for flipped normals.\n");
+    skill.prompts = "prompts/review_scene.md";
+
+    List<PromptSpec> prompts = skill.read().prompts();
+
+    assertThat(skill.codes()).isEmpty();
+    assertThat(prompts)
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.name()).isEqualTo("review_scene");
+              assertThat(p.description()).isEqualTo("Review the scene");
+              assertThat(p.template())
+                  .isEqualTo("# Review the scene\n\nCheck {{object}} for flipped normals.\n");
+              assertThat(p.arguments())
+                  .containsExactly(
+                      new PromptArgument("object", "Replaces {{object}} in the prompt.", false));
+            });
+  }
+
+  @Test
+  void read_globOfTextAndMarkdown_dropsTrailingPromptFromTheName() {
+    SkillFolder skill =
+        SkillFolder.in(tmp)
+            .file("prompts/summarise.prompt.md", "Summarise the open file.")
+            .file("prompts/notes.txt", "Plain notes")
+            .file("prompts/empty.md", "  \n");
+    skill.prompts = "prompts/*";
+
+    List<PromptSpec> prompts = skill.read().prompts();
+
+    assertThat(prompts).extracting(PromptSpec::name).containsExactly("notes", "summarise");
+    assertThat(skill.codes()).containsExactly(DiagnosticCode.PROMPT_INVALID);
+  }
 }

@@ -130,7 +130,9 @@ class SiblingPathsTest {
 
     List<Path> found =
         paths.expand(
-            "workflows/*.workflow.yaml, more/**/*.workflow.yaml, nothing/*.yaml", "workflow");
+            "workflows",
+            "workflows/*.workflow.yaml, more/**/*.workflow.yaml, nothing/*.yaml",
+            "workflow");
 
     assertThat(found)
         .extracting(paths::relative)
@@ -151,7 +153,7 @@ class SiblingPathsTest {
     SiblingContext ctx = skill.context();
     SiblingPaths paths = new SiblingPaths(ctx);
 
-    List<Path> found = paths.expand("workflows/*.workflow.yaml", "workflow");
+    List<Path> found = paths.expand("prompts", "workflows/*.workflow.yaml", "workflow");
 
     assertThat(found).extracting(paths::relative).containsExactly("workflows/ok.workflow.yaml");
     assertThat(skill.codes()).containsExactly(DiagnosticCode.SIBLING_ESCAPES);
@@ -164,7 +166,7 @@ class SiblingPathsTest {
     SkillFolder skill = SkillFolder.in(tmp).link("prompts", outside);
     SiblingPaths paths = new SiblingPaths(skill.context());
 
-    assertThat(paths.expand("prompts/*.prompt.yaml", "prompt file")).isEmpty();
+    assertThat(paths.expand("prompts", "prompts/*.prompt.yaml", "prompt file")).isEmpty();
     assertThat(skill.codes()).containsExactly(DiagnosticCode.SIBLING_ESCAPES);
   }
 
@@ -173,7 +175,7 @@ class SiblingPathsTest {
     SkillFolder skill = SkillFolder.in(tmp);
     SiblingPaths paths = new SiblingPaths(skill.context());
 
-    assertThat(paths.expand("../*/*.yaml", "workflow")).isEmpty();
+    assertThat(paths.expand("prompts", "../*/*.yaml", "workflow")).isEmpty();
     assertThat(skill.codes()).containsExactly(DiagnosticCode.SIBLING_ESCAPES);
   }
 

@@ -280,4 +280,82 @@ class ToolsFileReaderTest {
     assertThat(names(skill.read())).containsExactly("ok");
     assertThat(skill.with(DiagnosticCode.TOOL_ENTRY_INVALID)).hasSize(1);
   }
+
+  @Test
+  void read_upstreamToolKeys_becomeAnnotationsAndAffinityWithoutNotices() {
+    SkillFolder skill =
+        skillWithTools(
+            """
+            tools:
+              - name: inspect
+                read_only: true
+                idempotent: true
+                destructive: false
+              - name: bake
+                destructive: true
+                enforce_thread_affinity: true
+              - name: nested_wins
+                read_only: true
+                annotations: {read_only_hint: false}
+            """);
+
+    List<ToolSpec> tools = skill.read().tools();
+
+    assertThat(skill.codes()).doesNotContain(DiagnosticCode.TOOL_KEY_UNKNOWN);
+    assertThat(tools.get(0).annotations())
+        .isEqualTo(new ToolAnnotations(null, true, false, true, null, null));
+    assertThat(tools.get(0).affinity()).isEqualTo(ThreadAffinity.ANY);
+    assertThat(tools.get(1).annotations().destructiveHint()).isTrue();
+    assertThat(tools.get(1).affinity()).isEqualTo(ThreadAffinity.MAIN);
+    assertThat(tools.get(2).annotations().readOnlyHint()).isFalse();
+  }
+
+  @Test
+  void read_inputSchemaOfAString_warnsWithItsLineAndServesAnObject() {
+    SkillFolder skill =
+        skillWithTools(
+            """
+            tools:
+              - name: echo
+                input_schema:
+                  type: string
+            """);
+
+    ToolSpec tool = skill.read().tools().get(0);
+
+    assertThat(tool.inputSchema()).isEqualTo(ToolSpec.defaultInputSchema());
+    assertThat(skill.with(DiagnosticCode.TOOL_SCHEMA_NOT_OBJECT))
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.severity()).isEqualTo(Severity.WARNING);
+              assertThat(d.line()).isEqualTo(4);
+              assertThat(d.message()).contains("input_schema").contains("'string'");
+            });
+  }
+
+  @Test
+  void read_outputSchemaOfAString_isKeptAndWrapped_falseIsDropped() {
+    SkillFolder skill =
+        skillWithTools(
+            """
+            tools:
+              - name: greet
+                output_schema: {type: string}
+              - name: never
+                output_schema: false
+              - name: listed
+                output_schema: {type: [object, "null"], properties: {n: {type: integer}}}
+            """);
+
+    List<ToolSpec> tools = skill.read().tools();
+
+    assertThat(tools.get(0).outputSchema().get("type").asText()).isEqualTo("string");
+    assertThat(tools.get(0).wrapsOutput()).isTrue();
+    assertThat(tools.get(1).outputSchema()).isNull();
+    assertThat(tools.get(2).wrapsOutput()).isFalse();
+    assertThat(skill.with(DiagnosticCode.TOOL_SCHEMA_NOT_OBJECT))
+        .extracting(d -> d.line())
+        .containsExactly(3, 5);
+  }
 }
