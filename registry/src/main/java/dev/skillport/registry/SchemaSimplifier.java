@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.skill.ToolSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +13,10 @@ import java.util.Map;
  * Makes an input schema safe for clients that only understand simple schemas: no {@code anyOf},
  * {@code oneOf}, {@code allOf}, {@code not}, {@code if/then/else}; nullable unions collapsed; the
  * root an object with {@code properties}. The full schema is still what calls are validated
- * against. A schema that declares {@code $schema} is listed unchanged: its author asked for a
- * dialect explicitly.
+ * against. A schema that declares {@code $schema} is listed as written (its author asked for a
+ * dialect explicitly) except for what MCP requires of every listed schema: the root {@code type:
+ * object}, and each {@code properties} value a schema object (a boolean schema {@code true} becomes
+ * {@code {}}; a property that is {@code false}, which no argument may have, is left out).
  */
 final class SchemaSimplifier {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -23,20 +26,60 @@ final class SchemaSimplifier {
 
   static ObjectNode simplify(JsonNode schema) {
     if (schema != null && schema.isObject() && schema.has("$schema")) {
-      return (ObjectNode) schema.deepCopy();
+      return objectRoot((ObjectNode) schema.deepCopy());
     }
     ObjectNode root =
         schema != null && schema.isObject()
             ? simplifyNode((ObjectNode) schema)
             : NODES.objectNode();
-    JsonNode type = root.get("type");
+    ObjectNode out = objectRoot(root);
+    if (!out.has("properties")) {
+      out.set("properties", NODES.objectNode());
+    }
+    return out;
+  }
+
+  /**
+   * {@code schema} (changed in place) with what MCP requires of a listed schema's root: {@code
+   * type: "object"}, {@code properties} a mapping of schema objects and {@code required} a list of
+   * names; a {@code properties} or {@code required} of another form is removed.
+   */
+  static ObjectNode objectRoot(ObjectNode schema) {
+    JsonNode type = schema.get("type");
     if (type == null || !type.isTextual() || !"object".equals(type.asText())) {
-      root.put("type", "object");
+      schema.put("type", "object");
     }
-    if (!root.has("properties")) {
-      root.set("properties", NODES.objectNode());
+    JsonNode props = schema.get("properties");
+    if (props != null) {
+      if (props.isObject()) {
+        ObjectNode fixed = NODES.objectNode();
+        props
+            .properties()
+            .forEach(
+                p -> {
+                  JsonNode v = p.getValue();
+                  if (v.isObject()) {
+                    fixed.set(p.getKey(), v);
+                  } else if (v.isBoolean() && v.booleanValue()) {
+                    fixed.set(p.getKey(), NODES.objectNode());
+                  }
+                });
+        schema.set("properties", fixed);
+      } else {
+        schema.remove("properties");
+      }
     }
-    return root;
+    JsonNode required = schema.get("required");
+    if (required != null) {
+      boolean names = required.isArray();
+      for (JsonNode r : required) {
+        names &= r.isTextual();
+      }
+      if (!names) {
+        schema.remove("required");
+      }
+    }
+    return schema;
   }
 
   private static ObjectNode simplifyNode(ObjectNode in) {
@@ -71,6 +114,64 @@ final class SchemaSimplifier {
 
   private static JsonNode child(JsonNode value) {
     return value.isObject() ? simplifyNode((ObjectNode) value) : value.deepCopy();
+  }
+
+  /**
+   * The {@code outputSchema} a client is shown for {@code tool}, or null for none. A client checks
+   * results against it with its own validator (the TypeScript SDK compiles it with Ajv when it
+   * lists tools, and one schema it cannot compile fails the whole list), so it is kept to what
+   * every such validator reads: the root made an object schema ({@link #objectRoot}), no {@code
+   * $schema} dialect, and no reference outside the schema itself (then nothing is listed; the
+   * server still checks results against the full schema). A tool whose result is wrapped ({@link
+   * ToolSpec#wrapsOutput()}) is shown {@code {type: object, properties: {result: <schema>},
+   * required: [result]}}, with the schema's {@code $defs} moved to the root so its references still
+   * resolve.
+   */
+  static ObjectNode output(ToolSpec tool) {
+    JsonNode declared = tool.outputSchema();
+    if (declared == null || hasOutsideReference(declared)) {
+      return null;
+    }
+    if (!declared.isObject()) {
+      return declared.booleanValue() ? NODES.objectNode().put("type", "object") : null;
+    }
+    ObjectNode copy = (ObjectNode) declared.deepCopy();
+    copy.remove("$schema");
+    if (!tool.wrapsOutput()) {
+      return objectRoot(copy);
+    }
+    ObjectNode wrapper = NODES.objectNode().put("type", "object");
+    for (String defs : List.of("$defs", "definitions")) {
+      if (copy.has(defs)) {
+        wrapper.set(defs, copy.remove(defs));
+      }
+    }
+    wrapper.putObject("properties").set("result", copy);
+    wrapper.putArray("required").add("result");
+    return wrapper;
+  }
+
+  private static boolean hasOutsideReference(JsonNode node) {
+    if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> e : node.properties()) {
+        String key = e.getKey();
+        if ((key.equals("$ref") || key.equals("$dynamicRef"))
+            && e.getValue().isTextual()
+            && !e.getValue().asText().startsWith("#")) {
+          return true;
+        }
+        if (hasOutsideReference(e.getValue())) {
+          return true;
+        }
+      }
+    } else if (node.isArray()) {
+      for (JsonNode item : node) {
+        if (hasOutsideReference(item)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** {@code ["string","null"]} → {@code "string"}; several real types keep the first. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.skillport.api.skill.Execution;
 import dev.skillport.api.skill.GroupSpec;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
@@ -256,8 +257,9 @@ public final class ToolListing {
     wire.put("name", listedName);
     wire.put("description", tool.description());
     wire.set("inputSchema", SchemaSimplifier.simplify(tool.inputSchema()));
-    if (tool.outputSchema() != null && tool.outputSchema().isObject()) {
-      wire.set("outputSchema", tool.outputSchema());
+    ObjectNode output = SchemaSimplifier.output(tool);
+    if (output != null) {
+      wire.set("outputSchema", output);
     }
     ObjectNode annotations = annotations(tool.annotations());
     if (annotations.size() > 0) {
@@ -271,8 +273,13 @@ public final class ToolListing {
     if (tool.timeoutHintSecs() != null) {
       dcc.put("timeoutHintSecs", tool.timeoutHintSecs());
     }
-    if (tool.annotations().deferredHint() != null) {
-      dcc.put("deferred_hint", tool.annotations().deferredHint());
+    // Declared, else derived: an async tool's calls return a job handle, not the result.
+    Boolean deferred = tool.annotations().deferredHint();
+    if (deferred == null && tool.execution() == Execution.ASYNC) {
+      deferred = Boolean.TRUE;
+    }
+    if (deferred != null) {
+      dcc.put("deferred_hint", deferred);
     }
     if (!tool.searchAliases().isEmpty()) {
       ArrayNode aliases = dcc.putArray("searchAliases");

@@ -4,6 +4,7 @@ import static dev.skillport.registry.TestSkills.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.api.skill.ToolSpec;
 import org.junit.jupiter.api.Test;
 
 class SchemaSimplifierTest {
@@ -39,6 +40,68 @@ class SchemaSimplifierTest {
     assertThat(out.get("required")).hasSize(2);
     assertThat(out.has("not")).isFalse();
     assertThat(out.has("allOf")).isFalse();
+  }
+
+  @Test
+  void simplify_declaredDialectWithoutType_getsTheObjectRootMcpRequires() {
+    JsonNode out =
+        SchemaSimplifier.simplify(
+            json(
+                """
+                {"$schema":"https://json-schema.org/draft/2020-12/schema",
+                 "properties":{"a":true,"b":false,"c":{"type":"string"}},"required":["a"]}"""));
+    assertThat(out.get("type").asText()).isEqualTo("object");
+    assertThat(out.get("$schema").asText()).contains("2020-12");
+    assertThat(out.get("properties")).isEqualTo(json("{\"a\":{},\"c\":{\"type\":\"string\"}}"));
+  }
+
+  @Test
+  void output_objectSchema_losesOnlyItsDialectAndBooleanProperties() {
+    ToolSpec tool =
+        tool(
+            """
+            {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+             "properties":{"n":{"type":"integer"},"any":true},"required":["n"]}""");
+    assertThat(SchemaSimplifier.output(tool))
+        .isEqualTo(
+            json(
+                """
+                {"type":"object","properties":{"n":{"type":"integer"},"any":{}},
+                 "required":["n"]}"""));
+  }
+
+  @Test
+  void output_nonObjectSchema_isWrappedUnderResultWithDefsAtTheRoot() {
+    ToolSpec tool =
+        tool(
+            """
+            {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array",
+             "items":{"$ref":"#/$defs/item"},"$defs":{"item":{"type":"string"}}}""");
+    assertThat(SchemaSimplifier.output(tool))
+        .isEqualTo(
+            json(
+                """
+                {"type":"object","$defs":{"item":{"type":"string"}},
+                 "properties":{"result":{"type":"array","items":{"$ref":"#/$defs/item"}}},
+                 "required":["result"]}"""));
+  }
+
+  @Test
+  void output_referenceOutsideTheSchema_isNotListed() {
+    ToolSpec tool =
+        tool(
+            """
+            {"type":"object","properties":{"a":{"$ref":"https://example.com/a.json"}}}""");
+    assertThat(SchemaSimplifier.output(tool)).isNull();
+    assertThat(
+            SchemaSimplifier.output(ToolSpec.builder("t", ToolSpec.defaultInputSchema()).build()))
+        .isNull();
+  }
+
+  private static ToolSpec tool(String outputSchema) {
+    return ToolSpec.builder("t", ToolSpec.defaultInputSchema())
+        .outputSchema(json(outputSchema))
+        .build();
   }
 
   @Test

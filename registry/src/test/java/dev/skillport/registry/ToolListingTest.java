@@ -3,6 +3,8 @@ package dev.skillport.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.skillport.api.skill.Execution;
+import dev.skillport.api.skill.ToolAnnotations;
 import dev.skillport.api.skill.ToolSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -164,5 +166,38 @@ class ToolListingTest {
     assertThat(listing.resolve(c, view, "maya_geo__make"))
         .isInstanceOfSatisfying(
             ToolResolution.Tool.class, t -> assertThat(t.skill().name()).isEqualTo("maya-geo"));
+  }
+
+  @Test
+  void all_asyncTool_carriesDeferredHintUnlessDeclared() {
+    Catalog async =
+        TestSkills.catalog(
+            1,
+            TestSkills.named("jobs")
+                .tool(
+                    ToolSpec.builder("bake", ToolSpec.defaultInputSchema())
+                        .execution(Execution.ASYNC)
+                        .build())
+                .tool(
+                    ToolSpec.builder("quick", ToolSpec.defaultInputSchema())
+                        .execution(Execution.ASYNC)
+                        .annotations(new ToolAnnotations(null, null, null, null, null, false))
+                        .build())
+                .tool("plain")
+                .build());
+    ToolListing listing = new ToolListing(CORE, 100);
+    SessionView view = new SessionView();
+    view.load(async, List.of("jobs"), true);
+
+    List<ListedTool> tools = listing.all(async, view);
+
+    assertThat(wire(tools, "bake").at("/_meta/dcc/deferred_hint").asBoolean()).isTrue();
+    assertThat(wire(tools, "quick").at("/_meta/dcc/deferred_hint").isBoolean()).isTrue();
+    assertThat(wire(tools, "quick").at("/_meta/dcc/deferred_hint").asBoolean()).isFalse();
+    assertThat(wire(tools, "plain").at("/_meta/dcc").has("deferred_hint")).isFalse();
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode wire(List<ListedTool> tools, String name) {
+    return tools.stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow().wire();
   }
 }
