@@ -46,6 +46,8 @@ import org.slf4j.LoggerFactory;
 public final class SkillportService {
   private static final Logger LOG = LoggerFactory.getLogger(SkillportService.class);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
   private static final int JOB_WORKERS = 4;
   private static final int RECENT_CALLS = 256;
 
@@ -345,6 +347,9 @@ public final class SkillportService {
     if (result.isError() || tool.outputSchema() == null) {
       return result;
     }
+    if (tool.wrapsOutput()) {
+      return wrapOutput(skill, tool, result);
+    }
     if (result.structured() == null) {
       return ToolCallErrors.result(
           "OUTPUT_SCHEMA_MISMATCH",
@@ -365,6 +370,62 @@ public final class SkillportService {
     return ToolCallErrors.result(
         "OUTPUT_SCHEMA_MISMATCH",
         "structuredContent does not match output_schema: " + String.join("; ", violations),
+        "the tool or its output_schema needs fixing");
+  }
+
+  /**
+   * A tool whose {@code output_schema} describes a value that need not be an object (see {@link
+   * ToolSpec#wrapsOutput()}) returns {@code structuredContent: {"result": value}}. The value is the
+   * structured result, else the text read as JSON, else the text itself, whichever the declared
+   * schema accepts (so {@code 42} can be a number or a string).
+   */
+  private ToolResult wrapOutput(Skill skill, ToolSpec tool, ToolResult result) {
+    List<JsonNode> candidates = new ArrayList<>(2);
+    if (result.structured() != null) {
+      candidates.add(result.structured());
+    } else {
+      StringBuilder text = new StringBuilder();
+      for (Content c : result.content()) {
+        if (c instanceof Content.Text t) {
+          text.append(t.text());
+        }
+      }
+      String raw = text.toString();
+      try {
+        JsonNode parsed = JSON.readTree(raw.strip());
+        if (parsed != null && !parsed.isMissingNode()) {
+          candidates.add(parsed);
+        }
+      } catch (java.io.IOException e) {
+        // Not JSON: the text is the value.
+      }
+      candidates.add(NODES.textNode(raw));
+    }
+    List<String> violations = List.of();
+    for (JsonNode value : candidates) {
+      try {
+        violations = validator.violations(tool.outputSchema(), value);
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "output schema of {}/{} could not be used: {}",
+            skill.name(),
+            tool.name(),
+            e.toString());
+        violations = List.of();
+      }
+      if (violations.isEmpty()) {
+        ObjectNode wrapped = NODES.objectNode();
+        wrapped.set("result", value);
+        List<Content> content =
+            result.structured() != null
+                ? List.of(new Content.Text(wrapped.toString()))
+                : result.content();
+        return new ToolResult(content, wrapped, false);
+      }
+    }
+    return ToolCallErrors.result(
+        "OUTPUT_SCHEMA_MISMATCH",
+        "the result does not match output_schema: " + String.join("; ", violations),
         "the tool or its output_schema needs fixing");
   }
 

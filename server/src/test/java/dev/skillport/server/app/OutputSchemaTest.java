@@ -50,6 +50,12 @@ class OutputSchemaTest {
               type: object
               properties: {size: {type: integer, minimum: 0}}
               required: [size]
+          - name: label_of
+            handler: test.size
+            output_schema: {type: string, minLength: 1}
+          - name: count_of
+            handler: test.size
+            output_schema: {type: integer}
         """);
     LoadResult loaded =
         new SkillLoader(LoaderOptions.DEFAULTS).load(List.of(SkillRoot.of(root, Scope.REPO)));
@@ -100,5 +106,51 @@ class OutputSchemaTest {
     JsonNode result = call();
     assertThat(result.get("isError").asBoolean()).isTrue();
     assertThat(result.at("/content/0/text").asText()).isEqualTo("disk not found");
+  }
+
+  private JsonNode call(String tool) throws Exception {
+    return service.callTool(session, tool, JSON.createObjectNode(), ToolContext.NONE);
+  }
+
+  @Test
+  void callTool_stringOutputSchema_wrapsTheTextUnderResult() throws Exception {
+    next.set(ToolResult.text("42"));
+    JsonNode result = call("label_of");
+    assertThat(result.get("isError").asBoolean()).as(result.toString()).isFalse();
+    assertThat(result.get("structuredContent")).isEqualTo(JSON.readTree("{\"result\":\"42\"}"));
+    assertThat(result.at("/content/0/text").asText()).isEqualTo("42");
+  }
+
+  @Test
+  void callTool_integerOutputSchema_readsTheTextAsJson() throws Exception {
+    next.set(ToolResult.text("42\n"));
+    JsonNode result = call("count_of");
+    assertThat(result.get("structuredContent")).isEqualTo(JSON.readTree("{\"result\":42}"));
+  }
+
+  @Test
+  void callTool_wrappedValueBreakingSchema_isErrorListingViolations() throws Exception {
+    next.set(ToolResult.text("many"));
+    JsonNode result = call("count_of");
+    assertThat(result.get("isError").asBoolean()).isTrue();
+    assertThat(result.at("/structuredContent/code").asText()).isEqualTo("OUTPUT_SCHEMA_MISMATCH");
+  }
+
+  @Test
+  void listTools_wrappedOutput_isListedAsAnObjectSchema() throws Exception {
+    JsonNode listed = service.listTools(session, null).get("tools");
+    JsonNode label = null;
+    for (JsonNode t : listed) {
+      if (t.get("name").asText().equals("label_of")) {
+        label = t;
+      }
+    }
+    assertThat(label).isNotNull();
+    assertThat(label.get("outputSchema").toString())
+        .isEqualTo(
+            JSON.readTree(
+                    "{\"type\":\"object\",\"properties\":{\"result\":{\"type\":\"string\","
+                        + "\"minLength\":1}},\"required\":[\"result\"]}")
+                .toString());
   }
 }
