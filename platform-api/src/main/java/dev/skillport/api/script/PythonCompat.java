@@ -1,0 +1,81 @@
+package dev.skillport.api.script;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The {@value #PACKAGE} Python package: the result helpers ({@code skill_success}, {@code
+ * skill_error}, {@code skill_warning}, {@code skill_exception}), the {@code skill_entry} decorator,
+ * {@code run_main}, {@code ToolResult} and the content helpers ({@code image_content}, …) that
+ * skill scripts written for dcc-mcp-core import. Pure Python 3.7+, standard library only.
+ *
+ * <p>A runner puts the folder {@link #directory()} returns (the parent of the package) on the
+ * script's import path ({@code PYTHONPATH}, or {@code sys.path} inside a host).
+ */
+public final class PythonCompat {
+  /** The package's import name. */
+  public static final String PACKAGE = "dcc_mcp_core";
+
+  /** The package's files, under {@value #RESOURCE_ROOT} on the class path. */
+  static final List<String> FILES = List.of("__init__.py", "skill.py", "result_envelope.py");
+
+  static final String RESOURCE_ROOT = "dev/skillport/api/script/python/" + PACKAGE + "/";
+
+  private static Path shared;
+
+  private PythonCompat() {}
+
+  /**
+   * Writes the package into {@code parent}/{@value #PACKAGE}, replacing files of the same names.
+   *
+   * @return {@code parent}, the folder to put on the import path
+   */
+  public static Path writeTo(Path parent) throws IOException {
+    Objects.requireNonNull(parent, "parent");
+    Path pkg = Files.createDirectories(parent.resolve(PACKAGE));
+    for (String file : FILES) {
+      try (InputStream in =
+          PythonCompat.class.getClassLoader().getResourceAsStream(RESOURCE_ROOT + file)) {
+        if (in == null) {
+          throw new IllegalStateException("missing resource " + RESOURCE_ROOT + file);
+        }
+        Files.copy(in, pkg.resolve(file), StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+    return parent;
+  }
+
+  /**
+   * A folder holding the package, written on first use into a new folder in the system's temporary
+   * directory and deleted when the JVM exits; the same folder for every later call.
+   *
+   * @throws UncheckedIOException when the temporary folder cannot be written
+   */
+  public static synchronized Path directory() {
+    if (shared == null) {
+      try {
+        Path dir = Files.createTempDirectory("skillport-python-");
+        dir.toFile().deleteOnExit();
+        Path pkg = dir.resolve(PACKAGE);
+        // Registered before the files, so the files are deleted first (reverse order).
+        pkg.toFile().deleteOnExit();
+        writeTo(dir);
+        for (String file : FILES) {
+          pkg.resolve(file).toFile().deleteOnExit();
+        }
+        // Python may leave compiled files; none are written because the runner sets
+        // PYTHONDONTWRITEBYTECODE for scripts, which keeps the folder removable.
+        shared = dir;
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write the " + PACKAGE + " package", e);
+      }
+    }
+    return shared;
+  }
+}
