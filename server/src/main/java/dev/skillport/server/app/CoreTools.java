@@ -9,45 +9,105 @@ import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.skill.DccExtensions;
 import dev.skillport.api.skill.GroupSpec;
 import dev.skillport.api.skill.PromptSpec;
+import dev.skillport.api.skill.RuntimeSpec;
 import dev.skillport.api.skill.Scope;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
+import dev.skillport.api.skill.ToolAnnotations;
 import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.skill.WorkflowSpec;
+import dev.skillport.api.tool.ClientRequestException;
+import dev.skillport.api.tool.Content;
+import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
+import dev.skillport.registry.ToolListing;
 import dev.skillport.registry.search.SkillHit;
 import dev.skillport.registry.search.SkillQuery;
 import dev.skillport.registry.search.SkillSearchIndex;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.BiFunction;
+import java.util.Set;
+import java.util.stream.Stream;
 
-/** The platform's own tools (mcp-surface.md section 4), listed first in every session. */
+/**
+ * The platform's own tools (mcp-surface.md section 4), listed first in every session. Their results
+ * have dcc-mcp-core's wire shapes field for field, so agent prompts written for it keep working;
+ * fields of our own are added beside them, never instead of them.
+ */
 final class CoreTools {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** Fields a {@code list_skills} item may be asked for with {@code fields}. */
+  static final List<String> LIST_FIELDS =
+      List.of(
+          "name",
+          "stage",
+          "tool_count",
+          "loaded",
+          "status",
+          "missing_dependencies",
+          "scope",
+          "summary",
+          "dcc",
+          "version",
+          "layer",
+          "implicit_invocation",
+          "description",
+          "search_hint",
+          "tags",
+          "tool_names",
+          "runtime",
+          "path",
+          "shadowed_by");
+
+  /** The {@code list_skills} statuses a caller may filter by; {@code all} is every skill. */
+  static final List<String> LIST_STATUSES =
+      List.of(
+          "all",
+          "loaded",
+          "unloaded",
+          "discovered",
+          "pending_deps",
+          "error",
+          "skipped",
+          "shadowed");
+
+  private static final int SUMMARY_CHARS = 200;
+  private static final long MAX_MARKDOWN_BYTES = 1 << 20;
+  private static final Duration ROOTS_TIMEOUT = Duration.ofSeconds(30);
+
+  /** One core tool's code. */
+  @FunctionalInterface
+  private interface Impl {
+    ToolResult call(SessionState session, JsonNode args, ToolContext ctx);
+  }
+
   private final SkillportService service;
-  private final Map<String, BiFunction<SessionState, JsonNode, ToolResult>> impls =
-      new LinkedHashMap<>();
+  private final Map<String, Impl> impls = new LinkedHashMap<>();
   private final List<CoreTool> definitions = new ArrayList<>();
 
   CoreTools(SkillportService service) {
     this.service = service;
     define(
         "search_skills",
-        "Find skills by keyword (typo- and prefix-tolerant), tags, host or scope. An empty query"
-            + " browses. Then call load_skill to get a skill's tools.",
+        "Find skills by keyword (stemmed, typo- and prefix-tolerant), tags, host or scope. An"
+            + " empty query browses. Then call load_skill to get a skill's tools.",
         """
         {"type":"object","properties":{
           "query":{"type":"string","description":"keywords"},
@@ -56,126 +116,109 @@ final class CoreTools {
           "limit":{"type":"integer","minimum":1,"maximum":100,"default":20},
           "include_hidden":{"type":"boolean","default":false}}}""",
         true,
-        this::searchSkills);
+        (s, a, c) -> searchSkills(s, a));
     define(
         "list_skills",
-        "List skills with their state (loaded, unloaded, shadowed, skipped, pending_deps).",
+        "List skills with their status (loaded, unloaded, pending_deps, skipped, shadowed)."
+            + " fields picks the item fields; limit/offset page through.",
         """
         {"type":"object","properties":{
-          "status":{"type":"string","enum":["loaded","unloaded","shadowed","skipped","pending_deps","all"]},
-          "limit":{"type":"integer","minimum":1},"offset":{"type":"integer","minimum":0}}}""",
+          "status":{"type":"string","enum":["all","loaded","unloaded","discovered","pending_deps","error","skipped","shadowed"],"default":"all"},
+          "limit":{"type":"integer","minimum":1,"maximum":50},
+          "offset":{"type":"integer","minimum":0,"default":0},
+          "fields":{"type":"array","items":{"type":"string"}}}}""",
         true,
-        this::listSkills);
+        (s, a, c) -> listSkills(s, a));
     define(
         "get_skill_info",
-        "Show a skill's metadata, instructions, tools with full schemas, groups, prompts,"
-            + " workflows and diagnostics.",
+        "Show a skill's metadata, its SKILL.md, tools with full schemas, groups, scripts,"
+            + " dependencies, prompts, workflows and diagnostics.",
         """
         {"type":"object","properties":{"skill_name":{"type":"string"}},"required":["skill_name"]}""",
         true,
-        this::skillInfo);
+        (s, a, c) -> skillInfo(s, a));
     define(
         "load_skill",
-        "Load skills (and their dependencies) into this session so their tools are listed.",
+        "Load skills (and their dependencies) into this session so their tools are listed;"
+            + " tool_group also activates that group.",
         """
         {"type":"object","properties":{
           "skill_name":{"type":"string"},
           "skill_names":{"type":"array","items":{"type":"string"}},
-          "activate_groups":{"type":"boolean","default":true}}}""",
+          "activate_groups":{"type":"boolean","default":true},
+          "tool_group":{"type":"string","description":"a group to activate as well (aliases group, group_name)"}}}""",
         false,
-        this::loadSkill);
+        (s, a, c) -> loadSkill(s, a));
     define(
         "unload_skill",
         "Remove a skill's tools from this session.",
         """
         {"type":"object","properties":{"skill_name":{"type":"string"}},"required":["skill_name"]}""",
         false,
-        this::unloadSkill);
+        (s, a, c) -> unloadSkill(s, a));
     define(
         "activate_tool_group",
         "Activate a tool group of a loaded skill so its tools are listed.",
         """
-        {"type":"object","properties":{"group":{"type":"string"},"skill_name":{"type":"string"}},
-         "required":["group"]}""",
+        {"type":"object","properties":{
+          "group_name":{"type":"string","description":"the group (alias group)"},
+          "skill_name":{"type":"string"}}}""",
         false,
-        (s, a) -> setGroup(s, a, true));
+        (s, a, c) -> setGroup(s, a, true));
     define(
         "deactivate_tool_group",
         "Deactivate a tool group of a loaded skill.",
         """
-        {"type":"object","properties":{"group":{"type":"string"},"skill_name":{"type":"string"}},
-         "required":["group"]}""",
+        {"type":"object","properties":{
+          "group_name":{"type":"string","description":"the group (alias group)"},
+          "skill_name":{"type":"string"}}}""",
         false,
-        (s, a) -> setGroup(s, a, false));
+        (s, a, c) -> setGroup(s, a, false));
     define(
         "search_tools",
         "Find tools by keyword across loaded skills and, optionally, skills not loaded yet.",
         """
         {"type":"object","properties":{
           "query":{"type":"string"},
+          "dcc":{"type":"string"},
+          "include_disabled":{"type":"boolean","default":false},
           "include_unloaded_skills":{"type":"boolean","default":true},
-          "limit":{"type":"integer","minimum":1,"maximum":100,"default":20}},
+          "include_stubs":{"type":"boolean","default":false},
+          "limit":{"type":"integer","minimum":1,"maximum":100,"default":25}},
          "required":["query"]}""",
         true,
-        this::searchTools);
+        (s, a, c) -> searchTools(s, a));
+    define(
+        "list_roots",
+        "List the filesystem roots the client shares with this server (MCP roots).",
+        """
+        {"type":"object","properties":{}}""",
+        true,
+        (s, a, c) -> listRoots(c));
     define(
         "jobs_get_status",
-        "Show a job's status and progress, and its result once finished when include_result is"
-            + " true.",
+        "Show a job's status and progress, and its result once finished (include_result, true by"
+            + " default).",
         """
         {"type":"object","properties":{
-          "job_id":{"type":"string"},"include_result":{"type":"boolean","default":false}},
+          "job_id":{"type":"string"},"include_result":{"type":"boolean","default":true}},
          "required":["job_id"]}""",
         true,
-        this::jobStatus);
+        (s, a, c) -> jobStatus(a));
     define(
         "jobs_cancel",
         "Cancel a pending or running job and its child jobs.",
         """
         {"type":"object","properties":{"job_id":{"type":"string"}},"required":["job_id"]}""",
         false,
-        this::cancelJob);
+        (s, a, c) -> cancelJob(a));
     define(
         "jobs_cleanup",
         "Remove finished jobs older than older_than_hours (24 by default).",
         """
         {"type":"object","properties":{"older_than_hours":{"type":"number","minimum":0,"default":24}}}""",
         false,
-        this::cleanupJobs);
-  }
-
-  private ToolResult jobStatus(SessionState session, JsonNode a) {
-    String id = a.path("job_id").asText("");
-    boolean withResult = a.path("include_result").asBoolean(false);
-    return service
-        .jobs()
-        .status(id)
-        .map(job -> ToolResult.structured(job.toWire(withResult)))
-        .orElseGet(() -> noSuchJob(id));
-  }
-
-  private ToolResult cancelJob(SessionState session, JsonNode a) {
-    String id = a.path("job_id").asText("");
-    if (service.jobs().status(id).isEmpty()) {
-      return noSuchJob(id);
-    }
-    boolean cancelled = service.jobs().cancel(id);
-    return ToolResult.structured(NODES.objectNode().put("job_id", id).put("cancelled", cancelled));
-  }
-
-  private ToolResult cleanupJobs(SessionState session, JsonNode a) {
-    double hours = a.path("older_than_hours").asDouble(24);
-    if (!(hours >= 0)) {
-      return ToolCallErrors.result(
-          "INVALID_ARGUMENTS", "older_than_hours must not be negative", null);
-    }
-    int removed = service.jobs().cleanup(Duration.ofSeconds(Math.round(hours * 3600)));
-    return ToolResult.structured(NODES.objectNode().put("removed", removed));
-  }
-
-  private static ToolResult noSuchJob(String id) {
-    return ToolCallErrors.result(
-        "JOB_NOT_FOUND", "no job with id '" + id + "'", "job ids come from an async call's result");
+        (s, a, c) -> cleanupJobs(a));
   }
 
   List<CoreTool> definitions() {
@@ -186,16 +229,11 @@ final class CoreTools {
     return impls.containsKey(name);
   }
 
-  ToolResult call(String name, SessionState session, JsonNode args) {
-    return impls.get(name).apply(session, args);
+  ToolResult call(String name, SessionState session, JsonNode args, ToolContext ctx) {
+    return impls.get(name).call(session, args, ctx == null ? ToolContext.NONE : ctx);
   }
 
-  private void define(
-      String name,
-      String description,
-      String schema,
-      boolean readOnly,
-      BiFunction<SessionState, JsonNode, ToolResult> impl) {
+  private void define(String name, String description, String schema, boolean readOnly, Impl impl) {
     ObjectNode annotations = NODES.objectNode().put("readOnlyHint", readOnly);
     if (!readOnly) {
       annotations.put("destructiveHint", false).put("idempotentHint", true);
@@ -212,12 +250,18 @@ final class CoreTools {
     }
   }
 
+  private static ToolResult invalid(String message, String hint) {
+    return ToolCallErrors.result("INVALID_ARGUMENTS", message, hint);
+  }
+
+  // ---- search_skills ----------------------------------------------------------------------
+
   private ToolResult searchSkills(SessionState session, JsonNode a) {
     Scope scope = null;
     if (a.hasNonNull("scope")) {
       scope = Scope.parse(a.get("scope").asText()).orElse(null);
       if (scope == null) {
-        return ToolCallErrors.result("INVALID_ARGUMENTS", "unknown scope " + a.get("scope"), null);
+        return invalid("unknown scope " + a.get("scope"), "use repo, user, team, system or admin");
       }
     }
     int limit = Math.max(1, Math.min(100, a.path("limit").asInt(20)));
@@ -238,12 +282,12 @@ final class CoreTools {
     out.put("query", q.query());
     ArrayNode skills = out.putArray("skills");
     for (SkillHit hit : index.search(q)) {
-      skills.add(summary(hit.skill(), session.view()));
+      skills.add(searchItem(hit.skill(), session.view()));
     }
     return ToolResult.structured(out);
   }
 
-  private ObjectNode summary(Skill s, SessionView view) {
+  private ObjectNode searchItem(Skill s, SessionView view) {
     DccExtensions ext = s.manifest().extensions();
     ObjectNode o = NODES.objectNode();
     o.put("name", s.name());
@@ -252,13 +296,19 @@ final class CoreTools {
     o.put("loaded", view.isLoaded(s.name()));
     o.put("dcc", ext.dcc());
     o.put("scope", s.scope().label());
-    ArrayNode tags = o.putArray("tags");
-    ext.tags().forEach(tags::add);
-    o.put("search_hint", ext.searchHint() == null ? s.manifest().description() : ext.searchHint());
+    o.set("tags", strings(ext.tags()));
+    o.put("search_hint", searchHint(s));
     o.put("state", status(s, view));
+    o.put("layer", ext.layer().label());
     return o;
   }
 
+  private static String searchHint(Skill s) {
+    String hint = s.manifest().extensions().searchHint();
+    return hint == null ? s.manifest().description() : hint;
+  }
+
+  /** The wire status of a skill in a session: loaded or unloaded for an available skill. */
   private static String status(Skill s, SessionView view) {
     if (s.state() == SkillState.AVAILABLE) {
       return view.isLoaded(s.name()) ? "loaded" : "unloaded";
@@ -266,39 +316,132 @@ final class CoreTools {
     return s.state().label();
   }
 
+  // ---- list_skills ------------------------------------------------------------------------
+
   private ToolResult listSkills(SessionState session, JsonNode a) {
     String wanted = a.path("status").asText("all").toLowerCase(Locale.ROOT);
+    if (!LIST_STATUSES.contains(wanted)) {
+      return invalid("unknown status '" + wanted + "'", "use one of " + LIST_STATUSES);
+    }
+    if (a.has("limit") && !(a.get("limit").canConvertToInt() && a.get("limit").asInt() >= 1)) {
+      return invalid("limit must be an integer from 1 to 50", null);
+    }
     int offset = Math.max(0, a.path("offset").asInt(0));
-    int limit = a.has("limit") ? Math.max(1, a.get("limit").asInt()) : Integer.MAX_VALUE;
+    Integer limit = a.has("limit") ? Math.min(50, a.get("limit").asInt()) : null;
+    List<String> fields = null;
+    if (a.hasNonNull("fields")) {
+      fields = new ArrayList<>();
+      for (JsonNode f : a.get("fields")) {
+        String field = f.asText();
+        if (!LIST_FIELDS.contains(field)) {
+          return invalid("unknown field '" + field + "'", "fields may name " + LIST_FIELDS);
+        }
+        fields.add(field);
+      }
+    }
+    Catalog catalog = service.catalog();
+    SessionView view = session.view();
     List<Skill> matching = new ArrayList<>();
     int skipped = 0;
-    for (Skill s : service.catalog().skills()) {
+    for (Skill s : catalog.skills()) {
       if (s.state() == SkillState.SKIPPED) {
         skipped++;
       }
-      String st = status(s, session.view());
-      if (wanted.equals("all") || wanted.equals(st)) {
+      if (matchesStatus(wanted, status(s, view))) {
         matching.add(s);
       }
     }
+    matching.sort((x, y) -> x.name().compareTo(y.name()));
+    int end = limit == null ? matching.size() : Math.min(matching.size(), offset + limit);
     ObjectNode out = NODES.objectNode();
-    out.put("total", matching.size());
     ArrayNode skills = out.putArray("skills");
-    matching.stream()
-        .skip(offset)
-        .limit(limit)
-        .forEach(
-            s -> {
-              ObjectNode o = summary(s, session.view());
-              o.put("path", s.location().directory().toString());
-              if (s.shadowedBy() != null) {
-                o.put("shadowed_by", s.shadowedBy());
-              }
-              skills.add(o);
-            });
+    for (int i = offset; i < end; i++) {
+      skills.add(listItem(matching.get(i), catalog, view, fields));
+    }
+    out.put("total", matching.size());
+    if (limit == null) {
+      out.putNull("limit");
+    } else {
+      out.put("limit", limit);
+    }
+    out.put("offset", offset);
+    out.put("truncated", end < matching.size());
     out.put("skipped_count", skipped);
     return ToolResult.structured(out);
   }
+
+  private static boolean matchesStatus(String wanted, String status) {
+    return switch (wanted) {
+      case "all" -> true;
+      // Upstream's words for a skill that is found but not loaded, and one that failed.
+      case "discovered" -> status.equals("unloaded");
+      case "error" -> status.equals("skipped");
+      default -> wanted.equals(status);
+    };
+  }
+
+  private ObjectNode listItem(Skill s, Catalog catalog, SessionView view, List<String> fields) {
+    DccExtensions ext = s.manifest().extensions();
+    List<String> missing = missingDependencies(s, catalog);
+    Object stage = ext.extras().get("stage");
+    ObjectNode full = NODES.objectNode();
+    full.put("name", s.name());
+    if (stage != null) {
+      full.put("stage", String.valueOf(stage));
+    }
+    full.put("tool_count", s.tools().size());
+    full.put("loaded", view.isLoaded(s.name()));
+    full.put("status", status(s, view));
+    if (!missing.isEmpty()) {
+      full.set("missing_dependencies", strings(missing));
+    }
+    full.put("scope", s.scope().label());
+    full.put("summary", abbreviate(s.manifest().description(), SUMMARY_CHARS));
+    full.put("dcc", ext.dcc());
+    full.put("version", ext.version());
+    full.put("layer", ext.layer().label());
+    full.put("implicit_invocation", ext.allowImplicitInvocation());
+    full.put("path", s.location().directory().toString());
+    if (s.shadowedBy() != null) {
+      full.put("shadowed_by", s.shadowedBy());
+    }
+    if (fields == null) {
+      return full;
+    }
+    full.put("description", s.manifest().description());
+    full.put("search_hint", searchHint(s));
+    full.set("tags", strings(ext.tags()));
+    full.put("tool_names", String.join(",", s.tools().stream().map(ToolSpec::name).toList()));
+    if (!s.runtimes().isEmpty()) {
+      full.set("runtime", runtimes(s));
+    }
+    ObjectNode picked = NODES.objectNode();
+    picked.set("name", full.get("name"));
+    for (String f : fields) {
+      if (full.has(f)) {
+        picked.set(f, full.get(f));
+      }
+    }
+    return picked;
+  }
+
+  private static List<String> missingDependencies(Skill s, Catalog catalog) {
+    List<String> missing = new ArrayList<>();
+    for (String dep : s.manifest().extensions().depends()) {
+      Skill d = catalog.skill(dep).orElse(null);
+      if (d == null || d.state() != SkillState.AVAILABLE) {
+        missing.add(dep);
+      }
+    }
+    return missing;
+  }
+
+  private static String abbreviate(String text, int max) {
+    String flat = text.replaceAll("\\s+", " ").strip();
+    return flat.length() <= max ? flat : flat.substring(0, max - 1) + "…";
+  }
+
+  // ---- get_skill_info ---------------------------------------------------------------------
 
   private ToolResult skillInfo(SessionState session, JsonNode a) {
     String name = a.path("skill_name").asText("");
@@ -308,36 +451,49 @@ final class CoreTools {
       return ToolCallErrors.result(
           "SKILL_NOT_FOUND", "no skill named '" + name + "'", "call search_skills to find one");
     }
-    ObjectNode out = summary(s, session.view());
-    out.put("version", s.manifest().extensions().version());
-    out.put("path", s.location().directory().toString());
-    out.set("metadata", JSON.valueToTree(s.manifest().metadata()));
-    out.put("instructions", s.manifest().body());
-    ArrayNode tools = out.putArray("tool_list");
+    SessionView view = session.view();
+    DccExtensions ext = s.manifest().extensions();
+    List<String> missing = missingDependencies(s, catalog);
+    ObjectNode out = NODES.objectNode();
+    out.put("name", s.name());
+    out.put("description", s.manifest().description());
+    out.set("tags", strings(ext.tags()));
+    if (!ext.searchAliases().isEmpty()) {
+      out.set("search_aliases", strings(ext.searchAliases()));
+    }
+    out.put("dcc", ext.dcc());
+    out.put("version", ext.version());
+    out.set("depends", strings(ext.depends()));
+    out.put("skill_path", s.location().directory().toString());
+    out.put("skill_md_path", s.location().skillFile().toString());
+    out.put("markdown", markdown(s));
+    out.set("scripts", scripts(s));
+    ArrayNode tools = out.putArray("tools");
     for (ToolSpec t : s.tools()) {
-      ObjectNode o = tools.addObject();
-      o.put("name", t.name());
-      o.put("description", t.description());
-      o.set("input_schema", t.inputSchema());
-      if (t.outputSchema() != null) {
-        o.set("output_schema", t.outputSchema());
-      }
-      if (t.group() != null) {
-        o.put("group", t.group());
-      }
-      o.put("execution", t.execution().name().toLowerCase(Locale.ROOT));
-      o.put("binding", t.binding().describe());
+      tools.add(toolInfo(t));
     }
     ArrayNode groups = out.putArray("groups");
     for (GroupSpec g : s.groups()) {
-      ObjectNode o = groups.addObject();
-      o.put("name", g.name());
-      o.put("description", g.description());
-      o.put("default_active", g.defaultActive());
-      o.put("active", session.view().activeGroups(s.name()).contains(g.name()));
-      ArrayNode members = o.putArray("tools");
-      g.tools().forEach(members::add);
+      groups.add(groupInfo(s, g, view));
     }
+    out.put("state", status(s, view));
+    if (!missing.isEmpty()) {
+      out.set("missing_dependencies", strings(missing));
+    }
+    out.set("registered_tools", strings(listedNames(catalog, view, Set.of(s.name()))));
+    out.put("scope", s.scope().label());
+    out.put("implicit_invocation", ext.allowImplicitInvocation());
+    out.put("dependency_count", ext.depends().size());
+    if (!s.runtimes().isEmpty()) {
+      out.set("runtimes", runtimes(s));
+    }
+    // Ours, beside upstream's fields.
+    out.put("loaded", view.isLoaded(s.name()));
+    out.put("tool_count", s.tools().size());
+    out.put("search_hint", searchHint(s));
+    out.put("layer", ext.layer().label());
+    out.put("instructions", s.manifest().body());
+    out.set("metadata", JSON.valueToTree(s.manifest().metadata()));
     ArrayNode prompts = out.putArray("prompts");
     for (PromptSpec p : s.prompts()) {
       prompts.addObject().put("name", p.name()).put("description", p.description());
@@ -358,6 +514,129 @@ final class CoreTools {
     return ToolResult.structured(out);
   }
 
+  /** SKILL.md as it is on disk now (at most 1 MiB), else the instructions read at load time. */
+  private static String markdown(Skill s) {
+    Path file = s.location().skillFile();
+    try {
+      if (Files.size(file) <= MAX_MARKDOWN_BYTES) {
+        return Files.readString(file, StandardCharsets.UTF_8);
+      }
+    } catch (IOException | RuntimeException e) {
+      // Changed or gone since the catalog was read: fall back to what was read then.
+    }
+    return s.manifest().body();
+  }
+
+  /** The regular files under the skill's {@code scripts/} folder, sorted, hidden ones left out. */
+  private static ArrayNode scripts(Skill s) {
+    ArrayNode out = NODES.arrayNode();
+    Path dir = s.location().directory().resolve("scripts");
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return out;
+    }
+    try (Stream<Path> files = Files.walk(dir, 4)) {
+      files
+          .filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+          .filter(p -> !dir.relativize(p).toString().startsWith("."))
+          .filter(p -> !p.getFileName().toString().startsWith("."))
+          .filter(p -> !p.toString().contains("__pycache__"))
+          .sorted()
+          .limit(1000)
+          .forEach(p -> out.add(p.toString()));
+    } catch (IOException | UncheckedIOException e) {
+      // An unreadable folder lists what was read.
+    }
+    return out;
+  }
+
+  /** A tool with its full schemas, under the YAML key names of the tools file. */
+  private static ObjectNode toolInfo(ToolSpec t) {
+    ObjectNode o = NODES.objectNode();
+    o.put("name", t.name());
+    o.put("description", t.description());
+    o.set("input_schema", t.inputSchema());
+    if (t.outputSchema() != null) {
+      o.set("output_schema", t.outputSchema());
+    }
+    ObjectNode annotations = annotationsInfo(t.annotations());
+    if (annotations.size() > 0) {
+      o.set("annotations", annotations);
+    }
+    if (t.group() != null) {
+      o.put("group", t.group());
+    }
+    o.put("execution", t.execution().name().toLowerCase(Locale.ROOT));
+    if (t.timeoutHintSecs() != null) {
+      o.put("timeout_hint_secs", t.timeoutHintSecs());
+    }
+    o.put("thread_affinity", t.affinity().name().toLowerCase(Locale.ROOT));
+    if (!t.nextTools().onSuccess().isEmpty() || !t.nextTools().onFailure().isEmpty()) {
+      ObjectNode next = o.putObject("next_tools");
+      next.set("on_success", strings(t.nextTools().onSuccess()));
+      next.set("on_failure", strings(t.nextTools().onFailure()));
+    }
+    if (!t.requiredCapabilities().isEmpty()) {
+      o.set("required_capabilities", strings(t.requiredCapabilities()));
+    }
+    if (!t.searchAliases().isEmpty()) {
+      o.set("search_aliases", strings(t.searchAliases()));
+    }
+    t.extras().forEach((k, v) -> o.set(k, JSON.valueToTree(v)));
+    o.put("binding", t.binding().describe());
+    return o;
+  }
+
+  private static ObjectNode annotationsInfo(ToolAnnotations a) {
+    ObjectNode o = NODES.objectNode();
+    if (a.title() != null) {
+      o.put("title", a.title());
+    }
+    putHint(o, "read_only_hint", a.readOnlyHint());
+    putHint(o, "destructive_hint", a.destructiveHint());
+    putHint(o, "idempotent_hint", a.idempotentHint());
+    putHint(o, "open_world_hint", a.openWorldHint());
+    putHint(o, "deferred_hint", a.deferredHint());
+    return o;
+  }
+
+  private static void putHint(ObjectNode o, String key, Boolean value) {
+    if (value != null) {
+      o.put(key, value);
+    }
+  }
+
+  private static ObjectNode groupInfo(Skill s, GroupSpec g, SessionView view) {
+    ObjectNode o = NODES.objectNode();
+    o.put("name", g.name());
+    o.put("description", g.description());
+    o.set("tools", strings(g.tools()));
+    o.put("default_active", g.defaultActive());
+    o.put("active", view.isLoaded(s.name()) && view.activeGroups(s.name()).contains(g.name()));
+    return o;
+  }
+
+  private static ArrayNode runtimes(Skill s) {
+    ArrayNode out = NODES.arrayNode();
+    for (RuntimeSpec r : s.runtimes()) {
+      ObjectNode o = out.addObject().put("name", r.name());
+      r.attributes().forEach((k, v) -> o.set(k, JSON.valueToTree(v)));
+    }
+    return out;
+  }
+
+  /** The names under which the session lists the tools of {@code skills} now, in listing order. */
+  private List<String> listedNames(Catalog catalog, SessionView view, Set<String> skills) {
+    List<String> out = new ArrayList<>();
+    for (ListedTool t : service.listing(view).all(catalog, view)) {
+      if (t.kind() == ListedTool.Kind.TOOL && skills.contains(t.skill())) {
+        out.add(t.name());
+      }
+    }
+    return out;
+  }
+
+  // ---- load_skill / unload_skill ----------------------------------------------------------
+
   private ToolResult loadSkill(SessionState session, JsonNode a) {
     List<String> names = new ArrayList<>();
     if (a.hasNonNull("skill_name")) {
@@ -365,11 +644,9 @@ final class CoreTools {
     }
     a.path("skill_names").forEach(n -> names.add(n.asText()));
     if (names.isEmpty()) {
-      return ToolCallErrors.result(
-          "INVALID_ARGUMENTS",
-          "give skill_name or skill_names",
-          "for example {\"skill_name\": \"x\"}");
+      return invalid("give skill_name or skill_names", "for example {\"skill_name\": \"x\"}");
     }
+    String toolGroup = firstText(a, "tool_group", "group", "group_name");
     Catalog catalog = service.catalog();
     SessionView view = session.view();
     SessionView.LoadOutcome outcome =
@@ -379,41 +656,103 @@ final class CoreTools {
             a.path("activate_groups").asBoolean(true),
             // Host adapters decide whether the skill can run in this server.
             skill -> service.hosts().refusal(skill));
-    if (!outcome.loaded().isEmpty()) {
+    Set<String> requested = new LinkedHashSet<>();
+    for (String n : names) {
+      catalog.skill(n).map(Skill::name).filter(view::isLoaded).ifPresent(requested::add);
+    }
+    ArrayNode errors = NODES.arrayNode();
+    outcome
+        .failures()
+        .forEach((skill, why) -> errors.addObject().put("skill_name", skill).put("message", why));
+    Set<String> activated = new LinkedHashSet<>();
+    for (String skill : outcome.loaded()) {
+      view.activeGroups(skill).forEach(g -> activated.add(g));
+    }
+    boolean changed = !outcome.loaded().isEmpty();
+    if (toolGroup != null && !requested.isEmpty()) {
+      boolean found = false;
+      for (String skill : requested) {
+        Skill s = catalog.skill(skill).orElseThrow();
+        if (s.groups().stream().anyMatch(g -> g.name().equals(toolGroup))) {
+          found = true;
+          changed |= view.setGroupActive(skill, toolGroup, true);
+          activated.add(toolGroup);
+        }
+      }
+      if (!found) {
+        errors
+            .addObject()
+            .put("skill_name", String.join(",", requested))
+            .put("message", "no group '" + toolGroup + "' in " + requested);
+      }
+    }
+    if (changed) {
       session.notifyListChanged();
     }
     ObjectNode out = NODES.objectNode();
-    ArrayNode loaded = out.putArray("loaded");
-    outcome.loaded().forEach(loaded::add);
-    ArrayNode tools = out.putArray("tools");
-    for (ListedTool t : service.listing(view).all(catalog, view)) {
-      if (t.kind() == ListedTool.Kind.TOOL
-          && (outcome.loaded().contains(t.skill())
-              || outcome.alreadyLoaded().contains(t.skill()))) {
-        tools.addObject().put("name", t.name()).put("description", t.spec().description());
+    out.put("loaded", !requested.isEmpty());
+    out.put("partial", !requested.isEmpty() && !errors.isEmpty());
+    List<String> registered = listedNames(catalog, view, requested);
+    out.set("registered_tools", strings(registered));
+    out.put("tool_count", registered.size());
+    out.set("newly_loaded", strings(outcome.loaded()));
+    out.set("already_loaded", strings(outcome.alreadyLoaded()));
+    ArrayNode groups = out.putArray("available_groups");
+    for (String skill : requested) {
+      Skill s = catalog.skill(skill).orElseThrow();
+      for (GroupSpec g : s.groups()) {
+        groups.add(groupInfo(s, g, view).put("skill_name", s.name()));
       }
     }
-    ArrayNode already = out.putArray("already_loaded");
-    outcome.alreadyLoaded().forEach(already::add);
-    if (!outcome.failures().isEmpty()) {
-      ObjectNode failed = out.putObject("failed");
-      outcome.failures().forEach(failed::put);
-      if (outcome.loaded().isEmpty() && outcome.alreadyLoaded().isEmpty()) {
-        String message = String.join("; ", outcome.failures().values());
-        return new ToolResult(
-            List.of(new dev.skillport.api.tool.Content.Text("SKILL_NOT_LOADABLE: " + message)),
-            out.put("code", "SKILL_NOT_LOADABLE").put("message", message),
-            true);
+    out.set("activated_groups", strings(List.copyOf(activated)));
+    ArrayNode tools = out.putArray("tools");
+    for (ListedTool t : service.listing(view).all(catalog, view)) {
+      if (t.kind() == ListedTool.Kind.TOOL && requested.contains(t.skill())) {
+        ObjectNode o = tools.addObject();
+        o.put("name", t.name());
+        o.set("description", t.wire().get("description"));
+        o.set("inputSchema", t.wire().get("inputSchema"));
+        copy(t.wire(), o, "outputSchema");
+        copy(t.wire(), o, "annotations");
+        o.put("skill_name", t.skill());
       }
+    }
+    if (!errors.isEmpty()) {
+      out.set("errors", errors);
+    }
+    if (names.size() == 1) {
+      out.put("skill_name", names.get(0));
+    }
+    if (requested.isEmpty()) {
+      List<String> messages = new ArrayList<>();
+      errors.forEach(e -> messages.add(e.get("message").asText()));
+      String message = String.join("; ", messages);
+      out.put("code", "SKILL_NOT_LOADABLE").put("message", message);
+      return new ToolResult(List.of(new Content.Text("SKILL_NOT_LOADABLE: " + message)), out, true);
     }
     return ToolResult.structured(out);
   }
 
+  private static void copy(JsonNode from, ObjectNode to, String field) {
+    if (from.has(field)) {
+      to.set(field, from.get(field));
+    }
+  }
+
+  private static String firstText(JsonNode a, String... keys) {
+    for (String k : keys) {
+      if (a.hasNonNull(k) && !a.get(k).asText().isBlank()) {
+        return a.get(k).asText().strip();
+      }
+    }
+    return null;
+  }
+
   private ToolResult unloadSkill(SessionState session, JsonNode a) {
     String name = a.path("skill_name").asText("");
-    String canonical = service.catalog().skill(name).map(Skill::name).orElse(name);
     Catalog catalog = service.catalog();
-    int before = countTools(catalog, session.view(), canonical);
+    String canonical = catalog.skill(name).map(Skill::name).orElse(name);
+    int before = listedNames(catalog, session.view(), Set.of(canonical)).size();
     boolean changed = session.view().unload(canonical);
     if (changed) {
       session.notifyListChanged();
@@ -421,18 +760,17 @@ final class CoreTools {
     ObjectNode out = NODES.objectNode();
     out.put("unloaded", changed);
     out.put("tools_removed", changed ? before : 0);
+    out.put("skill_name", canonical);
     return ToolResult.structured(out);
   }
 
-  private int countTools(Catalog catalog, SessionView view, String skill) {
-    return (int)
-        service.listing(view).all(catalog, view).stream()
-            .filter(t -> t.kind() == ListedTool.Kind.TOOL && skill.equals(t.skill()))
-            .count();
-  }
+  // ---- activate_tool_group / deactivate_tool_group ----------------------------------------
 
   private ToolResult setGroup(SessionState session, JsonNode a, boolean active) {
-    String group = a.path("group").asText("");
+    String group = firstText(a, "group_name", "group");
+    if (group == null) {
+      return invalid("give group_name", "get_skill_info lists a skill's groups");
+    }
     String skillName = a.hasNonNull("skill_name") ? a.get("skill_name").asText() : null;
     Catalog catalog = service.catalog();
     SessionView view = session.view();
@@ -472,54 +810,192 @@ final class CoreTools {
     if (changed) {
       session.notifyListChanged();
     }
+    int toggled =
+        changed ? (int) owner.tools().stream().filter(t -> group.equals(t.group())).count() : 0;
     ObjectNode out = NODES.objectNode();
+    out.put("success", true);
     out.put("group", group);
+    out.put("changed", toggled);
+    out.set("active_groups", strings(view.activeGroups(owner.name()).stream().sorted().toList()));
     out.put("skill_name", owner.name());
-    out.put("changed", changed);
-    ArrayNode activeGroups = out.putArray("active_groups");
-    view.activeGroups(owner.name()).stream().sorted().forEach(activeGroups::add);
     return ToolResult.structured(out);
   }
 
+  // ---- search_tools -----------------------------------------------------------------------
+
   private ToolResult searchTools(SessionState session, JsonNode a) {
     String query = a.path("query").asText("");
+    String dcc = a.hasNonNull("dcc") ? a.get("dcc").asText() : null;
+    boolean includeDisabled = a.path("include_disabled").asBoolean(false);
     boolean includeUnloaded = a.path("include_unloaded_skills").asBoolean(true);
-    int limit = Math.max(1, Math.min(100, a.path("limit").asInt(20)));
+    boolean includeStubs = a.path("include_stubs").asBoolean(false);
+    int limit = Math.max(1, Math.min(100, a.path("limit").asInt(25)));
     Catalog catalog = service.catalog();
     SessionView view = session.view();
-    Map<String, ListedTool> listedBySpec = new LinkedHashMap<>();
+    Map<String, ListedTool> listed = new LinkedHashMap<>();
     for (ListedTool t : service.listing(view).all(catalog, view)) {
       if (t.kind() == ListedTool.Kind.TOOL) {
-        listedBySpec.put(t.skill() + "/" + t.spec().name(), t);
+        listed.put(t.skill() + "/" + t.spec().name(), t);
+      }
+    }
+    ArrayNode tools = NODES.arrayNode();
+    int total = 0;
+    Map<String, ObjectNode> candidates = new LinkedHashMap<>();
+    Set<String> stubs = new LinkedHashSet<>();
+    for (SkillSearchIndex.ToolHit hit :
+        catalog.searchIndex().searchTools(query, Integer.MAX_VALUE)) {
+      Skill skill = hit.skill();
+      String skillDcc = skill.manifest().extensions().dcc();
+      if (dcc != null && !dcc.isBlank() && !skillDcc.equalsIgnoreCase(dcc)) {
+        continue;
+      }
+      if (view.isLoaded(skill.name())) {
+        ListedTool shown = listed.get(skill.name() + "/" + hit.tool().name());
+        boolean enabled = shown != null;
+        if (!enabled && !includeDisabled) {
+          if (hit.tool().group() != null) {
+            stubs.add(ToolListing.GROUP_STUB_PREFIX + hit.tool().group());
+          }
+          continue;
+        }
+        total++;
+        if (tools.size() < limit) {
+          ObjectNode o = tools.addObject();
+          o.put("kind", "tool");
+          o.put(
+              "name",
+              enabled ? shown.name() : skill.name() + ToolListing.QUALIFIER + hit.tool().name());
+          o.put("description", hit.tool().description());
+          o.put("category", skill.name());
+          if (hit.tool().group() == null) {
+            o.putNull("group");
+          } else {
+            o.put("group", hit.tool().group());
+          }
+          o.put("enabled", enabled);
+          o.put("dcc", skillDcc);
+          o.put("skill_name", skill.name());
+        }
+      } else if (includeUnloaded && skill.state() == SkillState.AVAILABLE) {
+        ObjectNode c = candidates.computeIfAbsent(skill.name(), k -> candidate(skill));
+        ((ArrayNode) c.get("matching_tools")).add(hit.tool().name());
+        stubs.add(ToolListing.SKILL_STUB_PREFIX + skill.name());
+      }
+    }
+    if (includeStubs) {
+      Map<String, ListedTool> stubEntries = new LinkedHashMap<>();
+      for (ListedTool t : service.listing(view).all(catalog, view)) {
+        if (t.kind() == ListedTool.Kind.GROUP_STUB || t.kind() == ListedTool.Kind.SKILL_STUB) {
+          stubEntries.put(t.name(), t);
+        }
+      }
+      for (String stub : stubs) {
+        ListedTool t = stubEntries.get(stub);
+        if (t != null && tools.size() < limit) {
+          ObjectNode o = tools.addObject();
+          o.put("kind", t.kind() == ListedTool.Kind.GROUP_STUB ? "group_stub" : "skill_stub");
+          o.put("name", t.name());
+          o.set("description", t.wire().get("description"));
+          o.put("skill_name", t.skill());
+        }
       }
     }
     ObjectNode out = NODES.objectNode();
-    ArrayNode tools = out.putArray("tools");
-    Map<String, ArrayNode> candidates = new LinkedHashMap<>();
-    for (SkillSearchIndex.ToolHit hit : catalog.searchIndex().searchTools(query, limit * 4)) {
-      String skill = hit.skill().name();
-      if (view.isLoaded(skill)) {
-        if (tools.size() >= limit) {
-          continue;
-        }
-        ListedTool listed = listedBySpec.get(skill + "/" + hit.tool().name());
-        ObjectNode o = tools.addObject();
-        o.put("name", listed != null ? listed.name() : skill + "__" + hit.tool().name());
-        o.put("skill_name", skill);
-        o.put("description", hit.tool().description());
-        o.put("active", listed != null);
-      } else if (includeUnloaded && hit.skill().state() == SkillState.AVAILABLE) {
-        candidates.computeIfAbsent(skill, k -> NODES.arrayNode()).add(hit.tool().name());
-      }
-    }
+    out.put("total", total);
+    out.put("query", query);
+    out.set("tools", tools);
     ArrayNode cands = out.putArray("skill_candidates");
-    candidates.forEach(
-        (skill, matching) -> {
-          ObjectNode o = cands.addObject();
-          o.put("skill_name", skill);
-          o.set("matching_tools", matching);
-          o.put("load_hint", "Call load_skill(\"" + skill + "\")");
-        });
+    candidates.values().stream().limit(limit).forEach(cands::add);
     return ToolResult.structured(out);
+  }
+
+  private static ObjectNode candidate(Skill skill) {
+    DccExtensions ext = skill.manifest().extensions();
+    ObjectNode o = NODES.objectNode();
+    o.put("kind", "skill_candidate");
+    o.put("skill_name", skill.name());
+    o.put("description", skill.manifest().description());
+    o.set("tags", strings(ext.tags()));
+    o.put("dcc", ext.dcc());
+    o.put("scope", skill.scope().label());
+    o.put("tool_count", skill.tools().size());
+    o.putArray("matching_tools");
+    o.put("requires_load_skill", true);
+    ObjectNode hint = o.putObject("load_hint").put("tool", "load_skill");
+    hint.putObject("arguments").put("skill_name", skill.name());
+    return o;
+  }
+
+  // ---- list_roots -------------------------------------------------------------------------
+
+  private static ToolResult listRoots(ToolContext ctx) {
+    ObjectNode out = NODES.objectNode();
+    if (!ctx.clientSupports("roots")) {
+      out.put("supports_roots", false);
+      out.put("count", 0);
+      out.putArray("roots");
+      return ToolResult.structured(out);
+    }
+    out.put("supports_roots", true);
+    ArrayNode roots = NODES.arrayNode();
+    try {
+      JsonNode result = ctx.request("roots/list", NODES.objectNode());
+      result.path("roots").forEach(roots::add);
+    } catch (ClientRequestException e) {
+      out.put("error", e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return ToolCallErrors.result("CANCELLED", "the call was interrupted", null);
+    }
+    out.put("count", roots.size());
+    out.set("roots", roots);
+    return ToolResult.structured(out);
+  }
+
+  // ---- jobs -------------------------------------------------------------------------------
+
+  private ToolResult jobStatus(JsonNode a) {
+    String id = a.path("job_id").asText("");
+    boolean withResult = a.path("include_result").asBoolean(true);
+    return service
+        .jobs()
+        .status(id)
+        .map(job -> ToolResult.structured(job.toWire(withResult)))
+        .orElseGet(() -> noSuchJob(id));
+  }
+
+  private ToolResult cancelJob(JsonNode a) {
+    String id = a.path("job_id").asText("");
+    if (service.jobs().status(id).isEmpty()) {
+      return noSuchJob(id);
+    }
+    boolean cancelled = service.jobs().cancel(id);
+    return ToolResult.structured(NODES.objectNode().put("job_id", id).put("cancelled", cancelled));
+  }
+
+  private ToolResult cleanupJobs(JsonNode a) {
+    double hours = a.path("older_than_hours").asDouble(24);
+    if (!(hours >= 0)) {
+      return invalid("older_than_hours must not be negative", null);
+    }
+    int removed = service.jobs().cleanup(Duration.ofSeconds(Math.round(hours * 3600)));
+    ObjectNode out = NODES.objectNode().put("removed", removed);
+    if (hours == Math.rint(hours) && hours <= Integer.MAX_VALUE) {
+      out.put("older_than_hours", (int) hours);
+    } else {
+      out.put("older_than_hours", hours);
+    }
+    return ToolResult.structured(out);
+  }
+
+  private static ToolResult noSuchJob(String id) {
+    return ToolCallErrors.result(
+        "JOB_NOT_FOUND", "no job with id '" + id + "'", "job ids come from an async call's result");
+  }
+
+  private static ArrayNode strings(List<String> values) {
+    ArrayNode out = NODES.arrayNode();
+    values.forEach(out::add);
+    return out;
   }
 }

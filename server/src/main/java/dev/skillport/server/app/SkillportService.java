@@ -246,7 +246,7 @@ public final class SkillportService {
       if (extra != null && !coreTools.has(core.tool().name())) {
         return wire(extra.call(core.tool().name(), session, args, ctx, meta), null);
       }
-      return wire(coreTools.call(core.tool().name(), session, args), null);
+      return wire(coreTools.call(core.tool().name(), session, args, ctx), null);
     }
     if (resolution instanceof ToolResolution.SkillNotLoaded s) {
       return wire(

@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param tool the called tool's name
  * @param sessionId the MCP session that started it, or {@code null}
  * @param parentId the parent job's id ({@code _meta.dcc.parentJobId}), or {@code null}
+ * @param updatedAt when the record last changed (state or progress)
  * @param progress the last progress report ({@code {progress, total?, message?}}), or {@code null}
  * @param error why the job failed, was cancelled or interrupted, or {@code null}
  * @param result the {@code CallToolResult} of a finished call, or {@code null}
@@ -26,6 +27,7 @@ public record JobRecord(
     Instant createdAt,
     Instant startedAt,
     Instant completedAt,
+    Instant updatedAt,
     JsonNode progress,
     String error,
     JsonNode result) {
@@ -36,6 +38,7 @@ public record JobRecord(
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(createdAt, "createdAt");
+    updatedAt = updatedAt == null ? latest(createdAt, startedAt, completedAt) : updatedAt;
     progress = progress == null ? null : progress.deepCopy();
     result = result == null ? null : result.deepCopy();
   }
@@ -43,7 +46,7 @@ public record JobRecord(
   /** A new pending job. */
   static JobRecord pending(String id, String tool, String sessionId, String parentId, Instant now) {
     return new JobRecord(
-        id, tool, sessionId, parentId, JobStatus.PENDING, now, null, null, null, null, null);
+        id, tool, sessionId, parentId, JobStatus.PENDING, now, null, null, now, null, null, null);
   }
 
   JobRecord running(Instant now) {
@@ -56,6 +59,7 @@ public record JobRecord(
         createdAt,
         now,
         null,
+        now,
         progress,
         null,
         null);
@@ -63,10 +67,21 @@ public record JobRecord(
 
   JobRecord finished(JobStatus end, Instant now, String why, JsonNode callResult) {
     return new JobRecord(
-        id, tool, sessionId, parentId, end, createdAt, startedAt, now, progress, why, callResult);
+        id,
+        tool,
+        sessionId,
+        parentId,
+        end,
+        createdAt,
+        startedAt,
+        now,
+        now,
+        progress,
+        why,
+        callResult);
   }
 
-  JobRecord withProgress(JsonNode report) {
+  JobRecord withProgress(JsonNode report, Instant now) {
     return new JobRecord(
         id,
         tool,
@@ -76,6 +91,7 @@ public record JobRecord(
         createdAt,
         startedAt,
         completedAt,
+        now,
         report,
         error,
         result);
@@ -83,7 +99,7 @@ public record JobRecord(
 
   /**
    * The wire shape of {@code jobs_get_status}: {@code {job_id, tool, status, created_at,
-   * started_at, completed_at, progress, error, parent_job_id, result?}}.
+   * started_at, completed_at, updated_at, progress, error, parent_job_id, result?}}.
    */
   public ObjectNode toWire(boolean includeResult) {
     ObjectNode o = NODES.objectNode();
@@ -93,6 +109,7 @@ public record JobRecord(
     o.put("created_at", createdAt.toString());
     o.put("started_at", startedAt == null ? null : startedAt.toString());
     o.put("completed_at", completedAt == null ? null : completedAt.toString());
+    o.put("updated_at", updatedAt.toString());
     o.set("progress", progress == null ? NODES.nullNode() : progress.deepCopy());
     o.put("error", error);
     o.put("parent_job_id", parentId);
@@ -122,12 +139,23 @@ public record JobRecord(
           Instant.parse(text(o, "created_at")),
           instant(o, "started_at"),
           instant(o, "completed_at"),
+          instant(o, "updated_at"),
           o.hasNonNull("progress") ? o.get("progress") : null,
           text(o, "error"),
           o.hasNonNull("result") ? o.get("result") : null);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("damaged job record: " + e.getMessage(), e);
     }
+  }
+
+  private static Instant latest(Instant... times) {
+    Instant out = null;
+    for (Instant t : times) {
+      if (t != null && (out == null || t.isAfter(out))) {
+        out = t;
+      }
+    }
+    return out;
   }
 
   private static String text(JsonNode o, String field) {

@@ -290,7 +290,7 @@ public final class JobScheduler implements AutoCloseable {
       }
       synchronized (this) {
         if (!record.status().terminal()) {
-          record = record.withProgress(p);
+          record = record.withProgress(p, clock.instant());
         }
       }
     }

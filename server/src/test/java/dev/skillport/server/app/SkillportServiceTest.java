@@ -138,7 +138,8 @@ class SkillportServiceTest {
     SessionState s = service.openSession(notifications::add);
     ObjectNode result = call(s, "load_skill", "{\"skill_name\":\"geo-tools\"}");
     assertThat(result.get("isError").asBoolean()).isFalse();
-    assertThat(result.at("/structuredContent/loaded/0").asText()).isEqualTo("geo-tools");
+    assertThat(result.at("/structuredContent/loaded").asBoolean()).isTrue();
+    assertThat(result.at("/structuredContent/newly_loaded/0").asText()).isEqualTo("geo-tools");
     assertThat(notifications)
         .containsExactly(
             "notifications/tools/list_changed",
