@@ -2,7 +2,6 @@ package dev.skillport.api.script;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -15,8 +14,8 @@ import java.util.Objects;
  * {@code run_main}, {@code ToolResult} and the content helpers ({@code image_content}, …) that
  * skill scripts written for dcc-mcp-core import. Pure Python 3.7+, standard library only.
  *
- * <p>A runner puts the folder {@link #directory()} returns (the parent of the package) on the
- * script's import path ({@code PYTHONPATH}, or {@code sys.path} inside a host).
+ * <p>A runner writes the package into a folder of its own with {@link #writeTo(Path)} and puts that
+ * folder on the script's import path ({@code PYTHONPATH}, or {@code sys.path} inside a host).
  */
 public final class PythonCompat {
   /** The package's import name. */
@@ -26,8 +25,6 @@ public final class PythonCompat {
   static final List<String> FILES = List.of("__init__.py", "skill.py", "result_envelope.py");
 
   static final String RESOURCE_ROOT = "dev/skillport/api/script/python/" + PACKAGE + "/";
-
-  private static Path shared;
 
   private PythonCompat() {}
 
@@ -49,33 +46,5 @@ public final class PythonCompat {
       }
     }
     return parent;
-  }
-
-  /**
-   * A folder holding the package, written on first use into a new folder in the system's temporary
-   * directory and deleted when the JVM exits; the same folder for every later call.
-   *
-   * @throws UncheckedIOException when the temporary folder cannot be written
-   */
-  public static synchronized Path directory() {
-    if (shared == null) {
-      try {
-        Path dir = Files.createTempDirectory("skillport-python-");
-        dir.toFile().deleteOnExit();
-        Path pkg = dir.resolve(PACKAGE);
-        // Registered before the files, so the files are deleted first (reverse order).
-        pkg.toFile().deleteOnExit();
-        writeTo(dir);
-        for (String file : FILES) {
-          pkg.resolve(file).toFile().deleteOnExit();
-        }
-        // Python may leave compiled files; none are written because the runner sets
-        // PYTHONDONTWRITEBYTECODE for scripts, which keeps the folder removable.
-        shared = dir;
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot write the " + PACKAGE + " package", e);
-      }
-    }
-    return shared;
   }
 }

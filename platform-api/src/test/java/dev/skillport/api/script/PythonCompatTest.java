@@ -188,11 +188,4 @@ class PythonCompatTest {
                  {"success":true,"message":"plain text"},
                  {"success":true,"message":"Done.","context":{"result":7}}]"""));
   }
-
-  @Test
-  void directory_holdsThePackageForTheLifeOfTheJvm() {
-    Path dir = PythonCompat.directory();
-    assertThat(dir.resolve("dcc_mcp_core/__init__.py")).isRegularFile();
-    assertThat(PythonCompat.directory()).isEqualTo(dir);
-  }
 }
