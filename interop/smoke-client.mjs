@@ -171,7 +171,9 @@ async function run(o, summary) {
   const transport = o.url
     ? new sdk.StreamableHTTPClientTransport(new URL(o.url), { requestInit: { headers: o.headers } })
     : new sdk.StdioClientTransport({
-      command: o.command[0], args: o.command.slice(1), stderr: 'inherit',
+      // The whole environment, not the SDK's short default list: a test gives the server its
+      // home, temp folder and jar through it.
+      command: o.command[0], args: o.command.slice(1), env: { ...process.env }, stderr: 'inherit',
     });
   const client = new sdk.Client({ name: 'skillport-smoke-client', version: '1.0.0' }, {
     capabilities: {},

@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.skillport.testsupport.ChildJvm;
 import dev.skillport.testsupport.ExternalCommand;
 import dev.skillport.testsupport.InteropTools;
+import dev.skillport.testsupport.LaunchedServer;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,18 +16,20 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The project's smoke client ({@code interop/smoke-client.mjs}) on the official TypeScript SDK 1.x
- * and 2.x against the real server, over Streamable HTTP and over stdio (the shaded jar as a child
- * process).
+ * and 2.x against servers started with {@code bin/skillport}, over Streamable HTTP and over stdio
+ * (the client starts the launcher as its child process, as MCP hosts do).
  */
 class ClientSmokeIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir Path jobs;
+  @TempDir Path home;
 
-  private static JsonNode smoke(int sdk, List<String> args) throws Exception {
+  private JsonNode smoke(int sdk, List<String> args) throws Exception {
     ExternalCommand.Outcome run =
         ExternalCommand.of(InteropTools.smokeClient(sdk, args.toArray(String[]::new)))
             .environment(InteropTools.environment())
+            // What a stdio server the client starts inherits: the test's home, the build's jar.
+            .environment(LaunchedServer.environment(home))
             .timeout(Duration.ofMinutes(3))
             .run();
     assertThat(run.exit()).as(run.toString()).isZero();
@@ -38,7 +39,7 @@ class ClientSmokeIT {
   @ParameterizedTest(name = "TS SDK {0}.x")
   @ValueSource(ints = {1, 2})
   void http_loadSkill_listsTheSkillsToolsAfterListChanged(int sdk) throws Exception {
-    try (SamplesHttpServer http = SamplesHttpServer.start()) {
+    try (LaunchedServer http = SamplesHttpServer.start(home)) {
       JsonNode summary =
           smoke(
               sdk,
@@ -65,24 +66,21 @@ class ClientSmokeIT {
   @ParameterizedTest(name = "TS SDK {0}.x")
   @ValueSource(ints = {1, 2})
   void stdio_searchSkills_findsTheSkillByItsDescription(int sdk) throws Exception {
-    Path jar =
-        Path.of(System.getProperty("skillport.jar", "target/skillport.jar")).toAbsolutePath();
-    List<String> args =
-        new ArrayList<>(
-            List.of("--call", "search_skills", "--args", "{\"query\":\"line count\"}", "--"));
-    args.addAll(
-        ChildJvm.command(
-            "-jar",
-            jar.toString(),
-            "serve",
-            "--stdio",
-            "--no-watch",
-            "--jobs-dir",
-            jobs.toString(),
-            "--skills",
-            SamplesHttpServer.samples().toString()));
-
-    JsonNode summary = smoke(sdk, args);
+    JsonNode summary =
+        smoke(
+            sdk,
+            List.of(
+                "--call",
+                "search_skills",
+                "--args",
+                "{\"query\":\"line count\"}",
+                "--",
+                LaunchedServer.launcher().toString(),
+                "serve",
+                "--stdio",
+                "--no-watch",
+                "--skills",
+                SamplesHttpServer.samples().toString()));
 
     assertThat(summary.path("calls").path(0).path("isError").asBoolean()).isFalse();
     assertThat(summary.path("calls").path(0).path("content").toString()).contains("file-stats");

@@ -4,22 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.skillport.testsupport.ExternalCommand;
 import dev.skillport.testsupport.InteropTools;
+import dev.skillport.testsupport.LaunchedServer;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Scenarios of the official MCP conformance suite (0.1.16, from the interop cache) against the real
- * server on 127.0.0.1 serving the sample skills.
+ * Scenarios of the official MCP conformance suite (0.1.16, from the interop cache) against a server
+ * started with {@code bin/skillport} on 127.0.0.1 serving the sample skills.
  */
 class ConformanceIT {
-  private static SamplesHttpServer http;
+  @TempDir static Path home;
+  private static LaunchedServer http;
 
   @BeforeAll
   static void start() throws Exception {
-    http = SamplesHttpServer.start();
+    http = SamplesHttpServer.start(home);
   }
 
   @AfterAll

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.testsupport.ExternalCommand;
 import dev.skillport.testsupport.InteropTools;
+import dev.skillport.testsupport.LaunchedServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The MCP Inspector CLI ({@code @modelcontextprotocol/inspector} 2.12.0, on Node 22) lists and
- * reads our skills, prompts and resources from the real server on 127.0.0.1, both from the interop
- * cache.
+ * reads our skills, prompts and resources from a server started with {@code bin/skillport} on
+ * 127.0.0.1; Node and the Inspector come from the interop cache.
  */
 class InspectorCliIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -32,13 +33,14 @@ class InspectorCliIT {
   // The Inspector keeps its settings under ~/.mcp-inspector: a home of its own for this test.
   @TempDir static Path inspectorHome;
 
+  @TempDir static Path home;
   private static Path samples;
-  private static SamplesHttpServer http;
+  private static LaunchedServer http;
 
   @BeforeAll
   static void start() throws Exception {
     samples = SamplesHttpServer.samples();
-    http = SamplesHttpServer.start("image-tools");
+    http = SamplesHttpServer.start(home, "image-tools");
   }
 
   @AfterAll

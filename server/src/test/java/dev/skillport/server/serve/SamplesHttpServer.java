@@ -1,58 +1,33 @@
 package dev.skillport.server.serve;
 
-import dev.skillport.api.skill.Scope;
-import dev.skillport.loader.SkillRoot;
-import dev.skillport.mcp.transport.StreamableHttpTransport;
-import java.net.URI;
+import dev.skillport.testsupport.LaunchedServer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The repository's sample skills served by a real Skillport over Streamable HTTP on 127.0.0.1 (a
- * free port), not watching for edits, for the tests that drive it with outside clients.
+ * The repository's sample skills served the way users serve them, by {@code bin/skillport serve
+ * --http} on 127.0.0.1 (a free port), not watching for edits, for the tests that drive it with
+ * outside clients.
  */
-final class SamplesHttpServer implements AutoCloseable {
-  private final SkillportServer server;
-  private final StreamableHttpTransport http;
-
-  private SamplesHttpServer(SkillportServer server, StreamableHttpTransport http) {
-    this.server = server;
-    this.http = http;
-  }
+final class SamplesHttpServer {
+  private SamplesHttpServer() {}
 
   /** The samples folder (from {@code -Dskillport.samples}, else the reactor's). */
   static Path samples() {
     return Path.of(System.getProperty("skillport.samples", "../samples/skills")).toAbsolutePath();
   }
 
-  /** Starts serving the samples; every session starts with {@code preload} loaded. */
-  static SamplesHttpServer start(String... preload) throws Exception {
-    SkillportServer server =
-        SkillportServer.start(
-            ServeConfig.of(List.of(SkillRoot.of(samples(), Scope.REPO)))
-                .withWatch(false)
-                .withPreload(List.of(preload)),
-            "test");
-    StreamableHttpTransport http =
-        StreamableHttpTransport.builder(server.mcp()).host("127.0.0.1").port(0).build();
-    try {
-      http.start();
-    } catch (Exception e) {
-      server.close();
-      throw e;
+  /**
+   * Starts serving the samples with {@code home} as the server's home; every session starts with
+   * {@code preload} loaded.
+   */
+  static LaunchedServer start(Path home, String... preload) {
+    List<String> args = new ArrayList<>(List.of("--no-watch", "--skills", samples().toString()));
+    if (preload.length > 0) {
+      args.add("--preload");
+      args.add(String.join(",", preload));
     }
-    http.setReady(true);
-    return new SamplesHttpServer(server, http);
-  }
-
-  /** The MCP endpoint. */
-  URI uri() {
-    return http.uri();
-  }
-
-  @Override
-  public void close() {
-    http.close();
-    server.close();
+    return LaunchedServer.start(home, args.toArray(String[]::new));
   }
 }
