@@ -8,6 +8,7 @@ import dev.skillport.server.jobs.JobRecord;
 import dev.skillport.server.jobs.JobStatus;
 import dev.skillport.server.jobs.MvStoreJobStore;
 import dev.skillport.server.jobs.RawMcpClient;
+import dev.skillport.testsupport.ExternalCommand;
 import dev.skillport.testsupport.LaunchedServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,9 +25,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A server started with {@code bin/skillport} and stopped the way people stop it: SIGTERM (a
- * service manager, {@code kill}) or SIGINT (Ctrl-C). It must end within 5 s with the running job
- * marked interrupted in a closed store and its temporary folders (unpacked bundled skills and
- * plugins) removed.
+ * service manager, {@code kill}, an MCP host closing a stdio server) or SIGINT (Ctrl-C). It must
+ * end within 5 s with the running job marked interrupted in a closed store and its temporary
+ * folders (unpacked bundled skills and plugins) removed.
  */
 class ServeLifecycleIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -90,6 +92,49 @@ class ServeLifecycleIT {
         assertThat(record.status()).isEqualTo(JobStatus.INTERRUPTED);
         assertThat(record.error()).contains("stopped");
       }
+    }
+  }
+
+  @ParameterizedTest(name = "SIG{0}")
+  @CsvSource({"TERM, 143", "INT, 130"})
+  void signal_toAStdioServerWaitingForInput_stopsWithinFiveSecondsTempFoldersGone(
+      String signal, int exitCode) throws Exception {
+    writeSkill();
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                LaunchedServer.launcher().toString(),
+                "serve",
+                "--stdio",
+                "--no-watch",
+                "--skills",
+                skills.toString())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
+    builder.environment().putAll(LaunchedServer.environment(home));
+    builder.environment().put("TMPDIR", tmp.toString());
+    Process server = builder.start();
+    try {
+      Path store = home.resolve(".skillport/jobs/stdio/jobs.mv.db");
+      await().atMost(Duration.ofSeconds(60)).until(() -> Files.isRegularFile(store));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> names(tmp).stream().anyMatch(n -> n.startsWith("skillport-bundled")));
+
+      long start = System.nanoTime();
+      assertThat(ExternalCommand.of("kill", "-" + signal, Long.toString(server.pid())).run().exit())
+          .isZero();
+      boolean ended = server.waitFor(5, TimeUnit.SECONDS);
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+      assertThat(ended).as("ended within 5 s").isTrue();
+      assertThat(took).isLessThan(Duration.ofSeconds(5));
+      assertThat(server.exitValue()).isEqualTo(exitCode);
+      assertThat(names(tmp)).as("left in the temp folder").isEmpty();
+      try (MvStoreJobStore reopened = MvStoreJobStore.open(store.getParent())) {
+        assertThat(reopened.all()).isEmpty();
+      }
+    } finally {
+      server.destroyForcibly();
     }
   }
 
