@@ -3,8 +3,11 @@ package dev.skillport.server.app;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -19,6 +22,11 @@ import java.util.stream.Collectors;
  * @param passEnv names of server environment variables passed to scripts besides {@link #BASE_ENV}
  * @param deniedInterpreters interpreter kinds ({@code python}, {@code bash}, {@code node}) that
  *     must not run
+ * @param dccPython the Python interpreter for skills of a host product ({@code dcc} lower-cased →
+ *     command, e.g. {@code maya → mayapy}); a {@code .py} script of a skill whose {@code dcc} is
+ *     not {@code python} runs only with one of these, or inside a host adapter
+ * @param pythonCompat whether {@code .py} scripts find the {@code dcc_mcp_core} package on their
+ *     import path
  */
 public record ScriptPolicy(
     String python,
@@ -26,7 +34,9 @@ public record ScriptPolicy(
     int maxStdout,
     int maxStderr,
     Set<String> passEnv,
-    Set<String> deniedInterpreters) {
+    Set<String> deniedInterpreters,
+    Map<String, String> dccPython,
+    boolean pythonCompat) {
 
   /**
    * Variables every script inherits from the server when set: enough to find programs, a home, a
@@ -67,33 +77,116 @@ public record ScriptPolicy(
         deniedInterpreters.stream()
             .map(s -> s.toLowerCase(Locale.ROOT))
             .collect(Collectors.toUnmodifiableSet());
+    Map<String, String> byDcc = new TreeMap<>();
+    dccPython.forEach(
+        (dcc, command) -> {
+          if (dcc == null || dcc.isBlank() || command == null || command.isBlank()) {
+            throw new IllegalArgumentException("dccPython needs a dcc and a command: " + dcc);
+          }
+          byDcc.put(dcc.strip().toLowerCase(Locale.ROOT), command.strip());
+        });
+    dccPython = Map.copyOf(byDcc);
   }
 
-  /** {@code python3}, 60 s, 1 MiB of stdout, 64 KiB of stderr, no extra variables, none denied. */
+  /** The product whose Python scripts run with {@link #python()}: plain Python. */
+  public static final String PLAIN_PYTHON = "python";
+
+  /**
+   * The interpreter for a {@code .py} script of a skill targeting {@code dcc}: {@link #python()}
+   * for plain Python (or no dcc), the configured one for another product, else empty.
+   */
+  public Optional<String> pythonFor(String dcc) {
+    if (dcc == null || dcc.isBlank() || dcc.strip().equalsIgnoreCase(PLAIN_PYTHON)) {
+      return Optional.of(python);
+    }
+    return Optional.ofNullable(dccPython.get(dcc.strip().toLowerCase(Locale.ROOT)));
+  }
+
+  /**
+   * {@code python3}, 60 s, 1 MiB of stdout, 64 KiB of stderr, no extra variables, none denied, no
+   * product interpreters, the compatibility package on.
+   */
   public static ScriptPolicy defaults() {
     return new ScriptPolicy(
-        "python3", Duration.ofSeconds(60), 1 << 20, 64 << 10, Set.of(), Set.of());
+        "python3", Duration.ofSeconds(60), 1 << 20, 64 << 10, Set.of(), Set.of(), Map.of(), true);
   }
 
   public ScriptPolicy withPython(String command) {
     return new ScriptPolicy(
-        command, defaultTimeout, maxStdout, maxStderr, passEnv, deniedInterpreters);
+        command,
+        defaultTimeout,
+        maxStdout,
+        maxStderr,
+        passEnv,
+        deniedInterpreters,
+        dccPython,
+        pythonCompat);
   }
 
   public ScriptPolicy withDefaultTimeout(Duration timeout) {
-    return new ScriptPolicy(python, timeout, maxStdout, maxStderr, passEnv, deniedInterpreters);
+    return new ScriptPolicy(
+        python,
+        timeout,
+        maxStdout,
+        maxStderr,
+        passEnv,
+        deniedInterpreters,
+        dccPython,
+        pythonCompat);
   }
 
   public ScriptPolicy withCaps(int stdout, int stderr) {
-    return new ScriptPolicy(python, defaultTimeout, stdout, stderr, passEnv, deniedInterpreters);
+    return new ScriptPolicy(
+        python,
+        defaultTimeout,
+        stdout,
+        stderr,
+        passEnv,
+        deniedInterpreters,
+        dccPython,
+        pythonCompat);
   }
 
   public ScriptPolicy withPassEnv(Set<String> names) {
     return new ScriptPolicy(
-        python, defaultTimeout, maxStdout, maxStderr, names, deniedInterpreters);
+        python,
+        defaultTimeout,
+        maxStdout,
+        maxStderr,
+        names,
+        deniedInterpreters,
+        dccPython,
+        pythonCompat);
   }
 
   public ScriptPolicy withDeniedInterpreters(Set<String> kinds) {
-    return new ScriptPolicy(python, defaultTimeout, maxStdout, maxStderr, passEnv, kinds);
+    return new ScriptPolicy(
+        python, defaultTimeout, maxStdout, maxStderr, passEnv, kinds, dccPython, pythonCompat);
+  }
+
+  /** The Python interpreter per host product ({@code dcc} → command). */
+  public ScriptPolicy withDccPython(Map<String, String> commands) {
+    return new ScriptPolicy(
+        python,
+        defaultTimeout,
+        maxStdout,
+        maxStderr,
+        passEnv,
+        deniedInterpreters,
+        commands,
+        pythonCompat);
+  }
+
+  /** Whether Python scripts find the {@code dcc_mcp_core} compatibility package. */
+  public ScriptPolicy withPythonCompat(boolean enabled) {
+    return new ScriptPolicy(
+        python,
+        defaultTimeout,
+        maxStdout,
+        maxStderr,
+        passEnv,
+        deniedInterpreters,
+        dccPython,
+        enabled);
   }
 }

@@ -2,6 +2,7 @@ package dev.skillport.server.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.api.script.PythonCompat;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
 import java.io.ByteArrayOutputStream;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,10 +32,18 @@ import java.util.concurrent.TimeUnit;
  * or cancellation that kills the whole process tree, and capped output (what exceeds a cap is read
  * and discarded, never buffered).
  *
- * <p>Stdout rules: a JSON object on stdout (the whole output, or else its last non-empty line) is
- * the structured result; {@code "success": false} in it, a non-zero exit code or a timeout makes
- * the result an error. Anything else is returned as text. Stderr lines starting with {@code
- * ::progress} or {@code ::log} report progress and log entries (see {@link ScriptStderr}).
+ * <p>Stdout is read by {@link ScriptOutput}: a JSON object (the whole output, or else its last
+ * non-empty line) is the result envelope; {@code "success": false} in it, a non-zero exit code or a
+ * timeout makes the result an error whose text is the script's own message. Stderr lines starting
+ * with {@code ::progress} or {@code ::log} report progress and log entries (see {@link
+ * ScriptStderr}).
+ *
+ * <p>Python scripts run with the interpreter for their skill's {@code dcc} ({@link
+ * ScriptPolicy#pythonFor}) and, unless the policy turns it off, find the {@code dcc_mcp_core}
+ * compatibility package on {@code PYTHONPATH}: written for each call into a folder of its own in
+ * the temporary directory and removed when the script ends. {@code PYTHONDONTWRITEBYTECODE} keeps
+ * Python from writing {@code __pycache__} folders into skill folders (which would also wake the
+ * skill watcher).
  */
 public final class ScriptToolRunner {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -95,9 +105,35 @@ public final class ScriptToolRunner {
     return Optional.ofNullable(KINDS.get(ext));
   }
 
-  /** Runs {@code script} with {@code arguments}; never throws for a failing script. */
+  /**
+   * Whether {@code script} of a skill targeting {@code dcc} can only run inside a host: a Python
+   * script of a product other than plain Python for which no interpreter is configured.
+   */
+  public boolean needsHost(Path script, String dcc) {
+    return kindOf(script).filter(k -> k.equals("python")).isPresent()
+        && policy.pythonFor(dcc).isEmpty();
+  }
+
+  /**
+   * Runs {@code script} of a plain-Python skill; see {@link #run(Path, Path, JsonNode, Integer,
+   * ToolContext, String)}.
+   */
   public ToolResult run(
       Path script, Path workDir, JsonNode arguments, Integer timeoutSecs, ToolContext context) {
+    return run(script, workDir, arguments, timeoutSecs, context, ScriptPolicy.PLAIN_PYTHON);
+  }
+
+  /**
+   * Runs {@code script} of a skill targeting {@code dcc} with {@code arguments}; never throws for a
+   * failing script.
+   */
+  public ToolResult run(
+      Path script,
+      Path workDir,
+      JsonNode arguments,
+      Integer timeoutSecs,
+      ToolContext context,
+      String dcc) {
     Optional<String> kind = kindOf(script);
     if (kind.isEmpty()) {
       return ToolCallErrors.result(
@@ -111,7 +147,65 @@ public final class ScriptToolRunner {
           kind.get() + " scripts are denied by the server's configuration",
           "ask the operator, or use a tool of another kind");
     }
-    String interpreter = kind.get().equals("python") ? policy.python() : kind.get();
+    boolean python = kind.get().equals("python");
+    String interpreter = python ? policy.pythonFor(dcc).orElse(null) : kind.get();
+    if (interpreter == null) {
+      return dccInterpreterMissing(dcc);
+    }
+    Path compat = null;
+    if (python && policy.pythonCompat()) {
+      try {
+        compat = PythonCompat.writeTo(Files.createTempDirectory("skillport-py-"));
+      } catch (IOException | RuntimeException e) {
+        return ToolCallErrors.result(
+            "SCRIPT_START_FAILED",
+            "could not write the dcc_mcp_core package for the script: " + e.getMessage(),
+            "check the temporary folder, or serve with --no-python-compat");
+      }
+    }
+    try {
+      return start(script, workDir, arguments, timeoutSecs, context, interpreter, python, compat);
+    } finally {
+      if (compat != null) {
+        deleteTree(compat);
+      }
+    }
+  }
+
+  /** The refusal for a Python script of a product with neither interpreter nor host adapter. */
+  static ToolResult dccInterpreterMissing(String dcc) {
+    return ToolCallErrors.result(
+        "DCC_INTERPRETER_MISSING",
+        "this skill's scripts are written for '"
+            + dcc
+            + "' and need its Python interpreter, which is not configured; the machine's own"
+            + " Python is not used for them",
+        "serve with --dcc-python "
+            + dcc
+            + "=/path/to/its/python, or install a host adapter plugin for '"
+            + dcc
+            + "'");
+  }
+
+  private static void deleteTree(Path dir) {
+    try (var paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException | java.io.UncheckedIOException e) {
+      // A script that wrote into the package folder; the rest is left for the OS to clean.
+    }
+  }
+
+  private ToolResult start(
+      Path script,
+      Path workDir,
+      JsonNode arguments,
+      Integer timeoutSecs,
+      ToolContext context,
+      String interpreter,
+      boolean python,
+      Path compat) {
     List<String> command = new ArrayList<>();
     command.add(interpreter);
     command.add(script.toString());
@@ -131,6 +225,19 @@ public final class ScriptToolRunner {
       pb.environment().clear();
       pb.environment().putAll(environment);
       pb.environment().put("SKILLPORT_SKILL_DIR", workDir.toString());
+      if (python) {
+        pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
+      }
+      if (compat != null) {
+        String passed = environment.get("PYTHONPATH");
+        pb.environment()
+            .put(
+                "PYTHONPATH",
+                compat
+                    + (passed == null || passed.isEmpty()
+                        ? ""
+                        : java.io.File.pathSeparator + passed));
+      }
       process = pb.start();
     } catch (IOException e) {
       return ToolCallErrors.result(
@@ -180,7 +287,8 @@ public final class ScriptToolRunner {
     }
     Captured stdout = get(out);
     await(err);
-    return interpret(process.exitValue(), stdout, stderr);
+    return ScriptOutput.interpret(
+        process.exitValue(), stdout.text(), stdout.truncated(), stderr.tail(), workDir);
   }
 
   private static void copy(Map<String, String> from, String name, Map<String, String> to) {
@@ -193,49 +301,6 @@ public final class ScriptToolRunner {
   private static String tailSuffix(ScriptStderr stderr) {
     String tail = tail(stderr.tail(), 2000);
     return tail.isBlank() ? "" : ": " + tail;
-  }
-
-  private static ToolResult interpret(int exit, Captured stdout, ScriptStderr stderr) {
-    String text = stdout.text();
-    JsonNode object = parseObject(text.strip());
-    if (object == null) {
-      List<String> lines = text.lines().filter(l -> !l.isBlank()).toList();
-      if (!lines.isEmpty()) {
-        object = parseObject(lines.get(lines.size() - 1).strip());
-      }
-    }
-    String truncated =
-        stdout.truncated() ? "\n[stdout truncated after " + stdout.text().length() + " chars]" : "";
-    if (exit != 0) {
-      return ToolCallErrors.result(
-          "SCRIPT_FAILED", "script exited with code " + exit + tailSuffix(stderr), null);
-    }
-    if (object != null) {
-      boolean failed = object.has("success") && !object.get("success").asBoolean(true);
-      if (failed) {
-        String message =
-            object.path("message").asText(object.path("error").asText(object.toString()));
-        return new ToolResult(
-            List.of(new dev.skillport.api.tool.Content.Text(message)), object, true);
-      }
-      return new ToolResult(
-          List.of(new dev.skillport.api.tool.Content.Text(object.toString() + truncated)),
-          object,
-          false);
-    }
-    return ToolResult.text(text + truncated);
-  }
-
-  private static JsonNode parseObject(String text) {
-    if (!text.startsWith("{")) {
-      return null;
-    }
-    try {
-      JsonNode node = JSON.readTree(text);
-      return node != null && node.isObject() ? node : null;
-    } catch (IOException e) {
-      return null;
-    }
   }
 
   private static String tail(String text, int max) {

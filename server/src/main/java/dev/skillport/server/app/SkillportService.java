@@ -455,8 +455,15 @@ public final class SkillportService {
       return runInHost(skill, tool, s, args, ctx);
     }
     if (binding instanceof ToolBinding.Script s) {
+      String dcc = skill.manifest().extensions().dcc();
+      if (scripts.needsHost(s.script(), dcc)) {
+        // A product's Python never runs on the machine's own interpreter: its adapter, or refusal.
+        return hosts.mainThreadExecutor(skill).isPresent()
+            ? runInHost(skill, tool, s, args, ctx)
+            : ScriptToolRunner.dccInterpreterMissing(dcc);
+      }
       return scripts.run(
-          s.script(), skill.location().directory(), args, tool.timeoutHintSecs(), ctx);
+          s.script(), skill.location().directory(), args, tool.timeoutHintSecs(), ctx, dcc);
     }
     return ToolCallErrors.result(
         "NO_HANDLER",

@@ -30,6 +30,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -152,6 +153,19 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "CMD",
       description = "The interpreter for .py script tools (${DEFAULT-VALUE}).")
   private String python;
+
+  @Option(
+      names = "--dcc-python",
+      paramLabel = "DCC=CMD",
+      description =
+          "The Python interpreter for skills of a host product, e.g. maya=/usr/autodesk/maya/bin/mayapy (repeatable). Python scripts of a product with none, and no host adapter, are refused.")
+  private Map<String, String> dccPython = new LinkedHashMap<>();
+
+  @Option(
+      names = "--no-python-compat",
+      description =
+          "Do not put the dcc_mcp_core compatibility package on Python scripts' import path.")
+  private boolean noPythonCompat;
 
   @Option(
       names = "--script-timeout",
@@ -438,7 +452,9 @@ final class ServeCommand implements Callable<Integer> {
             .withPython(python)
             .withDefaultTimeout(Duration.ofSeconds(Math.max(1, scriptTimeoutSecs)))
             .withPassEnv(Set.copyOf(scriptEnv))
-            .withDeniedInterpreters(Set.copyOf(deniedInterpreters));
+            .withDeniedInterpreters(Set.copyOf(deniedInterpreters))
+            .withDccPython(dccPython)
+            .withPythonCompat(!noPythonCompat);
     return new ScriptToolRunner(policy, env.variables());
   }
 }

@@ -220,4 +220,31 @@ class HostEnforcementTest {
     assertThat(calls.get(0).arguments().get("x").asInt()).isEqualTo(1);
     assertThat(calls.get(0).script().getFileName().toString()).isEqualTo("run.py");
   }
+
+  @Test
+  void callTool_pythonScriptOfAProduct_runsInItsAdapterOrIsRefused() throws Exception {
+    skill(
+        "maya-script",
+        "dcc: maya",
+        """
+        - name: run
+          source_file: scripts/run.py
+        """);
+    loaded = new SkillLoader(LoaderOptions.DEFAULTS).load(List.of(SkillRoot.of(root, Scope.REPO)));
+    SkillportService plain = service();
+    SkillportService withAdapter = service(maya(Set.of(), true, true));
+    SessionState a = plain.openSession(m -> {});
+    SessionState b = withAdapter.openSession(m -> {});
+    call(plain, a, "load_skill", "{\"skill_name\":\"maya-script\"}");
+    call(withAdapter, b, "load_skill", "{\"skill_name\":\"maya-script\"}");
+
+    JsonNode refused = call(plain, a, "maya_script__run", "{}");
+    JsonNode inHost = call(withAdapter, b, "maya_script__run", "{}");
+
+    assertThat(refused.get("isError").asBoolean()).isTrue();
+    assertThat(refused.at("/structuredContent/code").asText()).isEqualTo("DCC_INTERPRETER_MISSING");
+    assertThat(refused.at("/structuredContent/message").asText()).contains("'maya'");
+    assertThat(inHost.get("isError").asBoolean()).as(inHost.toString()).isFalse();
+    assertThat(inHost.at("/structuredContent/ran_in").asText()).isEqualTo("maya");
+  }
 }
