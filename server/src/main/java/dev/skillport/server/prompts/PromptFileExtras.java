@@ -1,11 +1,14 @@
 package dev.skillport.server.prompts;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.loader.files.RegularFiles;
 import dev.skillport.loader.yaml.SafeYaml;
 import dev.skillport.loader.yaml.YamlLimits;
 import dev.skillport.loader.yaml.YamlResult;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.ByteBuffer;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -23,12 +26,18 @@ final class PromptFileExtras {
 
   /** The spec entry named {@code name} in {@code file}, if the file holds one. */
   static Optional<JsonNode> entry(Path file, String name) {
-    if (file == null || !Files.isRegularFile(file)) {
+    if (file == null) {
       return Optional.empty();
     }
     String text;
     try {
-      text = Files.readString(file);
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(RegularFiles.readAll(file, YamlLimits.SIBLING.maxChars())))
+              .toString();
     } catch (IOException e) {
       LOG.debug("could not re-read prompt file {}", file, e);
       return Optional.empty();

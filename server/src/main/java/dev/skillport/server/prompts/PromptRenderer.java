@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.resource.ResourceContents;
+import dev.skillport.loader.files.RefusedFileException;
 import dev.skillport.mcp.ErrorKind;
 import dev.skillport.mcp.McpException;
 import dev.skillport.server.resources.ResourcesFeature;
@@ -187,21 +188,33 @@ final class PromptRenderer {
     return c;
   }
 
+  /**
+   * The file a content item's {@code path} names, by the rules resources follow: relative to the
+   * prompt file, inside the skill, no hidden segment, no {@code ..}, no link leading out. A path
+   * that an argument filled in is the caller's to fix; a written one is the author's.
+   */
   private Path file(JsonNode spec) throws McpException {
     String path = field(spec, "path");
     if (path == null || path.isEmpty()) {
       throw authorError("content needs data or path");
     }
-    Path target = prompt.baseDir().resolve(path).normalize();
-    if (!Files.isRegularFile(target) || !SkillFiles.isInside(prompt.skillDir(), target)) {
-      throw authorError("the content path '" + path + "' is not a file inside the skill");
+    Optional<Path> target =
+        SkillFiles.resolveFrom(prompt.skillDir(), prompt.baseDir(), path)
+            .filter(p -> !Files.isDirectory(p));
+    if (target.isEmpty()) {
+      String why = "the content path '" + path + "' is not a file served from the skill";
+      throw spec.path("path").asText().contains("{{")
+          ? new McpException(ErrorKind.INVALID_PARAMS, "prompt '" + prompt.name() + "': " + why)
+          : authorError(why);
     }
-    return target;
+    return target.get();
   }
 
   private byte[] bytes(Path file) throws McpException {
     try {
-      return Files.readAllBytes(file);
+      return SkillFiles.read(file);
+    } catch (RefusedFileException e) {
+      throw authorError("the content file '" + file.getFileName() + "' " + e.predicate());
     } catch (IOException e) {
       throw new McpException(
           ErrorKind.INTERNAL_ERROR, "could not read " + file.getFileName(), null, e);

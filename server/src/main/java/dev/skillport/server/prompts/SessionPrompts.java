@@ -10,6 +10,9 @@ import dev.skillport.registry.Catalog;
 import dev.skillport.registry.SessionView;
 import dev.skillport.server.resources.SkillFiles;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -160,10 +163,10 @@ final class SessionPrompts {
               }
             }
           } else {
-            target.filter(Files::isRegularFile).ifPresent(out::add);
+            target.filter(f -> !Files.isDirectory(f)).ifPresent(out::add);
           }
-        } catch (IOException e) {
-          LOG.debug("could not list {} of {}", p, skillDir, e);
+        } catch (IllegalArgumentException e) {
+          LOG.debug("{} of {} is not a usable glob", p, skillDir, e);
         }
       }
     }
@@ -178,7 +181,13 @@ final class SessionPrompts {
   private static Optional<PromptDefinition> derivedFromMarkdown(Skill skill, Path file) {
     String text;
     try {
-      text = Files.readString(file);
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(SkillFiles.read(file)))
+              .toString();
     } catch (IOException e) {
       LOG.debug("could not read {}", file, e);
       return Optional.empty();

@@ -12,6 +12,7 @@ import dev.skillport.api.resource.ResourceTemplate;
 import dev.skillport.api.skill.ResourceSpec;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
+import dev.skillport.loader.files.RefusedFileException;
 import dev.skillport.mcp.ErrorKind;
 import dev.skillport.mcp.McpException;
 import dev.skillport.mcp.McpServer;
@@ -261,8 +262,11 @@ public final class ResourcesFeature {
     Optional<FileResource> file = file(catalog.current(), view, uri);
     if (file.isPresent()) {
       try {
-        byte[] bytes = Files.readAllBytes(file.get().path());
+        byte[] bytes = SkillFiles.read(file.get().path());
         return Optional.of(SkillFiles.contents(uri, file.get().mimeType(), bytes));
+      } catch (RefusedFileException e) {
+        throw new McpException(
+            ErrorKind.INVALID_PARAMS, uri + " is not served: the file " + e.predicate());
       } catch (IOException e) {
         throw new McpException(ErrorKind.INTERNAL_ERROR, "could not read " + uri, null, e);
       }
@@ -289,7 +293,7 @@ public final class ResourcesFeature {
       for (ResourceSpec r : skill.resources()) {
         if (r.uri().equals(uri)) {
           Path dir = skill.location().directory();
-          if (Files.isRegularFile(r.path()) && SkillFiles.isInside(dir, r.path())) {
+          if (SkillFiles.isInside(dir, r.path())) {
             String mime = r.mimeType() == null ? SkillFiles.mimeType(r.path()) : r.mimeType();
             return Optional.of(new FileResource(r.path(), mime));
           }
@@ -302,7 +306,7 @@ public final class ResourcesFeature {
             ref ->
                 discoverable(snapshot, ref.skill())
                     .flatMap(s -> SkillFiles.resolve(s.location().directory(), ref.path())))
-        .filter(Files::isRegularFile)
+        .filter(p -> !Files.isDirectory(p))
         .map(p -> new FileResource(p, SkillFiles.mimeType(p)));
   }
 
@@ -329,19 +333,15 @@ public final class ResourcesFeature {
     List<ResourceDescriptor> out = new ArrayList<>();
     for (Skill skill : SkillFiles.discoverable(snapshot)) {
       Path dir = skill.location().directory();
-      try {
-        for (Path f : SkillFiles.files(dir)) {
-          String rel = SkillFiles.relative(dir, f);
-          boolean main = f.equals(skill.location().skillFile());
-          out.add(
-              new ResourceDescriptor(
-                  SkillFiles.uri(skill.name(), rel),
-                  main ? skill.name() : skill.name() + "/" + rel,
-                  main ? skill.manifest().description() : null,
-                  SkillFiles.mimeType(f)));
-        }
-      } catch (IOException e) {
-        LOG.debug("could not list the files of {}", dir, e);
+      for (Path f : SkillFiles.files(dir)) {
+        String rel = SkillFiles.relative(dir, f);
+        boolean main = f.equals(skill.location().skillFile());
+        out.add(
+            new ResourceDescriptor(
+                SkillFiles.uri(skill.name(), rel),
+                main ? skill.name() : skill.name() + "/" + rel,
+                main ? skill.manifest().description() : null,
+                SkillFiles.mimeType(f)));
       }
     }
     List<ResourceDescriptor> result = List.copyOf(out);
@@ -388,7 +388,7 @@ public final class ResourcesFeature {
       if (previous != null && stamp.equals(previous.stamp())) {
         return previous;
       }
-      return new Subscription(view, SkillFiles.digest(Files.readAllBytes(path)), stamp);
+      return new Subscription(view, SkillFiles.digest(path), stamp);
     } catch (IOException e) {
       return new Subscription(view, ABSENT, "");
     }

@@ -1,11 +1,14 @@
 package dev.skillport.server.resources;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.skillport.api.resource.ResourceContents;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
+import dev.skillport.loader.files.RefusedFileException;
+import dev.skillport.loader.files.RegularFiles;
 import dev.skillport.registry.Catalog;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLConnection;
@@ -13,32 +16,53 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitOption;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The files of a skill folder as {@code skill://<skill>/<path>} resources: which files count, how
  * URIs map to paths (never leaving the folder), their MIME types, and how their bytes are served.
  *
- * <p>A file counts when it is a regular file inside the folder whose path has no hidden segment (a
- * name starting with {@code .}); symbolic links that lead outside the folder do not count.
+ * <p>A file counts when it is a regular file of at most {@link #MAX_SERVED_BYTES} inside the folder
+ * whose path has no hidden segment (a name starting with {@code .}); symbolic links that lead
+ * outside the folder do not count, and a FIFO, device or socket is never opened.
  */
 public final class SkillFiles {
   /** The URI scheme of skill files. */
   public static final String SCHEME = "skill";
 
+  /** The largest file served: read, listed, digested or embedded in a prompt. */
+  public static final long MAX_SERVED_BYTES = 8L * 1024 * 1024;
+
   private static final int MAX_DEPTH = 16;
   private static final int MAX_FILES = 10_000;
+
+  /** The most directory entries one listing looks at, served or not. */
+  private static final int MAX_ENTRIES = 20_000;
+
+  private static final Logger LOG = LoggerFactory.getLogger(SkillFiles.class);
+
+  /** Digests by file identity, size and modification time, so an unchanged file is hashed once. */
+  private static final Cache<Stamp, String> DIGESTS =
+      Caffeine.newBuilder().maximumSize(50_000).build();
+
   // Only what the JDK's own table lacks or names differently; the rest comes from the JDK.
   private static final Map<String, String> MIME_TYPES =
       Map.of(
@@ -101,10 +125,13 @@ public final class SkillFiles {
 
   /**
    * The path behind {@code relativePath} when it names something inside {@code skillDir} that
-   * counts (no {@code ..}, no hidden segment, no link leading outside); the folder itself for "".
+   * counts (no {@code ..}, no hidden segment, no NUL, no link leading outside); the folder itself
+   * for "".
    */
   public static Optional<Path> resolve(Path skillDir, String relativePath) {
-    if (relativePath.startsWith("/") || relativePath.contains("\\")) {
+    if (relativePath.startsWith("/")
+        || relativePath.contains("\\")
+        || relativePath.indexOf('\0') >= 0) {
       return Optional.empty();
     }
     Path target = skillDir;
@@ -113,10 +140,40 @@ public final class SkillFiles {
         if (segment.isEmpty() || segment.equals("..") || segment.startsWith(".")) {
           return Optional.empty();
         }
-        target = target.resolve(segment);
+        try {
+          target = target.resolve(segment);
+        } catch (InvalidPathException e) {
+          return Optional.empty();
+        }
       }
     }
     return isInside(skillDir, target) ? Optional.of(target) : Optional.empty();
+  }
+
+  /**
+   * {@link #resolve} for a path written relative to {@code baseDir}, a folder inside {@code
+   * skillDir} (a prompt file's folder). {@code ..} may climb towards the skill folder but not out
+   * of it; the path it comes to is then held to the same rules, so it cannot name a hidden file or
+   * leave the skill through a link.
+   */
+  public static Optional<Path> resolveFrom(Path skillDir, Path baseDir, String writtenPath) {
+    if (writtenPath.isEmpty()
+        || writtenPath.indexOf('\0') >= 0
+        || writtenPath.startsWith("/")
+        || writtenPath.contains("\\")) {
+      return Optional.empty();
+    }
+    Path dir = skillDir.toAbsolutePath().normalize();
+    Path target;
+    try {
+      target = baseDir.toAbsolutePath().normalize().resolve(writtenPath).normalize();
+    } catch (InvalidPathException e) {
+      return Optional.empty();
+    }
+    if (!target.startsWith(dir) || target.equals(dir)) {
+      return Optional.empty();
+    }
+    return resolve(skillDir, dir.relativize(target).toString().replace('\\', '/'));
   }
 
   /** Whether {@code file} exists and, links followed, stays inside {@code skillDir}. */
@@ -125,49 +182,153 @@ public final class SkillFiles {
       return Files.exists(file)
           && file.toRealPath().startsWith(skillDir.toRealPath())
           && file.toAbsolutePath().normalize().startsWith(skillDir.toAbsolutePath().normalize());
-    } catch (IOException e) {
+    } catch (IOException | InvalidPathException e) {
       return false;
     }
   }
 
-  /** Every file of the skill folder that counts, sorted by relative path. */
-  public static List<Path> files(Path skillDir) throws IOException {
-    List<Path> out = new ArrayList<>();
-    try (Stream<Path> walk = Files.walk(skillDir, MAX_DEPTH, FileVisitOption.FOLLOW_LINKS)) {
-      walk.filter(p -> !p.equals(skillDir))
-          .filter(p -> !hasHiddenSegment(skillDir, p))
-          .filter(p -> Files.isRegularFile(p))
-          .filter(p -> isInside(skillDir, p))
-          .limit(MAX_FILES)
-          .forEach(out::add);
-    } catch (UncheckedIOException e) {
-      // A link loop or a folder vanishing mid-walk: report it like any other read failure.
-      throw e.getCause();
-    }
+  /**
+   * Every file of the skill folder that counts, sorted by relative path: regular files of at most
+   * {@link #MAX_SERVED_BYTES}, never a FIFO, device or socket. The walk never follows a link out of
+   * the folder, visits each directory once (so a link cycle ends), looks at no more than {@link
+   * #MAX_ENTRIES} entries and yields at most {@link #MAX_FILES} files. It never throws: what cannot
+   * be listed is left out.
+   */
+  public static List<Path> files(Path skillDir) {
+    Walk walk = new Walk(skillDir);
+    walk.run();
+    List<Path> out = walk.files;
     out.sort((a, b) -> relative(skillDir, a).compareTo(relative(skillDir, b)));
     return out;
   }
 
   /** The direct children of a directory of a skill folder that count, sorted by name. */
   public static List<Path> children(Path skillDir, Path directory) throws IOException {
+    Path realDir = skillDir.toRealPath();
     List<Path> out = new ArrayList<>();
-    try (Stream<Path> list = Files.list(directory)) {
-      list.filter(p -> !p.getFileName().toString().startsWith("."))
-          .filter(p -> Files.isRegularFile(p) || Files.isDirectory(p))
-          .filter(p -> isInside(skillDir, p))
-          .forEach(out::add);
+    int seen = 0;
+    try (DirectoryStream<Path> list = Files.newDirectoryStream(directory)) {
+      for (Path p : list) {
+        if (++seen > MAX_ENTRIES) {
+          break;
+        }
+        if (p.getFileName().toString().startsWith(".")) {
+          continue;
+        }
+        BasicFileAttributes a = servable(p, realDir);
+        if (a != null) {
+          out.add(p);
+        }
+      }
     }
     out.sort((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()));
     return out;
   }
 
-  private static boolean hasHiddenSegment(Path skillDir, Path p) {
-    for (Path segment : skillDir.relativize(p)) {
-      if (segment.toString().startsWith(".")) {
-        return true;
+  /**
+   * The attributes (links followed) of {@code p} when it is a directory or a regular file of at
+   * most {@link #MAX_SERVED_BYTES} that stays inside the folder whose real path is {@code realDir};
+   * null otherwise.
+   */
+  private static BasicFileAttributes servable(Path p, Path realDir) {
+    try {
+      BasicFileAttributes own =
+          Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      BasicFileAttributes a = own;
+      if (own.isSymbolicLink()) {
+        if (!p.toRealPath().startsWith(realDir)) {
+          return null;
+        }
+        a = Files.readAttributes(p, BasicFileAttributes.class);
+      }
+      if (a.isDirectory() || (a.isRegularFile() && a.size() <= MAX_SERVED_BYTES)) {
+        return a;
+      }
+      LOG.debug(
+          "{} is not served: {} of {} bytes",
+          p,
+          a.isRegularFile() ? "a file" : "no file",
+          a.size());
+      return null;
+    } catch (IOException | SecurityException e) {
+      return null;
+    }
+  }
+
+  /** One walk of a skill folder; see {@link #files}. */
+  private static final class Walk {
+    private final Path skillDir;
+    private final List<Path> files = new ArrayList<>();
+    private final Set<Object> visited = new HashSet<>();
+    private Path realDir;
+    private int seen;
+
+    Walk(Path skillDir) {
+      this.skillDir = skillDir;
+    }
+
+    void run() {
+      try {
+        realDir = skillDir.toRealPath();
+        BasicFileAttributes a = Files.readAttributes(realDir, BasicFileAttributes.class);
+        visited.add(key(realDir, a));
+      } catch (IOException | SecurityException e) {
+        LOG.debug("cannot list the files of {}", skillDir, e);
+        return;
+      }
+      visit(skillDir, 1);
+    }
+
+    private boolean full() {
+      return seen >= MAX_ENTRIES || files.size() >= MAX_FILES;
+    }
+
+    private void visit(Path dir, int depth) {
+      List<Path> entries = new ArrayList<>();
+      try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+        for (Path p : stream) {
+          entries.add(p);
+          if (++seen >= MAX_ENTRIES) {
+            LOG.warn(
+                "{} holds more than {} entries; the rest are not served", skillDir, MAX_ENTRIES);
+            break;
+          }
+        }
+      } catch (IOException | SecurityException e) {
+        LOG.debug("cannot list {}", dir, e);
+        return;
+      }
+      for (Path p : entries) {
+        if (files.size() >= MAX_FILES) {
+          return;
+        }
+        if (p.getFileName().toString().startsWith(".")) {
+          continue;
+        }
+        BasicFileAttributes a = servable(p, realDir);
+        if (a == null) {
+          continue;
+        }
+        if (a.isRegularFile()) {
+          files.add(p);
+        } else if (depth < MAX_DEPTH && !full() && visited.add(key(p, a))) {
+          visit(p, depth + 1);
+        }
       }
     }
-    return false;
+
+    /** What identifies a directory however it is reached: its file key, else its real path. */
+    private static Object key(Path dir, BasicFileAttributes a) {
+      Object key = a.fileKey();
+      if (key != null) {
+        return key;
+      }
+      try {
+        return dir.toRealPath();
+      } catch (IOException e) {
+        return dir.toAbsolutePath().normalize();
+      }
+    }
   }
 
   /**
@@ -238,6 +399,37 @@ public final class SkillFiles {
       }
     }
     return ResourceContents.binary(uri, mimeType, bytes);
+  }
+
+  /** What tells a file's content changed: where it is, which file it is, its size and time. */
+  private record Stamp(Path path, Object fileKey, long size, FileTime modified) {}
+
+  /**
+   * The bytes of a served file: a regular file of at most {@link #MAX_SERVED_BYTES}.
+   *
+   * @throws RefusedFileException when it is no regular file or is too large
+   */
+  public static byte[] read(Path file) throws IOException {
+    return RegularFiles.readAll(file, MAX_SERVED_BYTES);
+  }
+
+  /**
+   * {@code sha256:<hex>} of a served file, hashed in chunks (memory does not grow with the file)
+   * and remembered while the file keeps its identity, size and modification time.
+   *
+   * @throws RefusedFileException when it is no regular file or is too large
+   */
+  public static String digest(Path file) throws IOException {
+    BasicFileAttributes a = RegularFiles.check(file, MAX_SERVED_BYTES);
+    Stamp stamp =
+        new Stamp(file.toAbsolutePath().normalize(), a.fileKey(), a.size(), a.lastModifiedTime());
+    String known = DIGESTS.getIfPresent(stamp);
+    if (known != null) {
+      return known;
+    }
+    String digest = "sha256:" + HexFormat.of().formatHex(RegularFiles.sha256(file, a.size()));
+    DIGESTS.put(stamp, digest);
+    return digest;
   }
 
   /** {@code sha256:<64 lowercase hex digits>} of the bytes. */

@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Skills extension over every discoverable skill (loaded or not: the extension is a catalog for
@@ -30,6 +32,8 @@ import java.util.Optional;
  * lacks {@code name} or {@code description} are not served, since an entry requires both.
  */
 public final class SkillsFeature {
+  private static final Logger LOG = LoggerFactory.getLogger(SkillsFeature.class);
+
   /** The extension's identifier, the key under {@code capabilities.extensions}. */
   public static final String EXTENSION = "io.modelcontextprotocol/skills";
 
@@ -123,27 +127,28 @@ public final class SkillsFeature {
     return result.put("ttlMs", TTL_MS).put("cacheScope", "public");
   }
 
-  private static ObjectNode entry(Skill s) throws McpException {
+  private static ObjectNode entry(Skill s) {
     ObjectNode e = NODES.objectNode().put("uri", skillUri(s));
     JsonNode frontmatter = JSON.valueToTree(s.manifest().frontmatter());
     e.set("frontmatter", frontmatter);
     ArrayNode resources = e.putArray("resources");
     Path dir = s.location().directory();
-    try {
-      for (Path f : SkillFiles.files(dir)) {
-        byte[] bytes = Files.readAllBytes(f);
-        resources
-            .addObject()
-            .put("uri", SkillFiles.uri(s.name(), dir, f))
-            .put("digest", SkillFiles.digest(bytes))
-            .put("size", bytes.length);
+    for (Path f : SkillFiles.files(dir)) {
+      String digest;
+      long size;
+      try {
+        digest = SkillFiles.digest(f);
+        size = Files.size(f);
+      } catch (IOException ex) {
+        // Changed or replaced since it was listed: left out, like any file that is not served.
+        LOG.debug("{} of skill {} is not listed", f, s.name(), ex);
+        continue;
       }
-    } catch (IOException ex) {
-      throw new McpException(
-          ErrorKind.INTERNAL_ERROR,
-          "could not read the files of skill '" + s.name() + "'",
-          null,
-          ex);
+      resources
+          .addObject()
+          .put("uri", SkillFiles.uri(s.name(), dir, f))
+          .put("digest", digest)
+          .put("size", size);
     }
     return e;
   }

@@ -87,6 +87,29 @@ class PromptsSurfaceTest {
             messages:
               - content: {type: resource, uri: "skill://demo-prompts/notes/guide.md"}
         """);
+    write(
+        skills.resolve("confined/SKILL.md"),
+        "---\nname: confined\ndescription: Prompts embedding files\n"
+            + "metadata:\n  dcc-mcp:\n    prompts: prompts/confined.yaml\n---\nBody.\n");
+    write(
+        skills.resolve("confined/prompts/confined.yaml"),
+        """
+        prompts:
+          - name: embeds_file
+            arguments:
+              - name: file
+                required: true
+            template: ""
+            messages:
+              - content: {type: resource, uri: "skill://confined/x", path: "{{file}}"}
+          - name: embeds_hidden
+            template: ""
+            messages:
+              - content: {type: resource, uri: "skill://confined/x", path: ../.env}
+        """);
+    write(skills.resolve("confined/.env"), "API_KEY=secret-value\n");
+    write(skills.resolve("confined/notes/guide.md"), "# Guide\nStep one.\n");
+    write(skills.resolve("outside.txt"), "outside the skill\n");
     Files.createDirectories(skills.resolve("demo-prompts/assets"));
     Files.write(skills.resolve("demo-prompts/assets/dot.png"), PNG);
     write(skills.resolve("demo-prompts/notes/guide.md"), "# Guide\nStep one.\n");
@@ -130,6 +153,8 @@ class PromptsSurfaceTest {
     write(
         skills.resolve("other-prompts/prompts.yaml"),
         "prompts:\n  - name: greet\n    template: Hi from the other skill\n");
+    Files.createSymbolicLink(
+        skills.resolve("confined/notes/out.md"), skills.resolve("outside.txt"));
     server = SurfaceServer.start(skills, List.of());
   }
 
@@ -223,6 +248,46 @@ class PromptsSurfaceTest {
             .isInstanceOfSatisfying(
                 McpError.class, e -> assertThat(e.getJsonRpcError().code()).isEqualTo(-32602));
       }
+    }
+  }
+
+  @Test
+  void promptsGet_contentPathFromAnArgument_followsTheResourceRules() {
+    try (McpSyncClient client = loaded("confined")) {
+      McpSchema.GetPromptResult ok =
+          get(client, "embeds_file", Map.of("file", "../notes/guide.md"));
+      assertThat(ok.toString()).contains("Step one.");
+      for (String file :
+          List.of(
+              ".env",
+              "../demo-prompts/.env",
+              "notes/../.env",
+              "../outside.txt",
+              "notes/out.md",
+              "/etc/passwd",
+              "notes")) {
+        assertThatThrownBy(() -> get(client, "embeds_file", Map.of("file", file)))
+            .as(file)
+            .isInstanceOfSatisfying(
+                McpError.class,
+                e -> {
+                  assertThat(e.getJsonRpcError().code()).isEqualTo(-32602);
+                  assertThat(e.toString()).doesNotContain("secret-value");
+                });
+      }
+    }
+  }
+
+  @Test
+  void promptsGet_writtenPathToAHiddenFile_isRefused() {
+    try (McpSyncClient client = loaded("confined")) {
+      assertThatThrownBy(() -> get(client, "embeds_hidden", Map.of()))
+          .isInstanceOfSatisfying(
+              McpError.class,
+              e -> {
+                assertThat(e.getJsonRpcError().message()).contains("not a file served");
+                assertThat(e.toString()).doesNotContain("secret-value");
+              });
     }
   }
 
