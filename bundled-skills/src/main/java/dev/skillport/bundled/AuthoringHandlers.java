@@ -26,9 +26,14 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
-/** The handlers of the bundled {@code skill-authoring} skill, found through the service loader. */
+/**
+ * The handlers of the bundled {@code skill-authoring} skill. They read and write only inside the
+ * {@link AuthoringFolders} the server gives them, so the server registers them (they are not
+ * service-loaded: without folders they would have nowhere to act).
+ */
 public final class AuthoringHandlers implements ToolHandlerProvider {
   /** Handler ids, as {@code tools.yaml} of {@code skill-authoring} names them. */
   static final String VALIDATE = "skill-authoring.validate_skill";
@@ -38,21 +43,45 @@ public final class AuthoringHandlers implements ToolHandlerProvider {
 
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-  private final ToolHandlerProvider handlers =
-      ToolHandlers.builder()
-          .handler(VALIDATE, AuthoringHandlers::validate)
-          .handler(NEW_SKILL, AuthoringHandlers::newSkill)
-          .handler(EXPLAIN, AuthoringHandlers::explain)
-          .build();
+  private final AuthoringFolders folders;
+  private final ToolHandlerProvider handlers;
+
+  /** Handlers that act only inside {@code folders}. */
+  public AuthoringHandlers(AuthoringFolders folders) {
+    this.folders = Objects.requireNonNull(folders, "folders");
+    this.handlers =
+        ToolHandlers.builder()
+            .handler(VALIDATE, this::validate)
+            .handler(NEW_SKILL, this::newSkill)
+            .handler(EXPLAIN, AuthoringHandlers::explain)
+            .build();
+  }
 
   @Override
   public Map<String, ToolHandler> handlers() {
     return handlers.handlers();
   }
 
-  private static ToolResult validate(ToolInvocation invocation) {
+  /** The refusal for a path outside the folders: the same whether or not the path exists. */
+  private ToolResult outside(String what, String given) {
+    return Results.error(
+        "the "
+            + what
+            + " '"
+            + given
+            + "' is outside the folders the skill-authoring tools may use ("
+            + folders.describe()
+            + ")");
+  }
+
+  private ToolResult validate(ToolInvocation invocation) {
     Arguments args = Arguments.of(invocation);
-    Path path = Path.of(args.string("path")).toAbsolutePath().normalize();
+    String given = args.string("path");
+    Optional<Path> confined = folders.confine(given);
+    if (confined.isEmpty()) {
+      return outside("path", given);
+    }
+    Path path = confined.get();
     boolean strict = args.bool("strict", false);
     if (Files.isRegularFile(path)) {
       path = path.getParent();
@@ -85,10 +114,15 @@ public final class AuthoringHandlers implements ToolHandlerProvider {
     return Results.structured(out);
   }
 
-  private static ToolResult newSkill(ToolInvocation invocation) throws IOException {
+  private ToolResult newSkill(ToolInvocation invocation) throws IOException {
     Arguments args = Arguments.of(invocation);
     String name = args.string("name");
-    Path dir = Path.of(args.string("dir")).toAbsolutePath().normalize();
+    String given = args.string("dir");
+    Optional<Path> confined = folders.confine(given);
+    if (confined.isEmpty()) {
+      return outside("folder", given);
+    }
+    Path dir = confined.get();
     if (!SkillScaffold.isValidName(name)) {
       return Results.error("invalid skill name '" + name + "': use " + SkillScaffold.nameRule());
     }

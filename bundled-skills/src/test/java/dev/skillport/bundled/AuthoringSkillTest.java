@@ -11,17 +11,26 @@ import dev.skillport.sdk.testing.SkillTestKit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 class AuthoringSkillTest {
   private static BundledSkills bundled;
   private static SkillTestKit kit;
 
-  @TempDir Path dir;
+  /** The one folder the tools may act in; each test works in a folder of its own below it. */
+  @TempDir static Path workspace;
+
+  /** Beside the workspace: the tools must not reach it. */
+  @TempDir static Path elsewhere;
+
+  private Path dir;
 
   @BeforeAll
   static void loadSkill() throws IOException {
@@ -30,7 +39,12 @@ class AuthoringSkillTest {
         SkillTestKit.load(
             bundled.root().resolve("skill-authoring"),
             LoaderOptions.DEFAULTS.withStrict(true),
-            new AuthoringHandlers());
+            new AuthoringHandlers(new AuthoringFolders(List.of(workspace))));
+  }
+
+  @BeforeEach
+  void folder(TestInfo test) throws IOException {
+    dir = Files.createDirectories(workspace.resolve(test.getTestMethod().orElseThrow().getName()));
   }
 
   @AfterAll
@@ -99,6 +113,86 @@ class AuthoringSkillTest {
     ToolResult result = kit.call("validate_skill", Map.of("path", dir.resolve("none").toString()));
 
     assertThat(result.isError()).isTrue();
+  }
+
+  @Test
+  void validate_pathOutsideTheFolders_revealsNothing() throws IOException {
+    Path secret = Files.createDirectories(elsewhere.resolve("secret-skill"));
+    Files.writeString(
+        secret.resolve("SKILL.md"), "---\nname: secret-skill\nsecret-key: hunter2\n---\n");
+
+    ToolResult existing = kit.call("validate_skill", Map.of("path", secret.toString()));
+    ToolResult missing =
+        kit.call("validate_skill", Map.of("path", elsewhere.resolve("nothing").toString()));
+    ToolResult climbing =
+        kit.call(
+            "validate_skill",
+            Map.of("path", dir.resolve("../../" + elsewhere.getFileName()).toString()));
+
+    for (ToolResult r : List.of(existing, missing, climbing)) {
+      assertThat(r.isError()).isTrue();
+      assertThat(r.content().toString())
+          .contains("outside the folders the skill-authoring tools may use")
+          .doesNotContain("secret-key")
+          .doesNotContain("SKILL.md");
+    }
+    // The same answer whether or not something is there: only the path given differs.
+    assertThat(existing.content().toString().replace(secret.toString(), "X"))
+        .isEqualTo(
+            missing.content().toString().replace(elsewhere.resolve("nothing").toString(), "X"));
+  }
+
+  @Test
+  void validate_linkLeadingOutOfTheFolders_isRefused() throws IOException {
+    Path secret = Files.createDirectories(elsewhere.resolve("linked-skill"));
+    Files.writeString(secret.resolve("SKILL.md"), "---\nname: linked-skill\n---\n");
+    Path link = Files.createSymbolicLink(dir.resolve("link"), secret);
+
+    ToolResult result = kit.call("validate_skill", Map.of("path", link.toString()));
+
+    assertThat(result.isError()).isTrue();
+    assertThat(result.content().toString()).contains("outside the folders");
+  }
+
+  @Test
+  void newSkill_outsideTheFolders_writesNothing() throws IOException {
+    Path target = elsewhere.resolve("new-home");
+    Path link = Files.createSymbolicLink(dir.resolve("out"), elsewhere);
+
+    ToolResult absolute =
+        kit.call("new_skill", Map.of("name", "intruder", "dir", target.toString()));
+    ToolResult viaLink =
+        kit.call("new_skill", Map.of("name", "intruder", "dir", link.resolve("sub").toString()));
+    ToolResult relative = kit.call("new_skill", Map.of("name", "intruder", "dir", "../../x"));
+
+    assertThat(List.of(absolute, viaLink, relative)).allMatch(ToolResult::isError);
+    try (var entries = Files.list(elsewhere)) {
+      assertThat(entries.map(p -> p.getFileName().toString()))
+          .doesNotContain("new-home", "sub", "x");
+    }
+    assertThat(target).doesNotExist();
+  }
+
+  @Test
+  void newSkill_relativeFolder_isCreatedInTheFirstFolder() {
+    ToolResult created = kit.call("new_skill", Map.of("name", "rel", "dir", "relative-home"));
+
+    assertThat(created.isError()).as(created.toString()).isFalse();
+    assertThat(workspace.resolve("relative-home/rel/SKILL.md")).isRegularFile();
+  }
+
+  @Test
+  void noFolders_everyPathIsRefused() {
+    SkillTestKit unconfigured =
+        SkillTestKit.load(
+            bundled.root().resolve("skill-authoring"),
+            LoaderOptions.DEFAULTS,
+            new AuthoringHandlers(AuthoringFolders.NONE));
+
+    ToolResult result = unconfigured.call("validate_skill", Map.of("path", dir.toString()));
+
+    assertThat(result.isError()).isTrue();
+    assertThat(result.content().toString()).contains("--authoring-dir");
   }
 
   @Test

@@ -1,6 +1,8 @@
 package dev.skillport.server.cli;
 
 import dev.skillport.api.skill.Scope;
+import dev.skillport.bundled.AuthoringFolders;
+import dev.skillport.bundled.AuthoringHandlers;
 import dev.skillport.bundled.BundledSkills;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
@@ -119,6 +121,13 @@ final class ServeCommand implements Callable<Integer> {
   private boolean noBundled;
 
   @Option(
+      names = "--authoring-dir",
+      paramLabel = "DIR",
+      description =
+          "A folder the bundled skill-authoring tools may validate and create skills in (repeatable; default: the skill roots, never the bundled ones).")
+  private List<Path> authoringDirs = new ArrayList<>();
+
+  @Option(
       names = "--plugins",
       paramLabel = "DIR",
       description =
@@ -220,6 +229,12 @@ final class ServeCommand implements Callable<Integer> {
     Thread hook = resources.shutdownHook(STOP_BUDGET);
     Runtime.getRuntime().addShutdownHook(hook);
     try {
+      // The authoring tools act in the roots given so far (not the bundled copy) or the named ones.
+      AuthoringFolders authoring =
+          new AuthoringFolders(
+              authoringDirs.isEmpty()
+                  ? roots.stream().map(SkillRoot::path).toList()
+                  : authoringDirs.stream().map(env.workingDirectory()::resolve).toList());
       // Unpacked for this run only and served at system scope, like the skills plugins ship.
       if (!noBundled) {
         BundledSkills bundled = resources.add("bundled skills", BundledSkills.unpack());
@@ -235,6 +250,7 @@ final class ServeCommand implements Callable<Integer> {
                       .withParallelism(Runtime.getRuntime().availableProcessors()))
               .withPreload(preload)
               .withWatch(!noWatch);
+      new AuthoringHandlers(authoring).handlers().forEach(config.handlers()::register);
       Stores stores = openStores(env, resources);
       // Launched, not started: the transport takes the client's handshake while the catalog
       // loads, and every other request waits for it (decision record 0014).
