@@ -42,7 +42,7 @@ final class Bm25Index {
       Map<String, int[]> tfs = new HashMap<>();
       for (Map.Entry<Field, String> e : docs.get(d).entrySet()) {
         int f = e.getKey().ordinal();
-        List<String> tokens = Tokenizer.tokens(e.getValue());
+        List<String> tokens = Tokenizer.terms(e.getValue());
         lengths[d][f] = tokens.size();
         total[f] += tokens.size();
         for (String t : tokens) {
@@ -68,15 +68,20 @@ final class Bm25Index {
 
   /**
    * Scores every document matching at least one query token. Each query token counts once per
-   * document, through its best-matching vocabulary term (exact beats prefix beats typo).
+   * document, through its best-matching vocabulary term (exact beats prefix beats typo); tokens and
+   * terms are stems ({@link Tokenizer#terms}).
    *
    * @return document index → score, for matching documents only
    */
   Map<Integer, Double> score(String query) {
     Map<Integer, Double> scores = new HashMap<>();
-    for (String token : Tokenizer.tokens(query)) {
+    for (Tokenizer.QueryTerm term : Tokenizer.queryTerms(query)) {
+      Map<String, Double> matches = matcher.expand(term.stem());
+      if (!term.typed().equals(term.stem())) {
+        matcher.expand(term.typed()).forEach((t, w) -> matches.merge(t, w, Math::max));
+      }
       Map<Integer, Double> best = new HashMap<>();
-      for (Map.Entry<String, Double> match : matcher.expand(token).entrySet()) {
+      for (Map.Entry<String, Double> match : matches.entrySet()) {
         List<Posting> list = postings.get(match.getKey());
         double idf = Math.log(1 + (docCount - list.size() + 0.5) / (list.size() + 0.5));
         for (Posting p : list) {

@@ -3,10 +3,75 @@ package dev.skillport.registry.search;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import opennlp.tools.stemmer.snowball.SnowballStemmer;
 
-/** Splits text into lower-case word tokens; {@code snake_case}, kebab-case and camelCase split. */
+/**
+ * Splits text into lower-case word tokens ({@code snake_case}, kebab-case and camelCase split) and
+ * reduces them to English stems, so {@code rendering}, {@code renders} and {@code rendered} are one
+ * term ({@code render}).
+ *
+ * <p>Stems come from the Snowball English stemmer (Porter2) of Apache OpenNLP: a maintained, Apache
+ * 2.0 implementation of the published algorithm, the same one search engines use, rather than
+ * suffix rules of our own that would miss its exceptions ({@code news}, {@code sky}, {@code
+ * generous}). Its stemmer objects keep state, so each call makes its own.
+ */
 final class Tokenizer {
+  /** Tokens this short are kept as they are: ids and abbreviations, not English words. */
+  private static final int MIN_STEM_LENGTH = 3;
+
   private Tokenizer() {}
+
+  /** The stemmed tokens of {@code text}: the terms the index holds and queries look up. */
+  static List<String> terms(String text) {
+    List<String> tokens = tokens(text);
+    if (tokens.isEmpty()) {
+      return tokens;
+    }
+    SnowballStemmer stemmer = new SnowballStemmer(SnowballStemmer.ALGORITHM.ENGLISH);
+    List<String> out = new ArrayList<>(tokens.size());
+    for (String token : tokens) {
+      out.add(stem(stemmer, token));
+    }
+    return out;
+  }
+
+  /**
+   * One query word: as typed and as its stem. A partial word's stem can lose the prefix the word
+   * shares with what it abbreviates ({@code poly} stems to {@code poli}, no prefix of {@code
+   * polygon}), so queries match both forms.
+   */
+  record QueryTerm(String typed, String stem) {}
+
+  /** The words of a query, each as typed and as its stem. */
+  static List<QueryTerm> queryTerms(String query) {
+    List<String> tokens = tokens(query);
+    List<QueryTerm> out = new ArrayList<>(tokens.size());
+    if (tokens.isEmpty()) {
+      return out;
+    }
+    SnowballStemmer stemmer = new SnowballStemmer(SnowballStemmer.ALGORITHM.ENGLISH);
+    for (String token : tokens) {
+      out.add(new QueryTerm(token, stem(stemmer, token)));
+    }
+    return out;
+  }
+
+  private static String stem(SnowballStemmer stemmer, String token) {
+    if (token.length() < MIN_STEM_LENGTH || !isAsciiLetters(token)) {
+      return token;
+    }
+    return stemmer.stem(token).toString();
+  }
+
+  private static boolean isAsciiLetters(String token) {
+    for (int i = 0; i < token.length(); i++) {
+      char c = token.charAt(i);
+      if (c < 'a' || c > 'z') {
+        return false;
+      }
+    }
+    return true;
+  }
 
   static List<String> tokens(String text) {
     List<String> out = new ArrayList<>();

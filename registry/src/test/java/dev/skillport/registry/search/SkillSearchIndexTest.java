@@ -117,4 +117,46 @@ class SkillSearchIndexTest {
     assertThat(TermMatcher.withinOneEdit("render", "ronder")).isTrue();
     assertThat(TermMatcher.withinOneEdit("render", "rodner")).isFalse();
   }
+
+  /** Four skills about rendering, written the ways skill authors write it, and one that is not. */
+  private final SkillSearchIndex renderSkills =
+      SkillSearchIndex.build(
+          List.of(
+              TestSkills.named("blender-render").description("Render scenes with Cycles").build(),
+              TestSkills.named("maya-arnold").hint("renders frames with Arnold").build(),
+              TestSkills.named("houdini-karma").description("Rendering for Solaris stages").build(),
+              TestSkills.named("farm-submit").tool("submit_rendered_frames").build(),
+              TestSkills.named("image-tools").description("Resize and convert images").build()));
+
+  private List<String> renderHits(String query) {
+    return names(renderSkills.search(q(query)));
+  }
+
+  @Test
+  void search_inflectedForms_findTheSameSkillsThroughStems() {
+    List<String> all = List.of("blender-render", "maya-arnold", "houdini-karma", "farm-submit");
+    for (String query : List.of("render", "rendering", "renders", "rendered", "Renderings")) {
+      assertThat(renderHits(query)).as(query).containsExactlyInAnyOrderElementsOf(all);
+    }
+  }
+
+  @Test
+  void search_stemsKeepTypoAndPrefixTolerance() {
+    assertThat(renderHits("rendring")).as("typo").contains("houdini-karma", "blender-render");
+    assertThat(renderHits("rend")).as("prefix").hasSize(4);
+    assertThat(names(index.search(q("poly"))))
+        .as("a prefix whose stem is no prefix (poly stems to poli)")
+        .first()
+        .isEqualTo("maya-geometry");
+    assertThat(renderHits("imaging")).as("stem of image").containsExactly("image-tools");
+    assertThat(renderHits("converting images")).containsExactly("image-tools");
+  }
+
+  @Test
+  void terms_areSnowballEnglishStems_shortAndNonLetterTokensKept() {
+    assertThat(Tokenizer.terms("Rendering renders rendered generously news"))
+        .containsExactly("render", "render", "render", "generous", "news");
+    assertThat(Tokenizer.terms("usd2 gltf_export v2 ui"))
+        .containsExactly("usd2", "gltf", "export", "v2", "ui");
+  }
 }
