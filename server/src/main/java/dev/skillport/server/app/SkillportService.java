@@ -399,7 +399,8 @@ public final class SkillportService {
       } catch (java.io.IOException e) {
         // Not JSON: the text is the value.
       }
-      candidates.add(NODES.textNode(raw));
+      // The line break a script's last print leaves is not part of the value.
+      candidates.add(NODES.textNode(raw.replaceAll("[\\r\\n]+$", "")));
     }
     List<String> violations = List.of();
     for (JsonNode value : candidates) {

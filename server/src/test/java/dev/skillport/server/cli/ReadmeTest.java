@@ -123,4 +123,17 @@ class ReadmeTest {
     assertThat(Files.readString(REPO.resolve(".ci/run"), StandardCharsets.UTF_8))
         .contains("mvn -B verify");
   }
+
+  @Test
+  void pythonExample_isTheScriptTheInteropTestRuns() throws Exception {
+    Block python =
+        blocks().stream().filter(b -> b.language().equals("python")).findFirst().orElseThrow();
+    String script =
+        Files.readString(
+            REPO.resolve(
+                "server/src/test/resources/upstream-style/scene-primitives/scripts/create_sphere.py"),
+            StandardCharsets.UTF_8);
+
+    assertThat(python.body().strip()).isEqualTo(script.strip());
+  }
 }

@@ -1,0 +1,3 @@
+import json
+
+print(json.dumps(["pSphere1", "pCube1"]))

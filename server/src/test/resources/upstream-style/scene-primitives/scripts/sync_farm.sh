@@ -1,0 +1,2 @@
+echo "render farm is offline"
+exit 2
