@@ -34,24 +34,36 @@ final class ScriptStderr {
     this.maxChars = maxChars;
   }
 
-  /** Reads {@code in} to its end. */
+  /**
+   * Reads {@code in} to its end. Bytes are scanned for line ends in bulk and only the kept start of
+   * a line is copied, so a gigabyte on one line costs a scan, not a copy per byte.
+   */
   void read(InputStream in) throws IOException {
     ByteArrayOutputStream line = new ByteArrayOutputStream();
-    byte[] buf = new byte[8192];
+    byte[] buf = new byte[64 * 1024];
     int n;
     while ((n = in.read(buf)) >= 0) {
+      int start = 0;
       for (int i = 0; i < n; i++) {
-        byte b = buf[i];
-        if (b == '\n') {
+        if (buf[i] == '\n') {
+          keepStart(line, buf, start, i - start);
           accept(line.toString(StandardCharsets.UTF_8));
           line.reset();
-        } else if (line.size() < MAX_LINE) {
-          line.write(b);
+          start = i + 1;
         }
       }
+      keepStart(line, buf, start, n - start);
     }
     if (line.size() > 0) {
       accept(line.toString(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** Appends to {@code line} what of {@code length} bytes still fits in {@link #MAX_LINE}. */
+  private static void keepStart(ByteArrayOutputStream line, byte[] buf, int from, int length) {
+    int room = MAX_LINE - line.size();
+    if (room > 0 && length > 0) {
+      line.write(buf, from, Math.min(room, length));
     }
   }
 

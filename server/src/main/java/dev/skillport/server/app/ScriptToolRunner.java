@@ -19,18 +19,28 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a script tool out of process, under a {@link ScriptPolicy}: the interpreter chosen by
  * extension from a fixed allowlist, arguments as JSON on stdin and as {@code --key value} flags
  * (never through a shell), a minimal environment, the skill folder as working directory, a timeout
- * or cancellation that kills the whole process tree, and capped output (what exceeds a cap is read
- * and discarded, never buffered).
+ * or cancellation that kills the whole process tree ({@link ProcessTree}: daemons that detached
+ * included), and capped output (what exceeds a cap is read and discarded, never buffered). The
+ * result is what the script printed before it exited: a child that keeps its output pipes open gets
+ * {@link #PIPE_GRACE}, then the rest of the tree is killed. {@link #close(Duration)} stops every
+ * run and every process the runs left behind when the server shuts down.
  *
  * <p>Stdout is read by {@link ScriptOutput}: a JSON object (the whole output, or else its last
  * non-empty line) is the result envelope; {@code "success": false} in it, a non-zero exit code or a
@@ -45,7 +55,7 @@ import java.util.concurrent.TimeUnit;
  * Python from writing {@code __pycache__} folders into skill folders (which would also wake the
  * skill watcher).
  */
-public final class ScriptToolRunner {
+public final class ScriptToolRunner implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Map<String, String> KINDS =
       Map.of(
@@ -55,6 +65,26 @@ public final class ScriptToolRunner {
           "js", "node",
           "mjs", "node");
   private static final Duration POLL = Duration.ofMillis(50);
+
+  /**
+   * How long after the script exits its output pipes may stay open (a child still writing); then
+   * the rest of its tree is killed and the output read until then is the result.
+   */
+  static final Duration PIPE_GRACE = Duration.ofMillis(300);
+
+  /** How long after the kill the pipes are waited for; a process that escaped keeps them. */
+  private static final Duration AFTER_KILL = Duration.ofSeconds(2);
+
+  private static final Logger LOG = LoggerFactory.getLogger(ScriptToolRunner.class);
+
+  /** Marks this runner's processes; every run adds its number. */
+  private final String markerPrefix =
+      "skillport-" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
+
+  private final AtomicLong runNumbers = new AtomicLong();
+  private final Set<ProcessTree> running = ConcurrentHashMap.newKeySet();
+  private volatile boolean refusing;
+  private volatile boolean stopping;
 
   private final ScriptPolicy policy;
   private final Map<String, String> environment;
@@ -219,12 +249,17 @@ public final class ScriptToolRunner {
             });
     Duration timeout =
         timeoutSecs != null ? Duration.ofSeconds(timeoutSecs) : policy.defaultTimeout();
+    if (refusing) {
+      return stoppingResult(script);
+    }
+    String marker = markerPrefix + "-" + runNumbers.incrementAndGet();
     Process process;
     try {
       ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile());
       pb.environment().clear();
       pb.environment().putAll(environment);
       pb.environment().put("SKILLPORT_SKILL_DIR", workDir.toString());
+      pb.environment().put(ProcessTree.VARIABLE, marker);
       if (python) {
         pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
       }
@@ -245,9 +280,31 @@ public final class ScriptToolRunner {
           "could not start " + interpreter + ": " + e.getMessage(),
           "check that " + interpreter + " is installed and on PATH");
     }
+    ProcessTree tree = new ProcessTree(process, marker);
+    running.add(tree);
+    try {
+      return await(process, tree, script, workDir, arguments, timeout, context);
+    } finally {
+      running.remove(tree);
+    }
+  }
+
+  private ToolResult await(
+      Process process,
+      ProcessTree tree,
+      Path script,
+      Path workDir,
+      JsonNode arguments,
+      Duration timeout,
+      ToolContext context) {
     ScriptStderr stderr = new ScriptStderr(context, policy.maxStderr());
-    Future<Captured> out =
-        pumps.submit(() -> capture(process.getInputStream(), policy.maxStdout()));
+    Capture stdout = new Capture(policy.maxStdout());
+    Future<?> out =
+        pumps.submit(
+            () -> {
+              stdout.read(process.getInputStream());
+              return null;
+            });
     Future<?> err =
         pumps.submit(
             () -> {
@@ -265,18 +322,22 @@ public final class ScriptToolRunner {
     try {
       while (!finished) {
         long left = deadline - System.nanoTime();
-        if (left <= 0 || context.isCancelled()) {
+        if (left <= 0 || context.isCancelled() || stopping) {
           break;
         }
+        tree.track();
         finished = process.waitFor(Math.min(left, POLL.toNanos()), TimeUnit.NANOSECONDS);
       }
     } catch (InterruptedException e) {
       interrupted = true;
     }
     if (!finished) {
-      killTree(process);
+      tree.kill();
       if (interrupted) {
         Thread.currentThread().interrupt();
+      }
+      if (stopping && !interrupted && !context.isCancelled()) {
+        return stoppingResult(script);
       }
       boolean cancelled = interrupted || context.isCancelled();
       String why = cancelled ? "cancelled" : "timed out after " + timeout.toSeconds() + " s";
@@ -285,10 +346,86 @@ public final class ScriptToolRunner {
           script.getFileName() + " " + why + tailSuffix(stderr),
           cancelled ? null : "raise timeout_hint_secs if the tool needs longer");
     }
-    Captured stdout = get(out);
-    await(err);
+    // The script has exited: its result is what it printed. A child that keeps the pipes open
+    // gets a moment to finish writing, then the rest of the tree is killed, which closes them.
+    if (!ended(out, err, PIPE_GRACE)) {
+      int killed = tree.kill();
+      LOG.debug("{} left {} processes holding its output open; killed", script, killed);
+      if (!ended(out, err, AFTER_KILL)) {
+        LOG.warn("{} left a process holding its output open that could not be ended", script);
+      }
+    }
+    Captured captured = stdout.snapshot();
     return ScriptOutput.interpret(
-        process.exitValue(), stdout.text(), stdout.truncated(), stderr.tail(), workDir);
+        process.exitValue(), captured.text(), captured.truncated(), stderr.tail(), workDir);
+  }
+
+  private static ToolResult stoppingResult(Path script) {
+    return ToolCallErrors.result(
+        "SCRIPT_CANCELLED",
+        script.getFileName() + " was stopped: the server is shutting down",
+        "call the tool again once the server is back");
+  }
+
+  /** Whether both output pumps reached the end of their streams within {@code wait}. */
+  private static boolean ended(Future<?> out, Future<?> err, Duration wait) {
+    long deadline = System.nanoTime() + wait.toNanos();
+    for (Future<?> f : List.of(out, err)) {
+      try {
+        f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      } catch (ExecutionException e) {
+        // The stream failed; what was read before is kept.
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Stops running scripts for a server that shuts down: new runs are refused at once; runs still
+   * going after {@code grace} have their process trees killed (their calls end as cancelled), and
+   * whatever processes this runner's scripts left behind are killed too. Waits up to {@code grace}
+   * plus two seconds in all.
+   */
+  public void close(Duration grace) {
+    refusing = true;
+    long deadline = System.nanoTime() + grace.toNanos();
+    while (!running.isEmpty() && System.nanoTime() < deadline) {
+      sleep(POLL);
+    }
+    stopping = true;
+    int killed = 0;
+    for (ProcessTree tree : List.copyOf(running)) {
+      killed += tree.kill();
+    }
+    killed += ProcessTree.killMarked(markerPrefix);
+    if (killed > 0) {
+      LOG.info("stopped {} script processes", killed);
+    }
+    // The runs return once their processes are gone, removing their temporary folders.
+    long end = System.nanoTime() + AFTER_KILL.toNanos();
+    while (!running.isEmpty() && System.nanoTime() < end) {
+      sleep(POLL);
+    }
+    pumps.shutdownNow();
+  }
+
+  /** {@link #close(Duration)} with a grace of half a second, for a server asked to stop. */
+  @Override
+  public void close() {
+    close(Duration.ofMillis(500));
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      TimeUnit.NANOSECONDS.sleep(d.toNanos());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static void copy(Map<String, String> from, String name, Map<String, String> to) {
@@ -308,55 +445,38 @@ public final class ScriptToolRunner {
     return t.length() <= max ? t : "…" + t.substring(t.length() - max);
   }
 
-  private static void killTree(Process process) {
-    // The tree is listed before the script dies (its children are re-parented then and no longer
-    // listed as its descendants); the script goes first so it cannot start new children.
-    List<ProcessHandle> tree = process.descendants().toList();
-    process.toHandle().destroyForcibly();
-    for (ProcessHandle child : tree) {
-      child.descendants().forEach(ProcessHandle::destroyForcibly);
-      child.destroyForcibly();
-    }
-    process.destroyForcibly();
-    try {
-      process.waitFor(2, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
+  /**
+   * Stdout as it is read: at most {@code max} bytes kept (the rest drained), readable at any time,
+   * so the output a script printed is there even when a child keeps the pipe open.
+   */
+  private static final class Capture {
+    private final int max;
+    private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+    private boolean truncated;
 
-  private static void await(Future<?> f) {
-    try {
-      f.get(5, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      // A descendant still holding stderr open; the tail read so far is used.
+    Capture(int max) {
+      this.max = max;
     }
-  }
 
-  private static Captured get(Future<Captured> f) {
-    try {
-      return f.get(5, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      return new Captured("", false);
-    }
-  }
-
-  /** Reads a stream to its end, keeping at most {@code max} bytes (the rest is drained). */
-  private static Captured capture(InputStream in, int max) throws IOException {
-    ByteArrayOutputStream kept = new ByteArrayOutputStream();
-    byte[] buf = new byte[8192];
-    boolean truncated = false;
-    int n;
-    while ((n = in.read(buf)) >= 0) {
-      int room = max - kept.size();
-      if (room > 0) {
-        kept.write(buf, 0, Math.min(room, n));
-      }
-      if (n > room) {
-        truncated = true;
+    void read(InputStream in) throws IOException {
+      byte[] buf = new byte[8192];
+      int n;
+      while ((n = in.read(buf)) >= 0) {
+        synchronized (this) {
+          int room = max - kept.size();
+          if (room > 0) {
+            kept.write(buf, 0, Math.min(room, n));
+          }
+          if (n > room) {
+            truncated = true;
+          }
+        }
       }
     }
-    return new Captured(kept.toString(StandardCharsets.UTF_8), truncated);
+
+    synchronized Captured snapshot() {
+      return new Captured(kept.toString(StandardCharsets.UTF_8), truncated);
+    }
   }
 
   private record Captured(String text, boolean truncated) {}

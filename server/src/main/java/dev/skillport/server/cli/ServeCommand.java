@@ -47,7 +47,8 @@ import picocli.CommandLine.ParentCommand;
 /**
  * {@code skillport serve}: serves the skills over MCP on stdio or Streamable HTTP until stdin ends
  * (stdio), or SIGTERM or Ctrl-C arrives; then it stops within {@link #STOP_BUDGET}: in-flight jobs
- * and workflow runs are marked interrupted, stores closed, temporary folders removed.
+ * and workflow runs are marked interrupted, every script process killed (daemons the scripts
+ * detached included), stores closed, temporary folders removed.
  */
 @Command(
     name = "serve",
@@ -256,11 +257,15 @@ final class ServeCommand implements Callable<Integer> {
       // loads, and every other request waits for it (decision record 0014).
       SkillportServer server =
           resources.add("server", SkillportServer.launch(config, version, pluginFolders));
+      // Closed after the job scheduler (resources close newest first): jobs are marked interrupted
+      // and their scripts cancelled first, then every script still running, and every process a
+      // script left behind, is killed.
+      ScriptToolRunner scripts = resources.add("script processes", scriptRunner(env));
       JobScheduler jobs =
           resources.add("job scheduler", new JobScheduler(stores.jobs(), Math.max(1, jobWorkers)));
       CallGuard guard =
           resources.add("call guard", CallGuard.of(Set.copyOf(deniedSkills), auditLog));
-      server.service().configureExecution(scriptRunner(env), jobs, guard);
+      server.service().configureExecution(scripts, jobs, guard);
       server.workflows().useStore(stores.workflows());
       if (mode.http) {
         return serveHttp(server, resources);
