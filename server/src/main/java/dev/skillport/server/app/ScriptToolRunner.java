@@ -331,13 +331,19 @@ public final class ScriptToolRunner implements AutoCloseable {
     } catch (InterruptedException e) {
       interrupted = true;
     }
-    if (!finished) {
+    if (stopping) {
+      // The server is shutting down: whether the kill reached the script first or this loop
+      // noticed first, the call ends as stopped.
       tree.kill();
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
-      if (stopping && !interrupted && !context.isCancelled()) {
-        return stoppingResult(script);
+      return stoppingResult(script);
+    }
+    if (!finished) {
+      tree.kill();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
       boolean cancelled = interrupted || context.isCancelled();
       String why = cancelled ? "cancelled" : "timed out after " + timeout.toSeconds() + " s";
@@ -346,14 +352,17 @@ public final class ScriptToolRunner implements AutoCloseable {
           script.getFileName() + " " + why + tailSuffix(stderr),
           cancelled ? null : "raise timeout_hint_secs if the tool needs longer");
     }
-    // The script has exited: its result is what it printed. A child that keeps the pipes open
-    // gets a moment to finish writing, then the rest of the tree is killed, which closes them.
-    if (!ended(out, err, PIPE_GRACE)) {
-      int killed = tree.kill();
-      LOG.debug("{} left {} processes holding its output open; killed", script, killed);
-      if (!ended(out, err, AFTER_KILL)) {
-        LOG.warn("{} left a process holding its output open that could not be ended", script);
-      }
+    // The script has exited: its result is what it printed. A child still writing gets a moment
+    // to finish, then whatever the script left running is killed; that also closes the pipes a
+    // child kept open. (The pipes reaching their end proves nothing: the JDK closes its side of
+    // them when the script exits.)
+    boolean ended = ended(out, err, PIPE_GRACE);
+    int killed = tree.kill();
+    if (killed > 0) {
+      LOG.debug("{} left {} processes running; killed", script, killed);
+    }
+    if (!ended && !ended(out, err, AFTER_KILL)) {
+      LOG.warn("{} left a process holding its output open that could not be ended", script);
     }
     Captured captured = stdout.snapshot();
     return ScriptOutput.interpret(
