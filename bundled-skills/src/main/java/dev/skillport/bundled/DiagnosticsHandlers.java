@@ -86,6 +86,7 @@ public final class DiagnosticsHandlers implements ToolHandlerProvider {
       ArrayNode products = item.putArray("products");
       new TreeSet<>(a.products()).forEach(products::add);
       item.put("ready", a.ready());
+      item.put("detail", a.detail());
     }
     out.put("plugin_problems", s.pluginProblems());
     return Results.structured(out);

@@ -127,7 +127,9 @@ class DiagnosticsSkillTest {
             7,
             Map.of(SkillState.AVAILABLE, 4, SkillState.SKIPPED, 1),
             List.of("python-host"),
-            List.of(new AdapterStatus("py", Set.of("python-host"), false)),
+            List.of(
+                new AdapterStatus(
+                    "py", Set.of("python-host"), false, "restarting after exit code 139")),
             3);
 
     JsonNode out = kit.call("server_status", Map.of()).structured();
@@ -143,6 +145,7 @@ class DiagnosticsSkillTest {
     assertThat(out.at("/plugins/0").asText()).isEqualTo("python-host");
     assertThat(out.at("/adapters/0/id").asText()).isEqualTo("py");
     assertThat(out.at("/adapters/0/ready").asBoolean(true)).isFalse();
+    assertThat(out.at("/adapters/0/detail").asText()).isEqualTo("restarting after exit code 139");
     assertThat(out.path("plugin_problems").asInt()).isEqualTo(3);
   }
 

@@ -2,6 +2,7 @@ package dev.skillport.api.host;
 
 import dev.skillport.api.resource.ResourceProvider;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.pf4j.ExtensionPoint;
@@ -54,10 +55,31 @@ public interface HostAdapter extends ExtensionPoint {
     return List.of();
   }
 
-  /** Whether the host answers now; a load that needs this adapter is refused while it does not. */
+  /**
+   * Whether the host answers now; a load that needs this adapter is refused while it does not, and
+   * the server's {@code /readyz} fails while any started adapter is not ready.
+   */
   default boolean isReady() {
     return true;
   }
+
+  /**
+   * One line on the host's state for people reading {@code server_status}: what runs (for example
+   * {@code "Blender 3.4.1, pid 4242"}) or why it is not ready ({@code "restarting after exit code
+   * 139, next attempt in 2 s"}). Empty when there is nothing to add.
+   */
+  default String statusDetail() {
+    return "";
+  }
+
+  /**
+   * Settings the operator gave this adapter, called once before {@link #start()}: the server's
+   * {@code --adapter-setting ID.KEY=VALUE} options whose {@code ID} is this adapter's {@link
+   * #id()}, keyed by {@code KEY} (for example {@code executable} from {@code --adapter-setting
+   * blender.executable=/opt/blender/blender}). Empty when none were given. An adapter ignores keys
+   * it does not know and may read its own environment variables as well.
+   */
+  default void configure(Map<String, String> settings) {}
 
   /**
    * Connects to or launches the host. Called once, before any skill of this adapter loads; a thrown

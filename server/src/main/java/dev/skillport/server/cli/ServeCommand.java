@@ -15,6 +15,7 @@ import dev.skillport.server.app.ScriptToolRunner;
 import dev.skillport.server.jobs.JobScheduler;
 import dev.skillport.server.jobs.MvStoreJobStore;
 import dev.skillport.server.jobs.StoreInUseException;
+import dev.skillport.server.plugins.AdapterSettings;
 import dev.skillport.server.plugins.PluginFolders;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;
@@ -41,8 +42,11 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code skillport serve}: serves the skills over MCP on stdio or Streamable HTTP until stdin ends
@@ -63,6 +67,8 @@ final class ServeCommand implements Callable<Integer> {
   private static final int DEFAULT_INSTANCE_SLOTS = 32;
 
   @ParentCommand private SkillportCommand parent;
+
+  @Spec private CommandSpec spec;
 
   @ArgGroup(exclusive = true)
   private Mode mode = new Mode();
@@ -145,6 +151,21 @@ final class ServeCommand implements Callable<Integer> {
   private String instance;
 
   @Option(
+      names = "--adapter-setting",
+      paramLabel = "ADAPTER.KEY=VALUE",
+      description =
+          "A setting for one host adapter (repeatable), e.g. blender.executable=/opt/blender/blender.")
+  private List<String> adapterSettings = new ArrayList<>();
+
+  @Option(
+      names = "--blender",
+      paramLabel = "PATH",
+      description =
+          "The Blender executable for the Blender adapter plugin (short for --adapter-setting"
+              + " blender.executable=PATH; else SKILLPORT_BLENDER, else blender on PATH).")
+  private Path blender;
+
+  @Option(
       names = "--jobs-dir",
       paramLabel = "DIR",
       description = "Keep job and workflow records in DIR instead (one server at a time).")
@@ -216,6 +237,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    AdapterSettings settings = adapterSettings();
     CliEnvironment env = parent.environment();
     if (mode.http) {
       checkAddress();
@@ -256,7 +278,7 @@ final class ServeCommand implements Callable<Integer> {
       // Launched, not started: the transport takes the client's handshake while the catalog
       // loads, and every other request waits for it (decision record 0014).
       SkillportServer server =
-          resources.add("server", SkillportServer.launch(config, version, pluginFolders));
+          resources.add("server", SkillportServer.launch(config, version, pluginFolders, settings));
       // Closed after the job scheduler (resources close newest first): jobs are marked interrupted
       // and their scripts cancelled first, then every script still running, and every process a
       // script left behind, is killed.
@@ -292,7 +314,7 @@ final class ServeCommand implements Callable<Integer> {
         StreamableHttpTransport.builder(server.mcp())
             .host(host)
             .port(port)
-            // /readyz answers 200 once the first catalog is served.
+            // /readyz answers 200 once the first catalog is served and every adapter is ready.
             .readiness(server::isReady);
     if (authToken != null) {
       builder.authToken(authToken);
@@ -465,6 +487,19 @@ final class ServeCommand implements Callable<Integer> {
       throw StartupFailure.environment(
           "cannot open the workflow store in " + dir + " (" + e.getMessage() + ")", e);
     }
+  }
+
+  private AdapterSettings adapterSettings() {
+    AdapterSettings settings;
+    try {
+      settings = AdapterSettings.parse(adapterSettings);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (blender != null) {
+      settings = settings.with("blender", "executable", blender.toString());
+    }
+    return settings;
   }
 
   private ScriptToolRunner scriptRunner(CliEnvironment env) {

@@ -84,6 +84,15 @@ public final class PluginHost implements AutoCloseable {
    *     against
    */
   public static PluginHost load(List<Path> folders, String systemVersion) throws IOException {
+    return load(folders, systemVersion, AdapterSettings.none());
+  }
+
+  /**
+   * Like {@link #load(List, String)}; every adapter gets its group of {@code settings} ({@link
+   * HostAdapter#configure}) before it starts.
+   */
+  public static PluginHost load(List<Path> folders, String systemVersion, AdapterSettings settings)
+      throws IOException {
     List<Path> jars = new ArrayList<>();
     List<Path> existing = new ArrayList<>();
     for (Path folder : folders) {
@@ -100,14 +109,16 @@ public final class PluginHost implements AutoCloseable {
       }
     }
     if (jars.isEmpty()) {
+      warnUnused(settings, List.of());
       return empty();
     }
     Pf4jRuntime pf4j = new Pf4jRuntime(existing, versionOf(systemVersion));
     Path unpacked = Files.createTempDirectory("skillport-plugins");
-    Loading loading = new Loading(pf4j, unpacked);
+    Loading loading = new Loading(pf4j, unpacked, settings);
     for (Path jar : jars) {
       loading.load(jar);
     }
+    warnUnused(settings, loading.adapters);
     LOG.info(
         "{} plugins started, {} host adapters, {} tool handlers, {} plugin problems",
         loading.pluginIds.size(),
@@ -123,6 +134,14 @@ public final class PluginHost implements AutoCloseable {
         loading.roots,
         loading.diagnostics,
         unpacked);
+  }
+
+  private static void warnUnused(AdapterSettings settings, List<HostAdapter> started) {
+    for (String id : settings.adapterIds()) {
+      if (started.stream().noneMatch(a -> a.id().equals(id))) {
+        LOG.warn("settings for host adapter '{}' are unused: no such adapter started", id);
+      }
+    }
   }
 
   private static String versionOf(String systemVersion) {
@@ -206,6 +225,7 @@ public final class PluginHost implements AutoCloseable {
   private static final class Loading {
     final Pf4jRuntime pf4j;
     final Path unpacked;
+    final AdapterSettings settings;
     final List<String> pluginIds = new ArrayList<>();
     final List<HostAdapter> adapters = new ArrayList<>();
     final Map<String, ToolHandler> handlers = new LinkedHashMap<>();
@@ -213,9 +233,10 @@ public final class PluginHost implements AutoCloseable {
     final List<SkillRoot> roots = new ArrayList<>();
     final List<Diagnostic> diagnostics = new ArrayList<>();
 
-    Loading(Pf4jRuntime pf4j, Path unpacked) {
+    Loading(Pf4jRuntime pf4j, Path unpacked, AdapterSettings settings) {
       this.pf4j = pf4j;
       this.unpacked = unpacked;
+      this.settings = settings;
     }
 
     void load(Path jar) {
@@ -290,6 +311,7 @@ public final class PluginHost implements AutoCloseable {
       }
       for (HostAdapter adapter : found) {
         try {
+          adapter.configure(settings.of(adapter.id()));
           adapter.start();
         } catch (Exception | LinkageError e) {
           report(

@@ -59,7 +59,7 @@ final class LiveIntrospection implements ServerIntrospection {
     }
     List<AdapterStatus> adapters = new ArrayList<>();
     for (HostAdapter a : plugins.adapters().adapters()) {
-      adapters.add(new AdapterStatus(a.id(), a.products(), ready(a)));
+      adapters.add(new AdapterStatus(a.id(), a.products(), ready(a), detail(a)));
     }
     Instant now = clock.instant();
     return new ServerStatus(
@@ -82,6 +82,15 @@ final class LiveIntrospection implements ServerIntrospection {
     } catch (RuntimeException | LinkageError e) {
       LOG.debug("host adapter {} failed its readiness check: {}", adapter.id(), e.toString());
       return false;
+    }
+  }
+
+  private static String detail(HostAdapter adapter) {
+    try {
+      return adapter.statusDetail();
+    } catch (RuntimeException | LinkageError e) {
+      LOG.debug("host adapter {} failed to describe its state: {}", adapter.id(), e.toString());
+      return "the adapter failed to describe its state: " + e;
     }
   }
 

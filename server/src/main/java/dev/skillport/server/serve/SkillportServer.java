@@ -2,6 +2,7 @@ package dev.skillport.server.serve;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.diagnostic.Diagnostic;
+import dev.skillport.api.host.HostAdapter;
 import dev.skillport.api.resource.ResourceProvider;
 import dev.skillport.api.status.ServerIntrospection;
 import dev.skillport.bundled.DiagnosticsHandlers;
@@ -15,6 +16,7 @@ import dev.skillport.registry.CatalogHolder;
 import dev.skillport.server.app.CatalogReloader;
 import dev.skillport.server.app.ScriptToolRunner;
 import dev.skillport.server.app.SkillportService;
+import dev.skillport.server.plugins.AdapterSettings;
 import dev.skillport.server.plugins.PluginHost;
 import dev.skillport.server.prompts.CompletionsFeature;
 import dev.skillport.server.prompts.PromptsFeature;
@@ -67,9 +69,23 @@ public final class SkillportServer implements AutoCloseable {
     this.catalogLoaded = catalogLoaded;
   }
 
-  /** Whether the first catalog is served (what {@code /readyz} reports). */
+  /**
+   * What {@code /readyz} reports: the first catalog is served and every started host adapter is
+   * ready (a host that crashed and is restarting makes the server not ready until it is back).
+   */
   public boolean isReady() {
-    return catalogLoaded.isDone() && !catalogLoaded.isCompletedExceptionally();
+    return catalogLoaded.isDone()
+        && !catalogLoaded.isCompletedExceptionally()
+        && plugins.adapters().adapters().stream().allMatch(SkillportServer::adapterReady);
+  }
+
+  private static boolean adapterReady(HostAdapter adapter) {
+    try {
+      return adapter.isReady();
+    } catch (RuntimeException | LinkageError e) { // plugin code must not break the probe
+      LOG.debug("host adapter {} failed its readiness check: {}", adapter.id(), e.toString());
+      return false;
+    }
   }
 
   /** Completes with the loader's result once the first catalog is served. */
@@ -107,7 +123,17 @@ public final class SkillportServer implements AutoCloseable {
    */
   public static SkillportServer launch(ServeConfig config, String version, List<Path> pluginFolders)
       throws IOException {
-    PluginHost plugins = PluginHost.load(pluginFolders, version);
+    return launch(config, version, pluginFolders, AdapterSettings.none());
+  }
+
+  /**
+   * Like {@link #launch(ServeConfig, String, List)}, giving each host adapter its group of {@code
+   * adapterSettings} before it starts.
+   */
+  public static SkillportServer launch(
+      ServeConfig config, String version, List<Path> pluginFolders, AdapterSettings adapterSettings)
+      throws IOException {
+    PluginHost plugins = PluginHost.load(pluginFolders, version, adapterSettings);
     plugins.handlers().forEach(config.handlers()::register);
     List<SkillRoot> roots = new ArrayList<>(config.roots());
     roots.addAll(plugins.skillRoots());

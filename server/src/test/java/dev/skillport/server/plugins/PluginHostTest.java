@@ -123,6 +123,58 @@ class PluginHostTest {
     }
   }
 
+  /**
+   * An adapter configured by the server: ready while the file named by its {@code ready-file}
+   * setting exists, and its status detail lists the settings it was given (it refuses settings that
+   * come after its start).
+   */
+  static PluginJars configuredPlugin(Path work) {
+    String adapter =
+        """
+        package test.cfg;
+        import dev.skillport.api.host.HostAdapter;
+        import java.nio.file.*;
+        import java.util.*;
+        public class CfgAdapter implements HostAdapter {
+          private Map<String, String> settings = Map.of();
+          private boolean started;
+          public String id() { return "cfg"; }
+          public Set<String> products() { return Set.of("cfg"); }
+          public void configure(Map<String, String> given) {
+            if (started) { throw new IllegalStateException("configured after start"); }
+            settings = new TreeMap<>(given);
+          }
+          public void start() { started = true; }
+          public boolean isReady() {
+            String file = settings.get("ready-file");
+            return file != null && Files.exists(Path.of(file));
+          }
+          public String statusDetail() { return "settings " + settings; }
+        }
+        """;
+    return PluginJars.in(work)
+        .plugin("cfg-plugin", "1.0.0", "test.cfg.CfgPlugin")
+        .source(
+            "test.cfg.CfgPlugin",
+            "package test.cfg;\npublic class CfgPlugin extends org.pf4j.Plugin {}\n")
+        .source("test.cfg.CfgAdapter", adapter)
+        .extension("test.cfg.CfgAdapter");
+  }
+
+  @Test
+  void load_withAdapterSettings_eachAdapterGetsItsOwnGroupBeforeItStarts() throws Exception {
+    Path plugins = tmp.resolve("plugins");
+    configuredPlugin(tmp).writeTo(plugins.resolve("cfg.jar"));
+    AdapterSettings settings =
+        AdapterSettings.parse(List.of("cfg.executable=/opt/x", "cfg.mode=fast", "other.k=v"));
+
+    try (PluginHost host = PluginHost.load(List.of(plugins), "0.1.0", settings)) {
+      assertThat(host.diagnostics()).isEmpty();
+      HostAdapter adapter = host.adapters().adapters().get(0);
+      assertThat(adapter.statusDetail()).isEqualTo("settings {executable=/opt/x, mode=fast}");
+    }
+  }
+
   private static PluginJars resourcePlugin(Path work, String id, String body) {
     String adapter =
         """
