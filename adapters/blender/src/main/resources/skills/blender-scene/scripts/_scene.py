@@ -12,6 +12,17 @@ def find_object(name):
     return obj
 
 
+def free_name(collection, name, owner):
+    """name, or name.001, name.002 ... when another data-block has it (renaming to a taken name
+    would rename the one that has it instead)."""
+    if name not in collection or collection[name] == owner:
+        return name
+    n = 1
+    while "%s.%03d" % (name, n) in collection:
+        n += 1
+    return "%s.%03d" % (name, n)
+
+
 def apply_transform(obj, location=None, rotation_degrees=None, scale=None):
     if location is not None:
         obj.location = location

@@ -1,6 +1,6 @@
 import bpy
 
-from _scene import apply_transform, describe, success
+from _scene import apply_transform, describe, free_name, success
 
 _ADD = {
     "cube": lambda size: bpy.ops.mesh.primitive_cube_add(size=size),
@@ -18,7 +18,7 @@ def main(kind, name=None, size=2.0, location=(0.0, 0.0, 0.0), rotation_degrees=N
     _ADD[kind](float(size))
     obj = bpy.context.active_object
     if name:
-        obj.name = name
-        obj.data.name = name
+        obj.name = free_name(bpy.data.objects, name, obj)
+        obj.data.name = free_name(bpy.data.meshes, name, obj.data)
     apply_transform(obj, location=location, rotation_degrees=rotation_degrees, scale=scale)
     return success("created %s %s" % (kind, obj.name), object=describe(obj))

@@ -101,6 +101,9 @@ class BlenderServerIT {
         skills.resolve("blender-probe/scripts/slow_probe.py"),
         "import time\ndef main(**params):\n    time.sleep(60)\n    return {'slept': True}\n");
 
+    copyTree(
+        Path.of("src/test/resources/skills/studio-turntable"), skills.resolve("studio-turntable"));
+
     Path home = Files.createDirectories(work.resolve("home"));
     ProcessBuilder builder =
         new ProcessBuilder(
@@ -344,6 +347,21 @@ class BlenderServerIT {
 
   @Test
   @Order(4)
+  void guidesExampleSkill_loadsFromASkillRootAndRunsInTheSameBlender() {
+    long pid = blenderPid();
+    ok("load_skill", Map.of("skill_name", "studio-turntable"));
+
+    McpSchema.CallToolResult r = ok("add_turntable", Map.of("frames", 24));
+
+    assertThat(context(r).get("camera")).isEqualTo("TurntableCamera");
+    Map<String, Object> scene = context(ok("list_scene", Map.of()));
+    assertThat(scene.get("camera")).isEqualTo("TurntableCamera");
+    assertThat(scene.get("objects").toString()).contains("TurntablePivot");
+    assertThat(blenderPid()).isEqualTo(pid);
+  }
+
+  @Test
+  @Order(5)
   void callPastItsTimeout_isCancelledInsideBlender_andTheNextCallRunsInTheSameBlender() {
     long pid = blenderPid();
     ok("load_skill", Map.of("skill_name", "blender-probe"));
@@ -359,7 +377,7 @@ class BlenderServerIT {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void killingBlender_failsReadyz_untilTheAdapterHasStartedANewOne() throws Exception {
     long pid = blenderPid();
 
@@ -376,6 +394,19 @@ class BlenderServerIT {
     McpSchema.CallToolResult status = ok("server_status", Map.of());
     assertThat(status.structuredContent().toString())
         .contains("blender", "pid " + after, "restarted 1 times", "killed by signal 9");
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> paths = Files.walk(from)) {
+      for (Path p : paths.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
   }
 
   private static void write(Path file, String text) throws IOException {
