@@ -3,15 +3,14 @@ package dev.skillport.adapters.blender;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.skillport.testsupport.LaunchedServer;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.awt.image.BufferedImage;
-import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,11 +26,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
@@ -49,12 +45,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BlenderServerIT {
-  private static final Pattern SERVING = Pattern.compile("serving MCP at (http://\\S+)/mcp");
-
   private static BlenderInstall blender;
   private static Path work;
-  private static Process server;
-  private static final List<String> serverOutput = new CopyOnWriteArrayList<>();
+  private static LaunchedServer server;
   private static String base;
   private static McpSyncClient client;
   private static final List<McpSchema.ResourceContents> updates = new CopyOnWriteArrayList<>();
@@ -63,11 +56,9 @@ class BlenderServerIT {
   @BeforeAll
   static void startServer() throws Exception {
     blender = RealBlender.installOrSkip();
-    Path jar = Path.of(System.getProperty("skillport.jar", "")).toAbsolutePath();
-    Path launcher = Path.of(System.getProperty("skillport.launcher", "")).toAbsolutePath();
     Path plugin = Path.of(System.getProperty("skillport.blenderPlugin", "")).toAbsolutePath();
-    assertThat(jar).as("the server's shaded jar").isRegularFile();
-    assertThat(launcher).as("bin/skillport").isExecutable();
+    assertThat(LaunchedServer.jar()).as("the server's shaded jar").isRegularFile();
+    assertThat(LaunchedServer.launcher()).as("bin/skillport").isExecutable();
     assertThat(plugin).as("the Blender plugin jar this build made").isRegularFile();
 
     work = Files.createTempDirectory("blender-server-it");
@@ -105,58 +96,20 @@ class BlenderServerIT {
         Path.of("src/test/resources/skills/studio-turntable"), skills.resolve("studio-turntable"));
 
     Path home = Files.createDirectories(work.resolve("home"));
-    ProcessBuilder builder =
-        new ProcessBuilder(
-                launcher.toString(),
-                "serve",
-                "--http",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--no-watch",
-                "--skills",
-                skills.toString(),
-                "--plugins",
-                plugins.toString(),
-                "--blender",
-                blender.executable().toString(),
-                "--jobs-dir",
-                work.resolve("jobs").toString())
-            .redirectErrorStream(true);
-    builder.environment().put("SKILLPORT_JAR", jar.toString());
-    builder.environment().put("HOME", home.toString());
-    builder.environment().remove("JAVA_OPTS");
-    builder.environment().remove("SKILLPORT_PLUGINS");
-    builder
-        .environment()
-        .put("PATH", Path.of(System.getProperty("java.home"), "bin") + ":" + System.getenv("PATH"));
-    server = builder.start();
-    server.getOutputStream().close();
-    CompletableFuture<String> url = new CompletableFuture<>();
-    Thread pump =
-        new Thread(
-            () -> {
-              try (BufferedReader in =
-                  new BufferedReader(
-                      new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                  serverOutput.add(line);
-                  Matcher m = SERVING.matcher(line);
-                  if (m.find()) {
-                    url.complete(m.group(1));
-                  }
-                }
-              } catch (IOException e) {
-                url.completeExceptionally(e);
-              }
-              url.completeExceptionally(new IOException("the server ended: " + serverOutput));
-            },
-            "skillport-output");
-    pump.setDaemon(true);
-    pump.start();
-    base = url.get(120, TimeUnit.SECONDS);
+    server =
+        LaunchedServer.start(
+            home,
+            "--no-watch",
+            "--skills",
+            skills.toString(),
+            "--plugins",
+            plugins.toString(),
+            "--blender",
+            blender.executable().toString(),
+            "--jobs-dir",
+            work.resolve("jobs").toString());
+    String mcp = server.uri().toString();
+    base = mcp.substring(0, mcp.length() - "/mcp".length());
     await().atMost(Duration.ofSeconds(60)).until(() -> readyz() == 200);
 
     client =
@@ -173,11 +126,7 @@ class BlenderServerIT {
       client.closeGracefully();
     }
     if (server != null) {
-      server.destroy();
-      if (!server.waitFor(20, TimeUnit.SECONDS)) {
-        server.descendants().forEach(ProcessHandle::destroyForcibly);
-        server.destroyForcibly();
-      }
+      server.close();
     }
     if (work != null) {
       try (Stream<Path> paths = Files.walk(work)) {
@@ -297,7 +246,7 @@ class BlenderServerIT {
 
   /** The objects of a .blend file, as a second Blender process reads it. */
   private static List<String> objectsIn(Path blend) throws Exception {
-    Process reader =
+    ProcessBuilder builder =
         new ProcessBuilder(
                 blender.executable().toString(),
                 "-b",
@@ -307,8 +256,12 @@ class BlenderServerIT {
                 "--python-expr",
                 "import bpy\nprint('OBJECTS:' + ','.join(sorted(o.name for o in"
                     + " bpy.data.objects)))\n")
-            .redirectErrorStream(true)
-            .start();
+            .redirectErrorStream(true);
+    // Its session folder and thumbnail cache stay in this test's folder.
+    Path scratch = Files.createDirectories(work.resolve("second-blender"));
+    builder.environment().put("TMPDIR", scratch.toString());
+    builder.environment().put("XDG_CACHE_HOME", scratch.toString());
+    Process reader = builder.start();
     reader.getOutputStream().close();
     String output = new String(reader.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(reader.waitFor(60, TimeUnit.SECONDS)).isTrue();
