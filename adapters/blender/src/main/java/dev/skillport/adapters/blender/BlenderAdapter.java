@@ -7,6 +7,7 @@ import dev.skillport.api.host.HostAdapter;
 import dev.skillport.api.host.HostCall;
 import dev.skillport.api.host.HostExecutor;
 import dev.skillport.api.resource.ResourceProvider;
+import dev.skillport.api.script.PythonCompat;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
 import java.io.IOException;
@@ -29,8 +30,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves skills with {@code dcc: blender}: one headless Blender ({@code blender -b
  * --factory-startup}) runs for the server's lifetime, and script tools with {@code thread-affinity:
- * main} run inside it on its main thread, as {@code main(**params)} with {@code bpy} importable.
- * Ships the {@code blender-scene} skill and the {@code scene://current} resource.
+ * main} run inside it on its main thread, as {@code main(**params)} with {@code bpy} and the {@code
+ * dcc_mcp_core} helpers of upstream-style scripts importable. Ships the {@code blender-scene} skill
+ * and the {@code scene://current} resource.
  *
  * <p>Blender comes from the {@code executable} setting ({@code --blender PATH} or {@code
  * --adapter-setting blender.executable=PATH}), else {@value BlenderLocator#ENV}, else {@code
@@ -54,6 +56,7 @@ public class BlenderAdapter implements HostAdapter {
   private volatile Map<String, String> settings = Map.of();
   private volatile BlenderHost host;
   private volatile Path workDir;
+  private volatile Path importPath;
 
   /** The adapter as the server creates it: Blender located from the process environment. */
   public BlenderAdapter() {
@@ -95,6 +98,8 @@ public class BlenderAdapter implements HostAdapter {
     BlenderInstall install =
         new BlenderLocator(env, VERSION_CHECK).locate(settings.get(EXECUTABLE));
     Path dir = Files.createTempDirectory("skillport-blender");
+    // Upstream-style scripts import dcc_mcp_core; the package is put on their import path.
+    importPath = PythonCompat.writeTo(Files.createDirectories(dir.resolve("python")));
     BlenderHost started = new BlenderHost(install, hostLoop(), dir, backoff, scene::changed);
     try {
       started.start();
@@ -170,6 +175,10 @@ public class BlenderAdapter implements HostAdapter {
     request.put("script", call.script().toAbsolutePath().toString());
     request.put("cwd", call.skillDirectory().toAbsolutePath().toString());
     request.set("params", call.arguments());
+    Path compat = importPath;
+    if (compat != null) {
+      request.putArray("path").add(compat.toString());
+    }
     return h.submit(request, call.tool(), true, call.timeout(), call.context()).toResult();
   }
 

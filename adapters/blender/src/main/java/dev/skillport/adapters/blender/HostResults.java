@@ -5,7 +5,12 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolResult;
+import java.io.IOException;
+import java.net.URLConnection;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 
 /**
@@ -17,6 +22,9 @@ import java.util.List;
  */
 final class HostResults {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /** A content item's file larger than this is left out. */
+  static final long MAX_FILE_BYTES = 16L << 20;
 
   private HostResults() {}
 
@@ -74,12 +82,18 @@ final class HostResults {
     }
     for (JsonNode item : items) {
       String type = item.path("type").asText("");
+      String mime = item.path("mimeType").isTextual() ? item.get("mimeType").asText() : null;
       switch (type) {
         case "image" -> {
-          if (item.path("data").isTextual()) {
-            out.add(
-                new Content.Image(
-                    item.get("data").asText(), item.path("mimeType").asText("image/png")));
+          String data = data(item);
+          if (data != null) {
+            out.add(new Content.Image(data, mime != null ? mime : guessMime(item, "image/png")));
+          }
+        }
+        case "audio" -> {
+          String data = data(item);
+          if (data != null) {
+            out.add(new Content.Audio(data, mime != null ? mime : guessMime(item, "audio/wav")));
           }
         }
         case "text" -> {
@@ -87,11 +101,56 @@ final class HostResults {
             out.add(new Content.Text(item.get("text").asText()));
           }
         }
+        case "resource" -> {
+          String uri =
+              item.path("uri").isTextual()
+                  ? item.get("uri").asText()
+                  : item.path("path").isTextual()
+                      ? Path.of(item.get("path").asText()).toUri().toString()
+                      : "blender://result";
+          if (item.path("text").isTextual()) {
+            out.add(new Content.EmbeddedResource(uri, mime, item.get("text").asText(), null));
+          } else {
+            String blob = item.path("blob").isTextual() ? item.get("blob").asText() : data(item);
+            if (blob != null) {
+              out.add(new Content.EmbeddedResource(uri, mime, null, blob));
+            }
+          }
+        }
         default -> {
-          // Unknown kinds stay in nothing but the log of the script's author.
+          // An item of an unknown kind is left out; the structured result still has the rest.
         }
       }
     }
     return out;
+  }
+
+  /** Base64 data of an item: its {@code data}, or the file at its {@code path}, or null. */
+  private static String data(JsonNode item) {
+    if (item.path("data").isTextual()) {
+      return item.get("data").asText();
+    }
+    if (!item.path("path").isTextual()) {
+      return null;
+    }
+    Path file = Path.of(item.get("path").asText());
+    try {
+      if (!Files.isRegularFile(file) || Files.size(file) > MAX_FILE_BYTES) {
+        return null;
+      }
+      return Base64.getEncoder().encodeToString(Files.readAllBytes(file));
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static String guessMime(JsonNode item, String fallback) {
+    if (item.path("path").isTextual()) {
+      String guessed = URLConnection.guessContentTypeFromName(item.get("path").asText());
+      if (guessed != null) {
+        return guessed;
+      }
+    }
+    return fallback;
   }
 }

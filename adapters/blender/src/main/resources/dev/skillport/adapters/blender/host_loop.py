@@ -18,6 +18,8 @@ import types
 
 import bpy
 
+sys.dont_write_bytecode = True  # nothing is written into skill folders
+
 _NAME = "__skillport_host__"
 _LOOP_FILE = sys._getframe().f_code.co_filename
 _MAX_LINE = 60 << 20  # the server refuses answers over 64 MiB

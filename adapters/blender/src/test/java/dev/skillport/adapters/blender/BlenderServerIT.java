@@ -94,6 +94,9 @@ class BlenderServerIT {
 
     copyTree(
         Path.of("src/test/resources/skills/studio-turntable"), skills.resolve("studio-turntable"));
+    copyTree(
+        Path.of("src/test/resources/skills/blender-upstream-style"),
+        skills.resolve("blender-upstream-style"));
 
     Path home = Files.createDirectories(work.resolve("home"));
     server =
@@ -315,6 +318,29 @@ class BlenderServerIT {
 
   @Test
   @Order(5)
+  void upstreamStyleSkill_runsUnchangedInTheSameBlender() {
+    long pid = blenderPid();
+    ok("load_skill", Map.of("skill_name", "blender-upstream-style"));
+    McpSchema.Tool count =
+        client.listTools().tools().stream()
+            .filter(t -> t.name().equals("count_objects"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(count.annotations().readOnlyHint()).isTrue();
+
+    McpSchema.CallToolResult added = ok("add_empty", Map.of("name", "Anchor"));
+    assertThat(text(added)).contains("Created empty: Anchor");
+    McpSchema.CallToolResult counted = ok("count_objects", Map.of());
+    assertThat(context(counted).get("counts").toString()).contains("EMPTY=");
+    McpSchema.CallToolResult missing =
+        call("rename_object", Map.of("old_name", "Nope", "new_name", "X"));
+    assertThat(missing.isError()).isTrue();
+    assertThat(text(missing)).contains("Object not found: Nope");
+    assertThat(blenderPid()).isEqualTo(pid);
+  }
+
+  @Test
+  @Order(6)
   void callPastItsTimeout_isCancelledInsideBlender_andTheNextCallRunsInTheSameBlender() {
     long pid = blenderPid();
     ok("load_skill", Map.of("skill_name", "blender-probe"));
@@ -330,7 +356,7 @@ class BlenderServerIT {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void killingBlender_failsReadyz_untilTheAdapterHasStartedANewOne() throws Exception {
     long pid = blenderPid();
 
