@@ -3,6 +3,7 @@ package dev.skillport.server.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.api.script.PythonCompat;
+import dev.skillport.api.script.ScriptResults;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
 import java.io.ByteArrayOutputStream;
@@ -42,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * {@link #PIPE_GRACE}, then the rest of the tree is killed. {@link #close(Duration)} stops every
  * run and every process the runs left behind when the server shuts down.
  *
- * <p>Stdout is read by {@link ScriptOutput}: a JSON object (the whole output, or else its last
+ * <p>Stdout is read by {@link ScriptResults}: a JSON object (the whole output, or else its last
  * non-empty line) is the result envelope; {@code "success": false} in it, a non-zero exit code or a
  * timeout makes the result an error whose text is the script's own message. Stderr lines starting
  * with {@code ::progress} or {@code ::log} report progress and log entries (see {@link
@@ -365,7 +366,7 @@ public final class ScriptToolRunner implements AutoCloseable {
       LOG.warn("{} left a process holding its output open that could not be ended", script);
     }
     Captured captured = stdout.snapshot();
-    return ScriptOutput.interpret(
+    return ScriptResults.interpret(
         process.exitValue(), captured.text(), captured.truncated(), stderr.tail(), workDir);
   }
 

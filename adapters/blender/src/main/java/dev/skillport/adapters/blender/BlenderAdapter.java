@@ -179,7 +179,8 @@ public class BlenderAdapter implements HostAdapter {
     if (compat != null) {
       request.putArray("path").add(compat.toString());
     }
-    return h.submit(request, call.tool(), true, call.timeout(), call.context()).toResult();
+    return h.submit(request, call.tool(), true, call.timeout(), call.context())
+        .toResult(call.skillDirectory());
   }
 
   private JsonNode readScene() throws IOException, InterruptedException {

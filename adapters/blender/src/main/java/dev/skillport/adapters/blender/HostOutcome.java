@@ -3,13 +3,18 @@ package dev.skillport.adapters.blender;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.tool.ToolResult;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Objects;
 
 /** How one request to Blender ended. */
 sealed interface HostOutcome {
 
-  /** The outcome as a tool call's result. */
-  ToolResult toResult();
+  /**
+   * The outcome as a tool call's result.
+   *
+   * @param skillDirectory the skill folder, against which content items' relative paths resolve
+   */
+  ToolResult toResult(Path skillDirectory);
 
   /**
    * The value the host loop returned.
@@ -25,8 +30,8 @@ sealed interface HostOutcome {
     }
 
     @Override
-    public ToolResult toResult() {
-      return HostResults.answered(answer);
+    public ToolResult toResult(Path skillDirectory) {
+      return HostResults.answered(answer, skillDirectory);
     }
 
     @Override
@@ -52,7 +57,7 @@ sealed interface HostOutcome {
     }
 
     @Override
-    public ToolResult toResult() {
+    public ToolResult toResult(Path skillDirectory) {
       return HostResults.failure(code, message, hint, null);
     }
 

@@ -88,7 +88,7 @@ class UpstreamStyleSkillTest {
     ToolResult missing = call("rename_object", "{\"old_name\": \"Nope\", \"new_name\": \"X\"}");
 
     assertThat(missing.isError()).isTrue();
-    assertThat(text(missing)).isEqualTo("Object not found: Nope");
+    assertThat(text(missing)).startsWith("Object not found: Nope (KeyError)");
     assertThat(missing.structured().at("/context/possible_solutions/0").asText())
         .contains("count_objects");
   }

@@ -1,4 +1,4 @@
-package dev.skillport.server.app;
+package dev.skillport.api.script;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,21 +18,22 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What a finished script's output means (the script protocol's result rules, README "Script
- * tools"): the JSON object on stdout is the result envelope, {@code success: false} or a non-zero
- * exit makes the call a tool error whose text is the script's own {@code message}, and a {@code
- * content} list of MCP content items (images, audio, embedded resources, inline or as files)
- * becomes content beside the text.
+ * What a script's result means (the script protocol's result rules, README "Script tools"): the
+ * JSON object on stdout is the result envelope, {@code success: false} or a non-zero exit makes the
+ * call a tool error whose text is the script's own {@code message}, and a {@code content} list of
+ * MCP content items (images, audio, embedded resources, inline or as files) becomes content beside
+ * the text. The server's script runner and host adapters (for the value a script's {@code
+ * main(**params)} returned inside the host) read results by the same rules.
  */
-final class ScriptOutput {
+public final class ScriptResults {
   /** Content items kept from one result; more are reported and dropped. */
-  static final int MAX_CONTENT_ITEMS = 32;
+  public static final int MAX_CONTENT_ITEMS = 32;
 
   /** The largest file a content item may name. */
-  static final long MAX_FILE_BYTES = 16L << 20;
+  public static final long MAX_FILE_BYTES = 16L << 20;
 
   /** All files of one result together. */
-  static final long MAX_TOTAL_BYTES = 32L << 20;
+  public static final long MAX_TOTAL_BYTES = 32L << 20;
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -62,7 +63,7 @@ final class ScriptOutput {
           Map.entry("usda", "text/plain"),
           Map.entry("py", "text/x-python"));
 
-  private ScriptOutput() {}
+  private ScriptResults() {}
 
   /**
    * The tool result of a script that exited with {@code exit}.
@@ -72,7 +73,7 @@ final class ScriptOutput {
    * @param stderrTail the last lines of stderr, protocol lines removed
    * @param workDir the folder relative content paths are resolved against (the skill folder)
    */
-  static ToolResult interpret(
+  public static ToolResult interpret(
       int exit, String stdout, boolean truncated, String stderrTail, Path workDir) {
     JsonNode object = parseObject(stdout.strip());
     if (object == null) {
@@ -106,6 +107,23 @@ final class ScriptOutput {
     content.addAll(extra);
     problems.forEach(p -> content.add(new Content.Text(p)));
     return new ToolResult(content, envelope, false);
+  }
+
+  /**
+   * The tool result of the value a script's entry function returned inside a host: an object is
+   * read as the result envelope (as if printed by a script that exited 0), {@code null} is an empty
+   * text, a string is the text, anything else its JSON text.
+   *
+   * @param workDir the folder relative content paths are resolved against (the skill folder)
+   */
+  public static ToolResult ofReturnedValue(JsonNode value, Path workDir) {
+    if (value == null || value.isNull() || value.isMissingNode()) {
+      return ToolResult.text("");
+    }
+    if (value.isObject()) {
+      return interpret(0, value.toString(), false, "", workDir);
+    }
+    return ToolResult.text(value.isTextual() ? value.asText() : value.toString());
   }
 
   private static JsonNode parseObject(String text) {
