@@ -97,6 +97,10 @@ public final class HostAdapters {
         why.append("lacks ").append(needs.missingFrom(adapter));
       } else {
         why.append("is not ready");
+        String detail = detail(adapter);
+        if (!detail.isBlank()) {
+          why.append(" (").append(detail).append(')');
+        }
       }
     }
     return Optional.of(
@@ -108,6 +112,16 @@ public final class HostAdapters {
             + needs.describe()
             + ": "
             + why);
+  }
+
+  /** The adapter's own account of its state; plugin code that throws says nothing. */
+  private static String detail(HostAdapter adapter) {
+    try {
+      String detail = adapter.statusDetail();
+      return detail == null ? "" : detail;
+    } catch (RuntimeException | LinkageError e) {
+      return "";
+    }
   }
 
   /**

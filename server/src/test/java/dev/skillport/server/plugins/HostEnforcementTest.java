@@ -175,6 +175,43 @@ class HostEnforcementTest {
   }
 
   @Test
+  void refusal_adapterNotReady_saysWhyInTheAdaptersOwnWords() {
+    HostAdapter restarting =
+        new HostAdapter() {
+          @Override
+          public String id() {
+            return "maya-adapter";
+          }
+
+          @Override
+          public Set<String> products() {
+            return Set.of("Maya");
+          }
+
+          @Override
+          public Optional<HostExecutor> mainThreadExecutor() {
+            return Optional.of(call -> ToolResult.text(""));
+          }
+
+          @Override
+          public boolean isReady() {
+            return false;
+          }
+
+          @Override
+          public String statusDetail() {
+            return "restarting after exit code 139; next attempt in 2000 ms";
+          }
+        };
+    assertThat(new HostAdapters(List.of(restarting)).refusal(named("scene-ops")))
+        .hasValueSatisfying(
+            why ->
+                assertThat(why)
+                    .contains(
+                        "adapter 'maya-adapter' is not ready (restarting after exit code 139;"));
+  }
+
+  @Test
   void refusal_capabilities_mustAllBeDeclaredByOneServingAdapter() {
     assertThat(
             new HostAdapters(List.of(maya(Set.of("scene"), false, true)))
