@@ -96,7 +96,9 @@ public final class CatalogReloader implements AutoCloseable {
           if (registerAll() > 0) {
             reload();
           }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+          // One reload that fails, even for want of memory, must not end the watching: the
+          // previous catalog stays and the next change is read again.
           LOG.error("reloading skills failed; keeping the previous catalog", e);
         }
       }

@@ -20,6 +20,7 @@ import dev.skillport.api.tool.ClientRequestException;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.loader.files.RegularFiles;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.ListedTool;
@@ -90,6 +91,13 @@ final class CoreTools {
 
   private static final int SUMMARY_CHARS = 200;
   private static final long MAX_MARKDOWN_BYTES = 1 << 20;
+
+  /** Tools, groups and registered names get_skill_info lists at most; the rest are counted. */
+  static final int MAX_INFO_ITEMS = 1000;
+
+  /** Diagnostics get_skill_info lists at most; the rest are counted. */
+  static final int MAX_INFO_DIAGNOSTICS = 200;
+
   private static final Duration ROOTS_TIMEOUT = Duration.ofSeconds(30);
 
   /** One core tool's code. */
@@ -469,18 +477,21 @@ final class CoreTools {
     out.put("markdown", markdown(s));
     out.set("scripts", scripts(s));
     ArrayNode tools = out.putArray("tools");
-    for (ToolSpec t : s.tools()) {
+    for (ToolSpec t : first(s.tools(), out, "tools_omitted")) {
       tools.add(toolInfo(t));
     }
     ArrayNode groups = out.putArray("groups");
-    for (GroupSpec g : s.groups()) {
+    for (GroupSpec g : first(s.groups(), out, "groups_omitted")) {
       groups.add(groupInfo(s, g, view));
     }
     out.put("state", status(s, view));
     if (!missing.isEmpty()) {
       out.set("missing_dependencies", strings(missing));
     }
-    out.set("registered_tools", strings(listedNames(catalog, view, Set.of(s.name()))));
+    out.set(
+        "registered_tools",
+        strings(
+            first(listedNames(catalog, view, Set.of(s.name())), out, "registered_tools_omitted")));
     out.put("scope", s.scope().label());
     out.put("implicit_invocation", ext.allowImplicitInvocation());
     out.put("dependency_count", ext.depends().size());
@@ -503,10 +514,18 @@ final class CoreTools {
       workflows.addObject().put("name", w.name()).put("description", w.description());
     }
     ArrayNode diags = out.putArray("diagnostics");
+    int omitted = 0;
     for (Diagnostic d : catalog.diagnostics()) {
       if (s.name().equals(d.skill())) {
-        diags.add(d.format());
+        if (diags.size() < MAX_INFO_DIAGNOSTICS) {
+          diags.add(d.format());
+        } else {
+          omitted++;
+        }
       }
+    }
+    if (omitted > 0) {
+      out.put("diagnostics_omitted", omitted);
     }
     if (s.shadowedBy() != null) {
       out.put("shadowed_by", s.shadowedBy());
@@ -514,13 +533,26 @@ final class CoreTools {
     return ToolResult.structured(out);
   }
 
-  /** SKILL.md as it is on disk now (at most 1 MiB), else the instructions read at load time. */
+  /**
+   * The first {@link #MAX_INFO_ITEMS} of {@code items}; how many more there are is put under {@code
+   * omittedKey}, so a skill of a hundred thousand tools answers in bounded memory.
+   */
+  private static <T> List<T> first(List<T> items, ObjectNode out, String omittedKey) {
+    if (items.size() <= MAX_INFO_ITEMS) {
+      return items;
+    }
+    out.put(omittedKey, items.size() - MAX_INFO_ITEMS);
+    return items.subList(0, MAX_INFO_ITEMS);
+  }
+
+  /**
+   * SKILL.md as it is on disk now (a regular file of at most 1 MiB), else the instructions read at
+   * load time.
+   */
   private static String markdown(Skill s) {
     Path file = s.location().skillFile();
     try {
-      if (Files.size(file) <= MAX_MARKDOWN_BYTES) {
-        return Files.readString(file, StandardCharsets.UTF_8);
-      }
+      return new String(RegularFiles.readAll(file, MAX_MARKDOWN_BYTES), StandardCharsets.UTF_8);
     } catch (IOException | RuntimeException e) {
       // Changed or gone since the catalog was read: fall back to what was read then.
     }

@@ -195,10 +195,18 @@ public final class SkillFiles {
    * be listed is left out.
    */
   public static List<Path> files(Path skillDir) {
+    return entries(skillDir).stream().map(Entry::path).toList();
+  }
+
+  /** A served file and its attributes (links followed) as the walk saw them. */
+  public record Entry(Path path, BasicFileAttributes attributes) {}
+
+  /** {@link #files}, each with the attributes the walk read, so nothing looks at it again. */
+  public static List<Entry> entries(Path skillDir) {
     Walk walk = new Walk(skillDir);
     walk.run();
-    List<Path> out = walk.files;
-    out.sort((a, b) -> relative(skillDir, a).compareTo(relative(skillDir, b)));
+    List<Entry> out = walk.files;
+    out.sort((a, b) -> relative(skillDir, a.path()).compareTo(relative(skillDir, b.path())));
     return out;
   }
 
@@ -258,7 +266,7 @@ public final class SkillFiles {
   /** One walk of a skill folder; see {@link #files}. */
   private static final class Walk {
     private final Path skillDir;
-    private final List<Path> files = new ArrayList<>();
+    private final List<Entry> files = new ArrayList<>();
     private final Set<Object> visited = new HashSet<>();
     private Path realDir;
     private int seen;
@@ -310,7 +318,7 @@ public final class SkillFiles {
           continue;
         }
         if (a.isRegularFile()) {
-          files.add(p);
+          files.add(new Entry(p, a));
         } else if (depth < MAX_DEPTH && !full() && visited.add(key(p, a))) {
           visit(p, depth + 1);
         }
@@ -420,7 +428,17 @@ public final class SkillFiles {
    * @throws RefusedFileException when it is no regular file or is too large
    */
   public static String digest(Path file) throws IOException {
-    BasicFileAttributes a = RegularFiles.check(file, MAX_SERVED_BYTES);
+    return digest(file, RegularFiles.check(file, MAX_SERVED_BYTES));
+  }
+
+  /**
+   * {@link #digest(Path)} of a file whose attributes (links followed) were just read, as {@link
+   * #entries} gives them; the hash still checks that the file it opens has that size.
+   */
+  public static String digest(Path file, BasicFileAttributes a) throws IOException {
+    if (!a.isRegularFile() || a.size() > MAX_SERVED_BYTES) {
+      return digest(file);
+    }
     Stamp stamp =
         new Stamp(file.toAbsolutePath().normalize(), a.fileKey(), a.size(), a.lastModifiedTime());
     String known = DIGESTS.getIfPresent(stamp);

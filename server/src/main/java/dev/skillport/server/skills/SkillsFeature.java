@@ -133,22 +133,20 @@ public final class SkillsFeature {
     e.set("frontmatter", frontmatter);
     ArrayNode resources = e.putArray("resources");
     Path dir = s.location().directory();
-    for (Path f : SkillFiles.files(dir)) {
+    for (SkillFiles.Entry f : SkillFiles.entries(dir)) {
       String digest;
-      long size;
       try {
-        digest = SkillFiles.digest(f);
-        size = Files.size(f);
+        digest = SkillFiles.digest(f.path(), f.attributes());
       } catch (IOException ex) {
         // Changed or replaced since it was listed: left out, like any file that is not served.
-        LOG.debug("{} of skill {} is not listed", f, s.name(), ex);
+        LOG.debug("{} of skill {} is not listed", f.path(), s.name(), ex);
         continue;
       }
       resources
           .addObject()
-          .put("uri", SkillFiles.uri(s.name(), dir, f))
+          .put("uri", SkillFiles.uri(s.name(), dir, f.path()))
           .put("digest", digest)
-          .put("size", size);
+          .put("size", f.attributes().size());
     }
     return e;
   }
