@@ -18,5 +18,11 @@ public enum ErrorKind {
   /** A failure inside the server that the client cannot correct. */
   INTERNAL_ERROR,
   /** A resource URI that names nothing the server has. */
-  RESOURCE_NOT_FOUND
+  RESOURCE_NOT_FOUND,
+  /** HTTP headers that mirror the body (method, name, protocol version, parameters) disagree. */
+  HEADER_MISMATCH,
+  /** The request needs a client capability its {@code _meta} did not declare. */
+  MISSING_CLIENT_CAPABILITY,
+  /** The request names a protocol revision the server does not speak. */
+  UNSUPPORTED_PROTOCOL_VERSION
 }

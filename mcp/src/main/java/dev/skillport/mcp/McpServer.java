@@ -11,10 +11,13 @@ import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -28,11 +31,16 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
- * The protocol engine shared by all transports: it opens sessions, negotiates the revision on
- * {@code initialize}, answers {@code ping} and {@code logging/setLevel}, tracks cancellation, and
- * routes every other method to the handler the application registered for it.
+ * The protocol engine shared by all transports. It serves both eras of the protocol: legacy
+ * sessions (it opens them, negotiates the revision on {@code initialize}, answers {@code ping} and
+ * {@code logging/setLevel}, tracks cancellation) and modern stateless requests (it checks their
+ * {@code _meta}, answers {@code server/discover} and {@code subscriptions/listen}, and marks every
+ * result with its {@code resultType}, the server's identity and, on lists and reads, cache hints).
+ * Every other method goes to the handler the application registered for it, in the eras it was
+ * registered for.
  *
  * <p>Lifecycle rules: {@code initialize} and {@code ping} are allowed at any time; an unknown
  * method is {@code METHOD_NOT_FOUND} at any time (so a probe such as {@code server/discover} gets
@@ -41,15 +49,47 @@ import org.slf4j.LoggerFactory;
  * notifications/initialized}. A JSON array of messages is processed only on a session negotiated at
  * 2025-03-26, the one revision that allowed batches; any other session gets one {@code
  * INVALID_REQUEST}.
+ *
+ * <p>Methods the modern era removed ({@code initialize}, {@code ping}, {@code logging/setLevel},
+ * {@code resources/subscribe}, {@code resources/unsubscribe}) are {@code METHOD_NOT_FOUND} there;
+ * {@code server/discover} and {@code subscriptions/listen} are {@code METHOD_NOT_FOUND} on a legacy
+ * session.
  */
 public final class McpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final String OPENING = McpServer.class.getName() + ".opening";
 
+  /** The SLF4J MDC key under which a handler's log lines carry the request's W3C traceparent. */
+  public static final String TRACE_MDC = "traceparent";
+
+  private static final String TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+  private static final Set<String> REMOVED_IN_MODERN =
+      Set.of(
+          "initialize",
+          "ping",
+          "logging/setLevel",
+          "resources/subscribe",
+          "resources/unsubscribe",
+          "tasks/result",
+          "tasks/list");
+  private static final Set<String> MODERN_ONLY = Set.of("server/discover", "subscriptions/listen");
+  private static final Set<String> CACHEABLE =
+      Set.of(
+          "server/discover",
+          "tools/list",
+          "prompts/list",
+          "resources/list",
+          "resources/templates/list",
+          "resources/read",
+          "skills/list");
+
   private final ServerInfo info;
-  private final Supplier<? extends JsonNode> capabilities;
+  private final Function<Era, ? extends JsonNode> capabilities;
   private final Map<String, AsyncMethodHandler> handlers;
+  private final Map<String, Set<Era>> handlerEras;
+  private final ChangeFeed changes = new ChangeFeed();
+  private final long cacheTtlMillis;
   private final Map<String, NotificationHandler> notificationHandlers;
   private final List<SessionListener> listeners;
   private final ExecutorService executor;
@@ -71,6 +111,10 @@ public final class McpServer implements AutoCloseable {
     builder.syncHandlers.forEach((method, handler) -> all.put(method, onWorker(handler)));
     all.putAll(builder.asyncHandlers);
     this.handlers = Map.copyOf(all);
+    Map<String, Set<Era>> eras = new HashMap<>();
+    all.keySet().forEach(m -> eras.put(m, builder.eras.getOrDefault(m, EnumSet.allOf(Era.class))));
+    this.handlerEras = Map.copyOf(eras);
+    this.cacheTtlMillis = builder.cacheTtlMillis;
     this.notificationHandlers = Map.copyOf(builder.notificationHandlers);
     this.listeners = new CopyOnWriteArrayList<>(builder.listeners);
     this.readiness = builder.readiness;
@@ -84,6 +128,14 @@ public final class McpServer implements AutoCloseable {
   /** The identity reported in {@code initialize}. */
   public ServerInfo info() {
     return info;
+  }
+
+  /**
+   * Where the application publishes changes for the modern era's {@code subscriptions/listen}
+   * streams (legacy sessions are told on their own channels).
+   */
+  public ChangeFeed changes() {
+    return changes;
   }
 
   /** Adds a session listener after construction (for components created later than the server). */
@@ -275,7 +327,7 @@ public final class McpServer implements AutoCloseable {
         default:
           break;
       }
-      AsyncMethodHandler handler = handlers.get(method);
+      AsyncMethodHandler handler = servedIn(method, Era.LEGACY) ? handlers.get(method) : null;
       if (handler == null && !"logging/setLevel".equals(method)) {
         throw new McpException(ErrorKind.METHOD_NOT_FOUND, "Method not found: " + method);
       }
@@ -300,8 +352,16 @@ public final class McpServer implements AutoCloseable {
     RequestContext ctx =
         new RequestContext(session, request.id(), request.method(), request.params(), channel);
     session.register(ctx);
+    return invoke(ctx, request, handler, gate(session), () -> session.unregister(ctx));
+  }
+
+  private CompletableFuture<JsonNode> invoke(
+      RequestContext ctx,
+      JsonRpcMessage.Request request,
+      AsyncMethodHandler handler,
+      CompletableFuture<?> gate,
+      Runnable finished) {
     CompletableFuture<JsonNode> result;
-    CompletableFuture<?> gate = gate(session);
     if (gate.isDone() && !gate.isCompletedExceptionally()) {
       result = call(handler, ctx, request);
     } else {
@@ -324,14 +384,231 @@ public final class McpServer implements AutoCloseable {
     }
     result.whenComplete(
         (value, failure) -> {
-          session.unregister(ctx);
-          ctx.response()
-              .complete(
-                  failure == null
-                      ? success(request.id(), value == null ? NODES.objectNode() : value)
-                      : ErrorMapper.toResponse(request.id(), failure));
+          finished.run();
+          if (failure != null) {
+            ctx.response().complete(ErrorMapper.toResponse(request.id(), failure, ctx.era()));
+            return;
+          }
+          JsonNode answer = value == null ? NODES.objectNode() : value;
+          if (ctx.isStateless()) {
+            answer = decorate(request.method(), answer);
+          }
+          ctx.response().complete(success(request.id(), answer));
         });
     return ctx.response();
+  }
+
+  /**
+   * Answers one modern-era request whose {@code _meta} the transport has read (and, over HTTP,
+   * checked against the headers). The returned call completes with the response, or with null when
+   * the call was cancelled (no response is sent then).
+   */
+  public ModernCall dispatchModern(
+      JsonRpcMessage.Request request, RequestMeta meta, OutboundChannel channel, Caller caller) {
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(meta, "meta");
+    Objects.requireNonNull(channel, "channel");
+    Objects.requireNonNull(caller, "caller");
+    String method = request.method();
+    RequestContext ctx =
+        new RequestContext(meta, caller, request.id(), method, request.params(), channel);
+    try {
+      if (REMOVED_IN_MODERN.contains(method)) {
+        throw removed(method);
+      }
+      if ("server/discover".equals(method)) {
+        ctx.response().complete(success(request.id(), decorate(method, discover())));
+        return new ModernCall(ctx);
+      }
+      if ("subscriptions/listen".equals(method)) {
+        AsyncMethodHandler listen =
+            (c, p) -> {
+              try {
+                return listen(c, p);
+              } catch (McpException e) {
+                return CompletableFuture.failedFuture(e);
+              }
+            };
+        return new ModernCall(ctx, invoke(ctx, request, listen, readiness, () -> {}));
+      }
+      AsyncMethodHandler handler = servedIn(method, Era.MODERN) ? handlers.get(method) : null;
+      if (handler == null) {
+        throw new McpException(ErrorKind.METHOD_NOT_FOUND, "Method not found: " + method);
+      }
+      return new ModernCall(ctx, invoke(ctx, request, handler, readiness, () -> {}));
+    } catch (McpException e) {
+      ctx.response().complete(ErrorMapper.toResponse(request.id(), e, Era.MODERN));
+      return new ModernCall(ctx);
+    }
+  }
+
+  /**
+   * Like {@link #dispatchModern(JsonRpcMessage.Request, RequestMeta, OutboundChannel, Caller)},
+   * reading the request's {@code _meta} first; a request whose {@code _meta} is missing, malformed
+   * or names a revision we do not speak is answered with that error.
+   */
+  public ModernCall dispatchModern(
+      JsonRpcMessage.Request request, OutboundChannel channel, Caller caller) {
+    if (REMOVED_IN_MODERN.contains(request.method())) {
+      return ModernCall.answered(
+          ErrorMapper.toResponse(request.id(), removed(request.method()), Era.MODERN));
+    }
+    RequestMeta meta;
+    try {
+      meta = RequestMeta.read(request.params());
+    } catch (McpException e) {
+      return ModernCall.answered(ErrorMapper.toResponse(request.id(), e, Era.MODERN));
+    }
+    return dispatchModern(request, meta, channel, caller);
+  }
+
+  /**
+   * The error for a method the modern era removed; for {@code initialize} it names every revision
+   * the server speaks, so a client that only knows the handshake can tell its user why.
+   */
+  private static McpException removed(String method) {
+    ObjectNode data = NODES.objectNode();
+    ProtocolVersion.supportedWire().forEach(data.putArray("supported")::add);
+    return new McpException(
+        ErrorKind.METHOD_NOT_FOUND,
+        "Method not found: "
+            + method
+            + " is not part of "
+            + ProtocolVersion.V2026_07_28.wire()
+            + (method.equals("initialize")
+                ? " (this server speaks " + String.join(", ", ProtocolVersion.supportedWire()) + ")"
+                : ""),
+        method.equals("initialize") ? data : null);
+  }
+
+  /** The {@code server/discover} result (before the common result fields are added). */
+  public ObjectNode discover() {
+    ObjectNode result = NODES.objectNode();
+    ArrayNode versions = result.putArray("supportedVersions");
+    ProtocolVersion.supportedWire().forEach(versions::add);
+    result.set("capabilities", capabilities(Era.MODERN));
+    info.instructionsText().ifPresent(text -> result.put("instructions", text));
+    return result;
+  }
+
+  private boolean servedIn(String method, Era era) {
+    Set<Era> eras = handlerEras.get(method);
+    if (eras == null) {
+      return false;
+    }
+    return eras.contains(era) && !(era == Era.LEGACY && MODERN_ONLY.contains(method));
+  }
+
+  /**
+   * The fields every modern result carries: {@code resultType} ({@code complete} unless the handler
+   * set another), the server's identity in {@code _meta}, and on lists and reads the cache hints
+   * the handler did not set itself. The handler's object is copied, never changed.
+   */
+  private ObjectNode decorate(String method, JsonNode value) {
+    ObjectNode out = NODES.objectNode();
+    if (value instanceof ObjectNode object) {
+      out.setAll(object);
+    }
+    if (!out.hasNonNull("resultType")) {
+      out.put("resultType", "complete");
+    }
+    ObjectNode meta =
+        out.get("_meta") instanceof ObjectNode existing ? existing.deepCopy() : NODES.objectNode();
+    if (!meta.has(RequestMeta.SERVER_INFO)) {
+      meta.putObject(RequestMeta.SERVER_INFO)
+          .put("name", info.name())
+          .put("version", info.version());
+    }
+    out.set("_meta", meta);
+    if (CACHEABLE.contains(method) && "complete".equals(out.path("resultType").asText())) {
+      if (!out.has("ttlMs")) {
+        out.put("ttlMs", cacheTtlMillis);
+      }
+      if (!out.has("cacheScope")) {
+        out.put("cacheScope", "public");
+      }
+    }
+    return out;
+  }
+
+  /**
+   * {@code subscriptions/listen}: acknowledges the kinds of notification the server agrees to send,
+   * then keeps the request open; its stream receives those notifications until the client ends it
+   * (closing the stream, or {@code notifications/cancelled} on stdio) or the server stops (then the
+   * request is answered, a graceful end).
+   */
+  private CompletableFuture<JsonNode> listen(RequestContext ctx, JsonNode params)
+      throws McpException {
+    JsonNode wanted = params.path("notifications");
+    if (!wanted.isMissingNode() && !wanted.isObject()) {
+      throw new McpException(ErrorKind.INVALID_PARAMS, "notifications must be an object");
+    }
+    JsonNode caps = capabilities(Era.MODERN);
+    boolean tools =
+        wanted.path("toolsListChanged").asBoolean(false)
+            && caps.path("tools").path("listChanged").asBoolean(false);
+    boolean prompts =
+        wanted.path("promptsListChanged").asBoolean(false)
+            && caps.path("prompts").path("listChanged").asBoolean(false);
+    boolean resources =
+        wanted.path("resourcesListChanged").asBoolean(false)
+            && caps.path("resources").path("listChanged").asBoolean(false);
+    Set<String> uris = new LinkedHashSet<>();
+    if (caps.path("resources").path("subscribe").asBoolean(false)) {
+      strings(wanted.path("resourceSubscriptions"), "resourceSubscriptions", uris);
+    }
+    Set<String> taskIds = new LinkedHashSet<>();
+    strings(wanted.path("taskIds"), "taskIds", taskIds);
+    if (!taskIds.isEmpty() && !ctx.clientSupportsExtension(TASKS_EXTENSION)) {
+      ObjectNode data = NODES.objectNode();
+      data.putObject("requiredCapabilities").putObject("extensions").putObject(TASKS_EXTENSION);
+      throw new McpException(
+          ErrorKind.MISSING_CLIENT_CAPABILITY,
+          "Missing required client capability: task notifications need the "
+              + TASKS_EXTENSION
+              + " extension",
+          data);
+    }
+    if (caps.path("extensions").path(TASKS_EXTENSION).isMissingNode()) {
+      taskIds.clear();
+    }
+    ChangeFeed.Filter filter = new ChangeFeed.Filter(tools, prompts, resources, uris, taskIds);
+    ChangeFeed.Listener listener = changes.open(ctx.requestId(), filter, ctx);
+    ctx.onCancel(() -> changes.close(listener));
+    ObjectNode honored = NODES.objectNode();
+    ObjectNode notifications = honored.putObject("notifications");
+    if (tools) {
+      notifications.put("toolsListChanged", true);
+    }
+    if (prompts) {
+      notifications.put("promptsListChanged", true);
+    }
+    if (resources) {
+      notifications.put("resourcesListChanged", true);
+    }
+    if (!uris.isEmpty()) {
+      uris.forEach(notifications.putArray("resourceSubscriptions")::add);
+    }
+    if (!taskIds.isEmpty()) {
+      taskIds.forEach(notifications.putArray("taskIds")::add);
+    }
+    listener.acknowledge(honored);
+    return listener.done;
+  }
+
+  private static void strings(JsonNode array, String name, Set<String> into) throws McpException {
+    if (array.isMissingNode() || array.isNull()) {
+      return;
+    }
+    if (!array.isArray()) {
+      throw new McpException(ErrorKind.INVALID_PARAMS, name + " must be an array of strings");
+    }
+    for (JsonNode item : array) {
+      if (!item.isTextual()) {
+        throw new McpException(ErrorKind.INVALID_PARAMS, name + " must be an array of strings");
+      }
+      into.add(item.asText());
+    }
   }
 
   private static CompletableFuture<JsonNode> call(
@@ -365,10 +642,19 @@ public final class McpServer implements AutoCloseable {
                 result.complete(null);
                 return;
               }
+              // Log lines written while the handler runs carry the caller's trace context.
+              String trace = ctx.traceparent().orElse(null);
+              if (trace != null) {
+                MDC.put(TRACE_MDC, trace);
+              }
               try {
                 result.complete(handler.handle(ctx, params));
               } catch (Throwable t) { // complete even on Errors so the client is never left waiting
                 result.completeExceptionally(t);
+              } finally {
+                if (trace != null) {
+                  MDC.remove(TRACE_MDC);
+                }
               }
             });
       } catch (RejectedExecutionException e) {
@@ -388,7 +674,9 @@ public final class McpServer implements AutoCloseable {
       throw new McpException(ErrorKind.INVALID_PARAMS, "protocolVersion (a string) is required");
     }
     ProtocolVersion version =
-        ProtocolVersion.fromWire(requested.asText()).orElse(ProtocolVersion.LATEST);
+        ProtocolVersion.fromWire(requested.asText())
+            .filter(v -> v.era() == Era.LEGACY)
+            .orElse(ProtocolVersion.LATEST);
     session.initialize(version, params.get("clientInfo"), params.get("capabilities"));
     if (isReady()) {
       openListeners(session);
@@ -447,7 +735,11 @@ public final class McpServer implements AutoCloseable {
   }
 
   private ObjectNode capabilities() {
-    JsonNode supplied = capabilities.get();
+    return capabilities(Era.LEGACY);
+  }
+
+  private ObjectNode capabilities(Era era) {
+    JsonNode supplied = capabilities.apply(era);
     ObjectNode merged =
         supplied != null && supplied.isObject()
             ? ((ObjectNode) supplied).deepCopy()
@@ -482,9 +774,13 @@ public final class McpServer implements AutoCloseable {
     return response;
   }
 
-  /** Stops the worker pool if the server created it; calls still running are interrupted. */
+  /**
+   * Ends open {@code subscriptions/listen} streams gracefully and stops the worker pool if the
+   * server created it; calls still running are interrupted.
+   */
   @Override
   public void close() {
+    changes.closeAll();
     if (ownsExecutor) {
       executor.shutdown();
       try {
@@ -516,7 +812,10 @@ public final class McpServer implements AutoCloseable {
   /** Describes a server: required identity first, then handlers and options. */
   public static final class Builder {
     private final ServerInfo info;
-    private Supplier<? extends JsonNode> capabilities = JsonNodeFactory.instance::objectNode;
+    private Function<Era, ? extends JsonNode> capabilities =
+        era -> JsonNodeFactory.instance.objectNode();
+    private final Map<String, Set<Era>> eras = new HashMap<>();
+    private long cacheTtlMillis = 60_000;
     private final Map<String, MethodHandler> syncHandlers = new HashMap<>();
     private final Map<String, AsyncMethodHandler> asyncHandlers = new HashMap<>();
     private final Map<String, NotificationHandler> notificationHandlers = new HashMap<>();
@@ -536,7 +835,42 @@ public final class McpServer implements AutoCloseable {
      * {"tools": {"listChanged": true}}}); {@code logging} is added by the core.
      */
     public Builder capabilities(Supplier<? extends JsonNode> supplier) {
-      this.capabilities = Objects.requireNonNull(supplier, "supplier");
+      Objects.requireNonNull(supplier, "supplier");
+      this.capabilities = era -> supplier.get();
+      return this;
+    }
+
+    /**
+     * Supplies the capabilities per era: for {@code initialize} ({@link Era#LEGACY}) and for {@code
+     * server/discover} ({@link Era#MODERN}, where extensions defined only for the modern era
+     * belong).
+     */
+    public Builder capabilities(Function<Era, ? extends JsonNode> perEra) {
+      this.capabilities = Objects.requireNonNull(perEra, "perEra");
+      return this;
+    }
+
+    /**
+     * Serves {@code methods} (registered before or after) only in {@code era}; elsewhere they are
+     * {@code METHOD_NOT_FOUND}. Methods are served in both eras unless restricted.
+     */
+    public Builder onlyIn(Era era, String... methods) {
+      Objects.requireNonNull(era, "era");
+      for (String method : methods) {
+        eras.put(Objects.requireNonNull(method, "method"), EnumSet.of(era));
+      }
+      return this;
+    }
+
+    /**
+     * How long (ms) a modern client may consider lists and reads fresh when their handler sets no
+     * {@code ttlMs} itself (default one minute).
+     */
+    public Builder cacheTtlMillis(long millis) {
+      if (millis < 0) {
+        throw new IllegalArgumentException("cacheTtlMillis must be >= 0");
+      }
+      this.cacheTtlMillis = millis;
       return this;
     }
 
@@ -618,6 +952,7 @@ public final class McpServer implements AutoCloseable {
       if (method.equals("initialize")
           || method.equals("ping")
           || method.equals("logging/setLevel")
+          || MODERN_ONLY.contains(method)
           || syncHandlers.containsKey(method)
           || asyncHandlers.containsKey(method)) {
         throw new IllegalArgumentException("A handler for " + method + " is already registered");

@@ -13,14 +13,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Everything a handler may do for the request it is answering: report progress, log to the client,
- * ask the client something, and notice cancellation. Messages sent through it travel with the
- * request (over HTTP, on the POST's event stream when the client accepts one). Thread-safe.
+ * Everything a handler may do for the request it is answering: learn who asks and what the client
+ * supports, report progress, log to the client, ask the client something (legacy era), and notice
+ * cancellation. Messages sent through it travel with the request (over HTTP, on the POST's event
+ * stream when the client accepts one). Thread-safe.
+ *
+ * <p>In the legacy era the request belongs to a session, which holds the negotiated revision, the
+ * client's capabilities and its log level. In the modern era there is no session: the request's own
+ * {@code _meta} ({@link RequestMeta}) says all of that.
  */
 public final class RequestContext {
   private static final Logger LOG = LoggerFactory.getLogger(RequestContext.class);
 
   private final McpSession session;
+  private final RequestMeta modern;
+  private final Caller caller;
   private final JsonNode requestId;
   private final String method;
   private final JsonNode meta;
@@ -33,13 +40,46 @@ public final class RequestContext {
   private volatile String cancelReason;
   private double lastProgress = Double.NEGATIVE_INFINITY;
 
+  /** A legacy-era request on {@code session}. */
   RequestContext(
       McpSession session,
       JsonNode requestId,
       String method,
       JsonNode params,
       OutboundChannel channel) {
-    this.session = Objects.requireNonNull(session, "session");
+    this(
+        Objects.requireNonNull(session, "session"),
+        null,
+        Caller.LOCAL,
+        requestId,
+        method,
+        params,
+        channel);
+  }
+
+  /** A modern-era request described by its own {@code _meta}. */
+  RequestContext(
+      RequestMeta modern,
+      Caller caller,
+      JsonNode requestId,
+      String method,
+      JsonNode params,
+      OutboundChannel channel) {
+    this(
+        null, Objects.requireNonNull(modern, "modern"), caller, requestId, method, params, channel);
+  }
+
+  private RequestContext(
+      McpSession session,
+      RequestMeta modern,
+      Caller caller,
+      JsonNode requestId,
+      String method,
+      JsonNode params,
+      OutboundChannel channel) {
+    this.session = session;
+    this.modern = modern;
+    this.caller = Objects.requireNonNull(caller, "caller");
     this.requestId = Objects.requireNonNull(requestId, "requestId");
     this.method = Objects.requireNonNull(method, "method");
     JsonNode rawMeta = params == null ? null : params.get("_meta");
@@ -48,9 +88,68 @@ public final class RequestContext {
     this.channel = Objects.requireNonNull(channel, "channel");
   }
 
-  /** The session the request arrived on. */
-  public McpSession session() {
-    return session;
+  /** Which era the request belongs to. */
+  public Era era() {
+    return modern != null ? Era.MODERN : Era.LEGACY;
+  }
+
+  /** Whether the request is of the stateless (modern) era. */
+  public boolean isStateless() {
+    return modern != null;
+  }
+
+  /** The session the request arrived on; empty in the modern era, which has none. */
+  public Optional<McpSession> session() {
+    return Optional.ofNullable(session);
+  }
+
+  /** The modern-era {@code _meta} of the request; empty in the legacy era. */
+  public Optional<RequestMeta> modernMeta() {
+    return Optional.ofNullable(modern);
+  }
+
+  /** The protocol revision the request speaks (a legacy session's negotiated one). */
+  public ProtocolVersion protocolVersion() {
+    return modern != null
+        ? modern.version()
+        : session.protocolVersion().orElse(ProtocolVersion.LATEST);
+  }
+
+  /** Who sent the request, as far as the transport knows. */
+  public Caller caller() {
+    return caller;
+  }
+
+  /** The capabilities the client declared (for the session, or for this request). */
+  public JsonNode clientCapabilities() {
+    return modern != null ? modern.clientCapabilities() : session.clientCapabilities();
+  }
+
+  /** The client's name and version, or a missing node. */
+  public JsonNode clientInfo() {
+    return modern != null ? modern.clientInfo() : session.clientInfo();
+  }
+
+  /** Whether the client declared capability {@code name} (for example "sampling"). */
+  public boolean clientSupports(String name) {
+    return modern != null ? modern.clientSupports(name) : session.clientSupports(name);
+  }
+
+  /** Whether the client declared extension {@code id} in its capabilities. */
+  public boolean clientSupportsExtension(String id) {
+    JsonNode extension = clientCapabilities().path("extensions").get(id);
+    return extension != null && !extension.isNull();
+  }
+
+  /** The request's W3C trace context, if it carried a valid one. */
+  public Optional<String> traceparent() {
+    if (modern != null) {
+      return Optional.ofNullable(modern.traceparent());
+    }
+    JsonNode trace = meta.get(RequestMeta.TRACEPARENT);
+    return trace != null && trace.isTextual() && RequestMeta.validTraceparent(trace.asText())
+        ? Optional.of(trace.asText())
+        : Optional.empty();
   }
 
   /** The JSON-RPC id of the request (a string or an integer). */
@@ -87,7 +186,7 @@ public final class RequestContext {
    */
   public boolean progress(double progress, Double total, String message) {
     Optional<JsonNode> token = progressToken();
-    if (token.isEmpty() || cancelled || session.isClosed()) {
+    if (token.isEmpty() || cancelled || sessionClosed()) {
       return false;
     }
     synchronized (progressLock) {
@@ -111,7 +210,9 @@ public final class RequestContext {
   }
 
   /**
-   * Sends a {@code notifications/message} log entry when {@code level} reaches the session's level.
+   * Sends a {@code notifications/message} log entry when {@code level} reaches the threshold: the
+   * session's level (legacy), or the level the request asked for in its {@code _meta} (modern; a
+   * request that asked for none gets no log entries at all).
    *
    * @param level severity
    * @param logger name of the emitting component, or null
@@ -120,7 +221,8 @@ public final class RequestContext {
    */
   public boolean log(LogLevel level, String logger, JsonNode data) {
     Objects.requireNonNull(level, "level");
-    if (!level.atLeast(session.logLevel()) || session.isClosed()) {
+    LogLevel threshold = modern != null ? modern.logLevel() : session.logLevel();
+    if (threshold == null || !level.atLeast(threshold) || sessionClosed() || cancelled) {
       return false;
     }
     ObjectNode params = JsonNodeFactory.instance.objectNode();
@@ -141,10 +243,29 @@ public final class RequestContext {
   /**
    * Sends a request to the client alongside this request (for example {@code
    * sampling/createMessage}) and completes with the client's result; see {@link
-   * McpSession#sendRequest(String, JsonNode)}.
+   * McpSession#sendRequest(String, JsonNode)}. Only the legacy era has server-to-client requests:
+   * in the modern era the future fails at once, and the application asks through an {@code
+   * input_required} result instead.
    */
   public CompletableFuture<JsonNode> sendRequest(String method, JsonNode params) {
+    if (session == null) {
+      return CompletableFuture.failedFuture(
+          new McpException(
+              ErrorKind.INTERNAL_ERROR,
+              "the stateless era has no server-to-client requests; " + method + " not sent"));
+    }
     return session.sendRequest(method, params, channel);
+  }
+
+  /** Sends a notification tied to this request on its channel (for example an acknowledgement). */
+  public void notify(String method, JsonNode params) {
+    if (!cancelled) {
+      channel.send(McpSession.notification(method, params));
+    }
+  }
+
+  private boolean sessionClosed() {
+    return session != null && session.isClosed();
   }
 
   /** Whether the client cancelled this request or its session ended. */

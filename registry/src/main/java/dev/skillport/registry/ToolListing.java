@@ -27,6 +27,11 @@ import java.util.stream.Collectors;
  * Assembles and pages a session's {@code tools/list}: core tools, the session's loaded tools, one
  * stub per inactive group of a loaded skill, one stub per discoverable skill not loaded. The
  * assembled list is cached per session and rebuilt when the session or the catalog changes.
+ *
+ * <p>A stateless listing serves the 2026-07-28 era, where loading changes no list: it lists the
+ * core tools and the view's loaded tools only, in the same deterministic order (core tools, then
+ * skills in the view's load order, each skill's tools in declaration order), with each tool's full
+ * input schema (that era's clients understand any JSON Schema 2020-12 keyword).
  */
 public final class ToolListing {
   public static final String GROUP_STUB_PREFIX = "__group__";
@@ -40,6 +45,7 @@ public final class ToolListing {
   private final List<CoreTool> coreTools;
   private final Map<String, CoreTool> coreByName;
   private final int pageSize;
+  private final boolean stubs;
   private final Cache<SessionView, Entries> cache;
 
   /**
@@ -47,6 +53,16 @@ public final class ToolListing {
    * @param pageSize entries per {@code tools/list} page
    */
   public ToolListing(List<CoreTool> coreTools, int pageSize) {
+    this(coreTools, pageSize, true);
+  }
+
+  /**
+   * @param coreTools listed first, in this order
+   * @param pageSize entries per {@code tools/list} page
+   * @param stubs whether this is a session's listing (group and skill stubs, client-safe simplified
+   *     schemas) or a stateless one (neither)
+   */
+  public ToolListing(List<CoreTool> coreTools, int pageSize, boolean stubs) {
     if (pageSize < 1) {
       throw new IllegalArgumentException("pageSize must be >= 1");
     }
@@ -55,6 +71,7 @@ public final class ToolListing {
     this.coreTools.forEach(t -> byName.put(t.name(), t));
     this.coreByName = Map.copyOf(byName);
     this.pageSize = pageSize;
+    this.stubs = stubs;
     this.cache = Caffeine.newBuilder().weakKeys().maximumSize(100_000).build();
   }
 
@@ -133,6 +150,27 @@ public final class ToolListing {
     return found != null ? found : new ToolResolution.NotFound(name);
   }
 
+  /**
+   * Resolves a qualified name ({@code <skill>__<tool>}, hyphen or underscore skill form) against
+   * {@code view} without assembling its listing, for views too large to list (every skill of a
+   * catalog); core tools and bare names are not resolved here.
+   */
+  public static ToolResolution resolveQualified(Catalog catalog, SessionView view, String name) {
+    Objects.requireNonNull(name, "name");
+    int sep = name.indexOf(QUALIFIER);
+    if (sep > 0 && sep + QUALIFIER.length() < name.length()) {
+      Skill skill = catalog.skill(name.substring(0, sep)).orElse(null);
+      String toolName = name.substring(sep + QUALIFIER.length());
+      if (skill != null && skill.tool(toolName).isPresent()) {
+        if (!view.isLoaded(skill.name()) || skill.state() != SkillState.AVAILABLE) {
+          return new ToolResolution.SkillNotLoaded(skill);
+        }
+        return active(view, skill, skill.tool(toolName).get());
+      }
+    }
+    return new ToolResolution.NotFound(name);
+  }
+
   private static ToolResolution active(SessionView view, Skill skill, ToolSpec tool) {
     if (tool.group() != null && !view.activeGroups(skill.name()).contains(tool.group())) {
       return new ToolResolution.GroupNotActive(skill, tool.group(), tool);
@@ -202,10 +240,10 @@ public final class ToolListing {
                 skill.name(),
                 tool.group(),
                 tool,
-                toolWire(listedName, skill, tool)));
+                toolWire(listedName, skill, tool, stubs)));
       }
       for (GroupSpec group : skill.groups()) {
-        if (active.contains(group.name())) {
+        if (!stubs || active.contains(group.name())) {
           continue;
         }
         String stubName =
@@ -229,7 +267,7 @@ public final class ToolListing {
     }
     out.addAll(groupStubs);
 
-    for (Skill skill : catalog.skills()) {
+    for (Skill skill : stubs ? catalog.skills() : List.<Skill>of()) {
       if (skill.state() != SkillState.AVAILABLE
           || view.isLoaded(skill.name())
           || !skill.manifest().extensions().allowImplicitInvocation()) {
@@ -252,11 +290,14 @@ public final class ToolListing {
     return new Entries(catalog.generation(), version, out, unlistable);
   }
 
-  private static ObjectNode toolWire(String listedName, Skill skill, ToolSpec tool) {
+  private static ObjectNode toolWire(
+      String listedName, Skill skill, ToolSpec tool, boolean simplify) {
     ObjectNode wire = NODES.objectNode();
     wire.put("name", listedName);
     wire.put("description", tool.description());
-    wire.set("inputSchema", SchemaSimplifier.simplify(tool.inputSchema()));
+    wire.set(
+        "inputSchema",
+        simplify ? SchemaSimplifier.simplify(tool.inputSchema()) : fullSchema(tool.inputSchema()));
     ObjectNode output = SchemaSimplifier.output(tool);
     if (output != null) {
       wire.set("outputSchema", output);
@@ -291,6 +332,21 @@ public final class ToolListing {
     }
     wire.putObject("_meta").set("dcc", dcc);
     return wire;
+  }
+
+  /** The declared schema as listed whole: an object schema, {@code type: object} at its root. */
+  private static ObjectNode fullSchema(com.fasterxml.jackson.databind.JsonNode schema) {
+    ObjectNode out =
+        schema != null && schema.isObject() ? (ObjectNode) schema.deepCopy() : NODES.objectNode();
+    if (!out.has("type")) {
+      out.put("type", "object");
+    }
+    return out;
+  }
+
+  /** A tool's MCP {@code annotations} object: its title and the hints it declares. */
+  public static ObjectNode annotationsWire(ToolAnnotations a) {
+    return annotations(a);
   }
 
   private static ObjectNode annotations(ToolAnnotations a) {

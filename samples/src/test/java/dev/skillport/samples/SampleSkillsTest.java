@@ -3,6 +3,7 @@ package dev.skillport.samples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.api.skill.Execution;
 import dev.skillport.api.skill.GroupSpec;
 import dev.skillport.api.skill.Scope;
 import dev.skillport.api.skill.Skill;
@@ -119,7 +120,7 @@ class SampleSkillsTest {
   void load_conformanceFixture_handlerBoundToolsPromptsAndResources(boolean strict) {
     Skill fixture = skill(load(strict), "mcp-conformance");
 
-    assertThat(fixture.tools()).hasSize(14);
+    assertThat(fixture.tools()).hasSize(35);
     assertThat(fixture.tools())
         .allSatisfy(
             t ->
@@ -132,9 +133,15 @@ class SampleSkillsTest {
         .isEqualTo("https://json-schema.org/draft/2020-12/schema");
     assertThat(schema.at("/properties/address/$ref").asText()).isEqualTo("#/$defs/address");
     assertThat(schema.path("additionalProperties").asBoolean(true)).isFalse();
+    assertThat(schema.at("/$defs/address/$anchor").asText()).isEqualTo("addressDef");
+    assertThat(schema.has("allOf") && schema.has("if") && schema.has("then") && schema.has("else"))
+        .isTrue();
+    assertThat(fixture.tool("failing_job").orElseThrow().execution()).isEqualTo(Execution.TASK);
+    assertThat(fixture.tool("slow_compute").orElseThrow().execution()).isEqualTo(Execution.ASYNC);
     assertThat(fixture.prompts())
         .extracting(p -> p.name())
         .containsExactly(
+            "test_input_required_result_prompt",
             "test_simple_prompt",
             "test_prompt_with_arguments",
             "test_prompt_with_embedded_resource",

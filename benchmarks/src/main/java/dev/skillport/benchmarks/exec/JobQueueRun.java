@@ -13,6 +13,7 @@ import dev.skillport.loader.SkillRoot;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.server.app.CallMeta;
+import dev.skillport.server.app.CapabilityRequiredException;
 import dev.skillport.server.app.HandlerRegistry;
 import dev.skillport.server.app.ScriptPolicy;
 import dev.skillport.server.app.ScriptToolRunner;
@@ -108,7 +109,8 @@ public final class JobQueueRun implements AutoCloseable {
    * @return the nanoseconds from the first submission to the last finished job
    * @throws IllegalStateException when a call is not queued or a job does not complete
    */
-  public long drain(int count) throws InterruptedException, UnknownToolException {
+  public long drain(int count)
+      throws InterruptedException, UnknownToolException, CapabilityRequiredException {
     CountDownLatch finished = new CountDownLatch(count);
     AtomicInteger completed = new AtomicInteger();
     Consumer<ObjectNode> updates =

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * in flight, a small buffer for session messages sent while no GET stream is open, and the event-id
  * counter shared by all its streams so every event id is unique within the session.
  */
-final class HttpSession implements OutboundChannel, RequestStreams {
+final class HttpSession implements OutboundChannel, RequestStreams, ExchangeHost {
   /** How long a client should wait before reconnecting to a closed stream. */
   static final long RETRY_MILLIS = 1000;
 
@@ -56,14 +56,16 @@ final class HttpSession implements OutboundChannel, RequestStreams {
   }
 
   /** A new stream key; event ids are recorded against it for replay. */
-  String newStreamKey(String kind) {
+  @Override
+  public String newStreamKey(String kind) {
     return kind + streamIds.incrementAndGet();
   }
 
   /**
    * Sends {@code json} as a new event on {@code stream}, recording it for replay if it went out.
    */
-  boolean deliver(SseStream stream, String streamKey, String json) {
+  @Override
+  public boolean deliver(SseStream stream, String streamKey, String json) {
     long id = eventIds.incrementAndGet();
     if (!stream.event(Long.toString(id), json)) {
       return false;
@@ -73,12 +75,14 @@ final class HttpSession implements OutboundChannel, RequestStreams {
   }
 
   /** Keeps {@code json} for a stream that is closed but resumable, to be replayed on reconnect. */
-  void store(String streamKey, String json) {
+  @Override
+  public void store(String streamKey, String json) {
     replay.add(eventIds.incrementAndGet(), streamKey, json);
   }
 
   /** Sends the priming event (an id, a retry delay, empty data) that makes a stream resumable. */
-  void prime(SseStream stream, String streamKey) {
+  @Override
+  public void prime(SseStream stream, String streamKey) {
     long id = eventIds.incrementAndGet();
     stream.prime(Long.toString(id), RETRY_MILLIS);
     replay.add(id, streamKey, null);
@@ -94,7 +98,8 @@ final class HttpSession implements OutboundChannel, RequestStreams {
   }
 
   /** Re-sends the held events of {@code streamKey} after {@code lastEventId} on {@code stream}. */
-  void replay(SseStream stream, String streamKey, String lastEventId) {
+  @Override
+  public void replay(SseStream stream, String streamKey, String lastEventId) {
     for (ReplayBuffer.Event missed : replay.after(streamKey, Long.parseLong(lastEventId.trim()))) {
       if (!stream.event(Long.toString(missed.id()), missed.data())) {
         return;
@@ -102,11 +107,13 @@ final class HttpSession implements OutboundChannel, RequestStreams {
     }
   }
 
-  boolean primesStreams() {
+  @Override
+  public boolean primesStreams() {
     return mcp.protocolVersion().map(ProtocolVersion::primesStreams).orElse(false);
   }
 
-  String serialize(JsonNode message) {
+  @Override
+  public String serialize(JsonNode message) {
     return new String(server.write(message), StandardCharsets.UTF_8);
   }
 
@@ -180,7 +187,13 @@ final class HttpSession implements OutboundChannel, RequestStreams {
     }
   }
 
-  void removeExchange(PostExchange exchange) {
+  @Override
+  public void fallback(JsonNode message) {
+    send(message);
+  }
+
+  @Override
+  public void removeExchange(PostExchange exchange) {
     exchanges.remove(exchange);
     if (exchange.requestKey() != null) {
       byRequest.remove(exchange.requestKey(), exchange);

@@ -1,12 +1,18 @@
 package dev.skillport.mcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.skillport.mcp.Caller;
+import dev.skillport.mcp.Era;
 import dev.skillport.mcp.ErrorKind;
 import dev.skillport.mcp.ErrorMapper;
 import dev.skillport.mcp.JsonRpcMessage;
 import dev.skillport.mcp.McpException;
 import dev.skillport.mcp.McpServer;
+import dev.skillport.mcp.MirroredHeaders;
+import dev.skillport.mcp.ModernCall;
 import dev.skillport.mcp.ProtocolVersion;
+import dev.skillport.mcp.RequestMeta;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -15,8 +21,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.io.Content;
@@ -30,7 +40,12 @@ import org.eclipse.jetty.util.thread.Invocable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Routes HTTP requests: the MCP endpoint (POST, GET, DELETE) and the health probes. */
+/**
+ * Routes HTTP requests: the MCP endpoint (POST, GET, DELETE) and the health probes. A POST is
+ * served in the modern era when its {@code MCP-Protocol-Version} header names a modern revision (or
+ * a revision we do not know, without a session), or, with no such header and no session, when its
+ * body declares a protocol version in {@code _meta}; otherwise in the legacy era.
+ */
 final class McpHttpHandler extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger(McpHttpHandler.class);
   static final String SESSION_HEADER = "Mcp-Session-Id";
@@ -46,6 +61,8 @@ final class McpHttpHandler extends Handler.Abstract {
   private final BooleanSupplier ready;
   private final Clock clock;
   private final Map<String, HttpSession> sessions = new ConcurrentHashMap<>();
+  private final Set<PostExchange> modernExchanges = ConcurrentHashMap.newKeySet();
+  private final ExchangeHost stateless = new StatelessHost();
 
   McpHttpHandler(
       McpServer server,
@@ -146,21 +163,26 @@ final class McpHttpHandler extends Handler.Abstract {
       writeJson(response, callback, 400, malformed.response());
       return;
     }
+    if (isModern(request, message)) {
+      onModern(request, response, callback, message);
+      return;
+    }
+    JsonNode id = message instanceof JsonRpcMessage.Request r ? r.id() : null;
     String sessionId = request.getHeaders().get(SESSION_HEADER);
     if (sessionId == null) {
       if (message instanceof JsonRpcMessage.Request r && r.isInitialize()) {
         initialize(response, callback, r);
       } else {
-        error(response, callback, 400, "Bad request: Mcp-Session-Id header is required");
+        error(response, callback, 400, "Bad request: Mcp-Session-Id header is required", id);
       }
       return;
     }
     HttpSession session = sessions.get(sessionId);
     if (session == null) {
-      error(response, callback, 404, "Session not found");
+      error(response, callback, 404, "Session not found", id);
       return;
     }
-    if (!supportedVersion(request, response, callback)) {
+    if (!supportedVersion(request, response, callback, id)) {
       return;
     }
     boolean expectsResponse =
@@ -190,6 +212,138 @@ final class McpHttpHandler extends Handler.Abstract {
                 exchange.complete(failure == null ? reply : ErrorMapper.toResponse(null, failure)));
   }
 
+  /** Whether a POST belongs to the modern era (see the class comment). */
+  private static boolean isModern(Request request, JsonRpcMessage message) {
+    String header = request.getHeaders().get(VERSION_HEADER);
+    boolean hasSession = request.getHeaders().get(SESSION_HEADER) != null;
+    if (header != null) {
+      return ProtocolVersion.fromWire(header.trim())
+          .map(v -> v.era() == Era.MODERN)
+          .orElse(!hasSession);
+    }
+    if (hasSession) {
+      return false;
+    }
+    JsonNode params;
+    if (message instanceof JsonRpcMessage.Request r) {
+      if (r.isInitialize()) {
+        return false;
+      }
+      params = r.params();
+    } else if (message instanceof JsonRpcMessage.Notification n) {
+      params = n.params();
+    } else {
+      return false;
+    }
+    return RequestMeta.declaredVersion(params).isPresent();
+  }
+
+  /**
+   * Serves a modern-era POST: checks the request's {@code _meta} and the headers that mirror its
+   * body, then dispatches it without a session. A client that goes away cancels the call.
+   */
+  private void onModern(
+      Request request, Response response, Callback callback, JsonRpcMessage message) {
+    if (message instanceof JsonRpcMessage.Notification) {
+      // This revision defines no client notifications over HTTP (cancelling is closing a stream).
+      accepted(response, callback);
+      return;
+    }
+    if (!(message instanceof JsonRpcMessage.Request rpc)) {
+      writeJson(
+          response,
+          callback,
+          400,
+          ErrorMapper.toResponse(
+              message instanceof JsonRpcMessage.Response r ? r.id() : null,
+              new McpException(
+                  ErrorKind.INVALID_REQUEST,
+                  "A 2026-07-28 POST carries one JSON-RPC request or notification"),
+              Era.MODERN));
+      return;
+    }
+    RequestMeta meta;
+    try {
+      RequestMeta.checkStructure(rpc.params());
+      String declared = RequestMeta.declaredVersion(rpc.params()).orElseThrow();
+      String header = request.getHeaders().get(VERSION_HEADER);
+      if (header == null || !header.trim().equals(declared)) {
+        throw MirroredHeaders.mismatch(
+            header == null
+                ? "the " + VERSION_HEADER + " header is required"
+                : "Header mismatch: "
+                    + VERSION_HEADER
+                    + " header value '"
+                    + header.trim()
+                    + "' does not match body value '"
+                    + declared
+                    + "'");
+      }
+      meta = RequestMeta.read(rpc.params());
+      checkMirroredHeaders(request, rpc);
+    } catch (McpException e) {
+      JsonNode error = ErrorMapper.toResponse(rpc.id(), e, Era.MODERN);
+      writeJson(response, callback, ErrorMapper.httpStatus(error, true), error);
+      return;
+    }
+    Caller caller = new Caller(guard.principal(request), snapshot(request)::get);
+    PostExchange exchange =
+        new PostExchange(
+            stateless,
+            request,
+            response,
+            callback,
+            acceptsEventStream(request),
+            settings.maxQueuedEvents(),
+            rpc.id());
+    modernExchanges.add(exchange);
+    ModernCall call = server.dispatchModern(rpc, meta, exchange, caller);
+    exchange.onClientGone(() -> call.cancel("the client closed its response stream"));
+    request.addFailureListener(failure -> call.cancel("the client closed its response stream"));
+    call.response()
+        .whenComplete(
+            (reply, failure) -> {
+              JsonNode out =
+                  failure == null ? reply : ErrorMapper.toResponse(rpc.id(), failure, Era.MODERN);
+              exchange.complete(out, out == null ? 200 : ErrorMapper.httpStatus(out, false));
+            });
+  }
+
+  /** {@code Mcp-Method} must name the body's method; {@code Mcp-Name} its name, URI or task. */
+  private static void checkMirroredHeaders(Request request, JsonRpcMessage.Request rpc)
+      throws McpException {
+    String method = request.getHeaders().get(MirroredHeaders.METHOD);
+    if (method == null) {
+      throw MirroredHeaders.mismatch("the " + MirroredHeaders.METHOD + " header is required");
+    }
+    MirroredHeaders.check(MirroredHeaders.METHOD, method, TextNode.valueOf(rpc.method()));
+    String nameField =
+        switch (rpc.method()) {
+          case "tools/call", "prompts/get" -> "name";
+          case "resources/read" -> "uri";
+          case "tasks/get", "tasks/update", "tasks/cancel" -> "taskId";
+          default -> null;
+        };
+    if (nameField != null) {
+      MirroredHeaders.check(
+          MirroredHeaders.NAME,
+          request.getHeaders().get(MirroredHeaders.NAME),
+          rpc.params().get(nameField));
+    }
+  }
+
+  /**
+   * The request's headers, copied so the application can read them after the exchange (a job
+   * started by the call, for example).
+   */
+  private static Map<String, String> snapshot(Request request) {
+    Map<String, String> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    for (HttpField field : request.getHeaders()) {
+      copy.putIfAbsent(field.getName(), field.getValue());
+    }
+    return copy;
+  }
+
   private void initialize(Response response, Callback callback, JsonRpcMessage.Request request) {
     if (sessions.size() >= settings.maxSessions()) {
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "10");
@@ -212,6 +366,11 @@ final class McpHttpHandler extends Handler.Abstract {
   }
 
   private void get(Request request, Response response, Callback callback) {
+    if (modernHeader(request)) {
+      response.getHeaders().put(HttpHeader.ALLOW, "POST");
+      error(response, callback, 405, "2026-07-28 has no GET stream: use subscriptions/listen");
+      return;
+    }
     if (!acceptsEventStream(request)) {
       error(
           response,
@@ -286,6 +445,11 @@ final class McpHttpHandler extends Handler.Abstract {
   }
 
   private void delete(Request request, Response response, Callback callback) {
+    if (modernHeader(request)) {
+      response.getHeaders().put(HttpHeader.ALLOW, "POST");
+      error(response, callback, 405, "2026-07-28 has no sessions to delete");
+      return;
+    }
     HttpSession session = lookup(request, response, callback);
     if (session == null) {
       return;
@@ -308,17 +472,24 @@ final class McpHttpHandler extends Handler.Abstract {
       error(response, callback, 404, "Session not found");
       return null;
     }
-    return supportedVersion(request, response, callback) ? session : null;
+    return supportedVersion(request, response, callback, null) ? session : null;
   }
 
   /** Any revision we speak is accepted, even one older than the session's; an absent header too. */
-  private static boolean supportedVersion(Request request, Response response, Callback callback) {
+  private static boolean supportedVersion(
+      Request request, Response response, Callback callback, JsonNode id) {
     String version = request.getHeaders().get(VERSION_HEADER);
     if (version != null && ProtocolVersion.fromWire(version.trim()).isEmpty()) {
-      error(response, callback, 400, "Unsupported MCP-Protocol-Version: " + version);
+      error(response, callback, 400, "Unsupported MCP-Protocol-Version: " + version, id);
       return false;
     }
     return true;
+  }
+
+  private static boolean modernHeader(Request request) {
+    String version = request.getHeaders().get(VERSION_HEADER);
+    return version != null
+        && ProtocolVersion.fromWire(version.trim()).map(v -> v.era() == Era.MODERN).orElse(false);
   }
 
   /**
@@ -334,6 +505,7 @@ final class McpHttpHandler extends Handler.Abstract {
         session.keepAlive();
       }
     }
+    modernExchanges.forEach(PostExchange::keepAlive);
     for (HttpSession session : expired) {
       if (sessions.remove(session.id(), session)) {
         LOG.debug("HTTP session {} expired", session.id());
@@ -343,6 +515,8 @@ final class McpHttpHandler extends Handler.Abstract {
   }
 
   void closeAll() {
+    // Open listen streams got their graceful end from the server; whatever is left is abandoned.
+    List.copyOf(modernExchanges).forEach(PostExchange::abandon);
     for (HttpSession session : List.copyOf(sessions.values())) {
       sessions.remove(session.id(), session);
       session.close();
@@ -443,11 +617,64 @@ final class McpHttpHandler extends Handler.Abstract {
   }
 
   private static void error(Response response, Callback callback, int status, String message) {
+    error(response, callback, status, message, null);
+  }
+
+  /** Answers with an error response carrying the request's id when it could be read. */
+  private static void error(
+      Response response, Callback callback, int status, String message, JsonNode id) {
     writeJson(
         response,
         callback,
         status,
-        ErrorMapper.toResponse(null, new McpException(ErrorKind.INVALID_REQUEST, message)));
+        ErrorMapper.toResponse(id, new McpException(ErrorKind.INVALID_REQUEST, message)));
+  }
+
+  /**
+   * The modern era's side of an exchange: events without ids, nothing replayed, nothing to fall
+   * back on.
+   */
+  private final class StatelessHost implements ExchangeHost {
+    private final AtomicLong streams = new AtomicLong();
+
+    @Override
+    public String serialize(JsonNode message) {
+      return new String(server.write(message), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String newStreamKey(String kind) {
+      return kind + streams.incrementAndGet();
+    }
+
+    @Override
+    public boolean deliver(SseStream stream, String streamKey, String json) {
+      return stream.data(json);
+    }
+
+    @Override
+    public void store(String streamKey, String json) {}
+
+    @Override
+    public void prime(SseStream stream, String streamKey) {}
+
+    @Override
+    public boolean primesStreams() {
+      return false;
+    }
+
+    @Override
+    public void replay(SseStream stream, String streamKey, String lastEventId) {}
+
+    @Override
+    public void fallback(JsonNode message) {
+      LOG.debug("No stream for {}; dropped", message.path("method").asText("a message"));
+    }
+
+    @Override
+    public void removeExchange(PostExchange exchange) {
+      modernExchanges.remove(exchange);
+    }
   }
 
   private static void writeJson(Response response, Callback callback, int status, JsonNode body) {

@@ -22,6 +22,9 @@ import org.eclipse.jetty.util.Callback;
  * application, or by the client going away), later messages and the result are kept in the
  * session's replay buffer, and a client that reconnects with {@code GET} and {@code Last-Event-ID}
  * receives them on the new stream, which then carries the rest of the call.
+ *
+ * <p>A modern-era exchange has no session: its events carry no ids, nothing is replayed, messages
+ * its stream cannot carry are dropped, and the client going away cancels the call.
  */
 final class PostExchange implements OutboundChannel {
   private enum State {
@@ -31,7 +34,7 @@ final class PostExchange implements OutboundChannel {
     DONE
   }
 
-  private final HttpSession session;
+  private final ExchangeHost session;
   private final Request request;
   private final Response response;
   private final Callback callback;
@@ -42,9 +45,10 @@ final class PostExchange implements OutboundChannel {
   private State state = State.PENDING;
   private SseStream stream;
   private boolean primed;
+  private Runnable onClientGone = () -> {};
 
   PostExchange(
-      HttpSession session,
+      ExchangeHost session,
       Request request,
       Response response,
       Callback callback,
@@ -59,6 +63,15 @@ final class PostExchange implements OutboundChannel {
     this.maxQueued = maxQueued;
     this.requestKey = requestId == null ? null : requestKey(requestId);
     this.streamKey = session.newStreamKey("p");
+  }
+
+  /**
+   * Runs {@code hook} when the client goes away before the call is answered: its event stream could
+   * not be written (a keep-alive turns a long call into a stream, so a silent call notices too).
+   * The modern era cancels the call then.
+   */
+  synchronized void onClientGone(Runnable hook) {
+    this.onClientGone = hook;
   }
 
   /** A request id as a map key; the number 1 and the string "1" stay apart. */
@@ -85,11 +98,19 @@ final class PostExchange implements OutboundChannel {
         return;
       }
     }
-    session.send(message);
+    session.fallback(message);
   }
 
   /** Sends the response (or, for null, ends without one) and finishes the exchange. */
   void complete(JsonNode message) {
+    complete(message, 200);
+  }
+
+  /**
+   * Sends the response with {@code status} when it goes out as plain JSON (an event stream has
+   * already answered 200), or ends without one for null, and finishes the exchange.
+   */
+  void complete(JsonNode message, int status) {
     String json = message == null ? null : session.serialize(message);
     synchronized (this) {
       switch (state) {
@@ -99,7 +120,7 @@ final class PostExchange implements OutboundChannel {
             response.setStatus(202);
             response.write(true, BufferUtil.EMPTY_BUFFER, callback);
           } else {
-            response.setStatus(200);
+            response.setStatus(status);
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
             response.write(true, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)), callback);
           }
@@ -168,6 +189,18 @@ final class PostExchange implements OutboundChannel {
     state = State.DETACHED;
   }
 
+  /** The stream ended: by the answer, by the server on purpose, or because the client left. */
+  private void streamClosed() {
+    Runnable hook;
+    synchronized (this) {
+      if (state != State.STREAMING) {
+        return;
+      }
+      hook = onClientGone;
+    }
+    hook.run();
+  }
+
   /** Sends on the current stream; a primed stream that is gone keeps the event for replay. */
   private boolean emit(String json) {
     if (session.deliver(stream, streamKey, json)) {
@@ -182,7 +215,7 @@ final class PostExchange implements OutboundChannel {
 
   private void startStream() {
     SseStream.begin(response);
-    stream = new SseStream(response, callback, maxQueued, () -> {});
+    stream = new SseStream(response, callback, maxQueued, this::streamClosed);
     request.addFailureListener(stream::abort);
     state = State.STREAMING;
     if (session.primesStreams()) {

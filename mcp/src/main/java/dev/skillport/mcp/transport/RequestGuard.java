@@ -5,6 +5,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.eclipse.jetty.http.HttpHeader;
@@ -27,17 +28,17 @@ final class RequestGuard {
   }
 
   private final boolean loopbackOnly;
-  private final byte[] tokenDigest;
+  private final List<byte[]> tokenDigests;
   private final Set<String> allowedOrigins;
 
   /**
    * @param loopbackOnly whether the server listens on a loopback address only
-   * @param token the auth token, or null for none
+   * @param tokens the accepted auth tokens, none for no authentication
    * @param allowedOrigins extra origins (scheme://host[:port], lower case) browsers may call from
    */
-  RequestGuard(boolean loopbackOnly, String token, Set<String> allowedOrigins) {
+  RequestGuard(boolean loopbackOnly, List<String> tokens, Set<String> allowedOrigins) {
     this.loopbackOnly = loopbackOnly;
-    this.tokenDigest = token == null ? null : digest(token);
+    this.tokenDigests = tokens.stream().map(RequestGuard::digest).toList();
     this.allowedOrigins = Set.copyOf(allowedOrigins);
   }
 
@@ -59,13 +60,33 @@ final class RequestGuard {
     if (origin != Verdict.ALLOWED) {
       return origin;
     }
-    if (tokenDigest != null && !hasToken(request)) {
+    if (!tokenDigests.isEmpty() && matchedToken(request) < 0) {
       return Verdict.UNAUTHORIZED;
     }
     return Verdict.ALLOWED;
   }
 
-  private boolean hasToken(Request request) {
+  /**
+   * The caller a request authenticated as: a short, stable name derived from its token (the same on
+   * every server configured with that token, and revealing nothing usable about it); null when the
+   * server takes no tokens.
+   */
+  String principal(Request request) {
+    int index = matchedToken(request);
+    if (index < 0) {
+      return null;
+    }
+    byte[] digest = tokenDigests.get(index);
+    StringBuilder name = new StringBuilder("token:");
+    for (int i = 0; i < 6; i++) {
+      name.append(Character.forDigit((digest[i] >> 4) & 0xF, 16))
+          .append(Character.forDigit(digest[i] & 0xF, 16));
+    }
+    return name.toString();
+  }
+
+  /** Which accepted token the request presents, or -1. */
+  private int matchedToken(Request request) {
     String presented = request.getHeaders().get("X-API-Key");
     String authorization = request.getHeaders().get(HttpHeader.AUTHORIZATION);
     if (presented == null
@@ -73,8 +94,19 @@ final class RequestGuard {
         && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       presented = authorization.substring(7).trim();
     }
-    // Comparing digests keeps the comparison constant-time in the token's length too.
-    return presented != null && MessageDigest.isEqual(tokenDigest, digest(presented));
+    if (presented == null) {
+      return -1;
+    }
+    // Comparing digests keeps the comparison constant-time in the token's length too; every token
+    // is compared, so the time does not tell which one matched.
+    byte[] digest = digest(presented);
+    int found = -1;
+    for (int i = 0; i < tokenDigests.size(); i++) {
+      if (MessageDigest.isEqual(tokenDigests.get(i), digest)) {
+        found = i;
+      }
+    }
+    return found;
   }
 
   static boolean isLoopbackHost(String hostHeader) {

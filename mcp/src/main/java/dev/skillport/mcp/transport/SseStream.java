@@ -49,6 +49,11 @@ final class SseStream {
     return enqueue("id: " + id + "\ndata: " + json + "\n\n");
   }
 
+  /** Queues a message event without an id (the stateless era's streams are not resumable). */
+  boolean data(String json) {
+    return enqueue("data: " + json + "\n\n");
+  }
+
   /** Queues a priming event (an id and empty data) that lets the client resume from here. */
   boolean prime(String id, long retryMillis) {
     return enqueue("id: " + id + "\nretry: " + retryMillis + "\ndata: \n\n");

@@ -1,18 +1,23 @@
 package dev.skillport.mcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.mcp.Caller;
+import dev.skillport.mcp.Era;
 import dev.skillport.mcp.ErrorKind;
 import dev.skillport.mcp.ErrorMapper;
 import dev.skillport.mcp.JsonRpcMessage;
 import dev.skillport.mcp.McpException;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.McpSession;
+import dev.skillport.mcp.ModernCall;
+import dev.skillport.mcp.RequestMeta;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -24,10 +29,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * MCP over a stream pair: one JSON-RPC message per line in, one per line out. The whole
- * conversation is one session. {@link #run()} returns when the input ends, after answering the
- * requests already read (for at most {@link #DEFAULT_DRAIN}) and closing the session. Nothing but
- * protocol messages is ever written to the output.
+ * MCP over a stream pair: one JSON-RPC message per line in, one per line out. {@link #run()}
+ * returns when the input ends, after answering the requests already read (for at most {@link
+ * #DEFAULT_DRAIN}). Nothing but protocol messages is ever written to the output.
+ *
+ * <p>The opening message chooses the era for the whole process, as the specification's
+ * backward-compatibility rules say: {@code initialize} opens a legacy session (the whole
+ * conversation is that session, closed at the end); a request whose {@code _meta} names a modern
+ * revision we speak makes every later request stateless (each must carry its own {@code _meta};
+ * {@code notifications/cancelled} cancels one by id, a {@code subscriptions/listen} stream among
+ * them). Until one of them succeeds, other messages get the legacy answers.
  */
 public final class StdioTransport {
   private static final Logger LOG = LoggerFactory.getLogger(StdioTransport.class);
@@ -47,7 +58,9 @@ public final class StdioTransport {
   private final int maxLineBytes;
   private final Object writeLock = new Object();
   private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
+  private final Map<String, ModernCall> modernCalls = new ConcurrentHashMap<>();
   private volatile boolean outputBroken;
+  private volatile Era era;
 
   /**
    * A transport over {@code in} and {@code out} (usually {@code System.in} and {@code System.out}).
@@ -95,20 +108,16 @@ public final class StdioTransport {
           continue;
         }
         JsonRpcMessage message = server.parse(line.bytes(), 0, line.length());
+        if (era == null) {
+          era = opening(message);
+        }
         CompletableFuture<?> answered =
-            server
-                .dispatch(session, message, this::write)
-                .whenComplete(
-                    (response, failure) -> {
-                      if (failure != null) {
-                        write(ErrorMapper.toResponse(null, failure));
-                      } else if (response != null) {
-                        write(response);
-                      }
-                    });
+            era == Era.MODERN ? modern(message) : legacy(session, message);
         inFlight.add(answered);
         answered.whenComplete((ignored, failure) -> inFlight.remove(answered));
       }
+      // Listen streams never end on their own; the input ending ends them.
+      modernCalls.values().forEach(call -> call.cancel("end of input"));
       drain();
     } catch (IOException e) {
       LOG.warn("stdio input failed; ending the session", e);
@@ -116,6 +125,92 @@ public final class StdioTransport {
       server.closeSession(session);
       LOG.debug("stdio session {} ended", session.id());
     }
+  }
+
+  /**
+   * The era a first message opens: legacy for a successful {@code initialize}'s request, modern for
+   * a request carrying a valid modern {@code _meta}, or still undecided (null).
+   */
+  private static Era opening(JsonRpcMessage message) {
+    if (message instanceof JsonRpcMessage.Request request) {
+      if (request.isInitialize()) {
+        return Era.LEGACY;
+      }
+      if (RequestMeta.declaredVersion(request.params()).isPresent()) {
+        try {
+          RequestMeta.read(request.params());
+          return Era.MODERN;
+        } catch (McpException e) {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+
+  private CompletableFuture<JsonNode> legacy(McpSession session, JsonRpcMessage message) {
+    if (message instanceof JsonRpcMessage.Request request
+        && era == null
+        && RequestMeta.declaredVersion(request.params()).isPresent()) {
+      // A modern-style opening we cannot serve: answer it as modern (unsupported version, bad
+      // _meta) and let the next message decide.
+      return modern(message);
+    }
+    return server
+        .dispatch(session, message, this::write)
+        .whenComplete(
+            (response, failure) -> {
+              if (failure != null) {
+                write(ErrorMapper.toResponse(null, failure));
+              } else if (response != null) {
+                write(response);
+              }
+            });
+  }
+
+  private CompletableFuture<JsonNode> modern(JsonRpcMessage message) {
+    if (message instanceof JsonRpcMessage.Request request) {
+      ModernCall call = server.dispatchModern(request, this::write, Caller.LOCAL);
+      String key = key(request.id());
+      modernCalls.put(key, call);
+      return call.response()
+          .whenComplete(
+              (response, failure) -> {
+                modernCalls.remove(key, call);
+                if (failure != null) {
+                  write(ErrorMapper.toResponse(request.id(), failure, Era.MODERN));
+                } else if (response != null) {
+                  write(response);
+                }
+              });
+    }
+    if (message instanceof JsonRpcMessage.Notification notification) {
+      if ("notifications/cancelled".equals(notification.method())) {
+        JsonNode id = notification.params().get("requestId");
+        if (id != null && (id.isTextual() || id.isIntegralNumber())) {
+          ModernCall call = modernCalls.remove(key(id));
+          if (call != null) {
+            call.cancel(notification.params().path("reason").asText(null));
+          }
+        }
+      }
+      return CompletableFuture.completedFuture(null);
+    }
+    if (message instanceof JsonRpcMessage.Malformed malformed) {
+      write(malformed.response());
+    } else if (message instanceof JsonRpcMessage.Batch) {
+      write(
+          ErrorMapper.toResponse(
+              null,
+              new McpException(ErrorKind.INVALID_REQUEST, "2026-07-28 has no JSON-RPC batches"),
+              Era.MODERN));
+    }
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /** Ids compare by their JSON text, so the number 1 and the string "1" stay apart. */
+  private static String key(JsonNode id) {
+    return id.isIntegralNumber() ? id.bigIntegerValue().toString() : id.toString();
   }
 
   private void drain() {

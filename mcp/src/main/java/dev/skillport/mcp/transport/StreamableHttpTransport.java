@@ -6,7 +6,9 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -39,6 +41,13 @@ import org.slf4j.LoggerFactory;
  * what it missed on that stream; for a POST's event stream closed before its result (see {@link
  * RequestStreams}), the new stream also carries the rest of the call and ends with its result.
  *
+ * <p>The modern era (2026-07-28, chosen per request by its {@code MCP-Protocol-Version} header or
+ * its {@code _meta}) is served on the same path without sessions: a request's {@code _meta} is
+ * checked, then the headers that mirror its body ({@code MCP-Protocol-Version}, {@code Mcp-Method},
+ * {@code Mcp-Name}); a refused request gets 400 (404 for an unknown method) with a JSON-RPC error.
+ * Its event streams carry no ids and are not resumable, and a client that closes its response
+ * stream cancels the call. There is no GET stream in this era (405).
+ *
  * <p>Refusals: foreign Host or Origin → 403 (Host is checked when listening on loopback); missing
  * or wrong token → 401 (a token is required to listen on any other address); no session header on a
  * non-initialize request → 400; unknown, deleted or expired session → 404; unsupported {@code
@@ -64,7 +73,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
             builder.host,
             builder.port,
             builder.path,
-            builder.authToken,
+            List.copyOf(builder.authTokens),
             Set.copyOf(builder.allowedOrigins),
             builder.maxBodyBytes,
             builder.sessionIdleTimeout,
@@ -95,7 +104,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
       throw new IllegalStateException("already started");
     }
     boolean loopback = isLoopback(settings.host());
-    if (!loopback && settings.authToken() == null) {
+    if (!loopback && settings.authTokens().isEmpty()) {
       throw new IllegalStateException(
           "Listening on " + settings.host() + " (not loopback) requires an auth token");
     }
@@ -117,7 +126,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
         new McpHttpHandler(
             mcp,
             settings,
-            new RequestGuard(loopback, settings.authToken(), settings.allowedOrigins()),
+            new RequestGuard(loopback, settings.authTokens(), settings.allowedOrigins()),
             readiness);
     jetty.setHandler(handler);
     jetty.setStopTimeout(2000);
@@ -224,7 +233,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
       String host,
       int port,
       String path,
-      String authToken,
+      List<String> authTokens,
       Set<String> allowedOrigins,
       int maxBodyBytes,
       Duration sessionIdleTimeout,
@@ -243,7 +252,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
     private String host = "127.0.0.1";
     private int port = 8765;
     private String path = "/mcp";
-    private String authToken;
+    private final List<String> authTokens = new ArrayList<>();
     private final Set<String> allowedOrigins = new HashSet<>();
     private int maxBodyBytes = 4 * 1024 * 1024;
     private Duration sessionIdleTimeout = Duration.ofHours(1);
@@ -292,7 +301,25 @@ public final class StreamableHttpTransport implements AutoCloseable {
       if (token != null && token.isBlank()) {
         throw new IllegalArgumentException("token must not be blank");
       }
-      this.authToken = token;
+      authTokens.clear();
+      if (token != null) {
+        authTokens.add(token);
+      }
+      return this;
+    }
+
+    /**
+     * Accepts any of {@code tokens}, each naming its own caller: state the server keeps for a
+     * caller (tasks, for example) is reachable with that caller's token only.
+     */
+    public Builder authTokens(List<String> tokens) {
+      authTokens.clear();
+      for (String token : tokens) {
+        if (token == null || token.isBlank()) {
+          throw new IllegalArgumentException("token must not be blank");
+        }
+        authTokens.add(token);
+      }
       return this;
     }
 

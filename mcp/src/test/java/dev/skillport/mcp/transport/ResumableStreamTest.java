@@ -77,6 +77,7 @@ class ResumableStreamTest {
     boolean closed =
         params.path("name").asText().equals("reconnect")
             && ctx.session()
+                .orElseThrow()
                 .attribute(RequestStreams.ATTRIBUTE, RequestStreams.class)
                 .orElseThrow()
                 .closeStream(ctx.requestId());

@@ -16,7 +16,13 @@ public final class ClientRequestException extends Exception {
     /** The client answered with an error, or the session ended. */
     FAILED,
     /** The client did not answer in time. */
-    TIMED_OUT
+    TIMED_OUT,
+    /**
+     * The client is being asked and will answer by calling again (the stateless protocol's multi
+     * round-trip requests): the call ends here, and runs again from the start with the answer. A
+     * handler should let this propagate; whatever it returns instead is discarded.
+     */
+    INPUT_REQUIRED
   }
 
   private final Reason reason;

@@ -1,12 +1,21 @@
 package dev.skillport.api.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * What a running tool may ask of the platform: report progress, log, notice cancellation, and ask
  * the client for sampling or elicitation. Implementations are thread-safe; every method may be
  * called from any thread while the call runs. A cancelled call's handler thread is also
  * interrupted, so blocking handlers stop without polling {@link #isCancelled()}.
+ *
+ * <p>Asking the client works the same for every client, but not the same way. A client of the 2025
+ * protocol era gets a request while the call waits for the answer. A 2026-07-28 (stateless) client
+ * gets an {@code input_required} result and calls again with the answers; the call then runs again
+ * from the start, and each question it asks again (the same questions, in the same order) is
+ * answered at once. So a handler that asks should ask before it changes anything, and let a {@link
+ * ClientRequestException} of reason {@code INPUT_REQUIRED} propagate.
  */
 public interface ToolContext {
 
@@ -71,6 +80,47 @@ public interface ToolContext {
    */
   default JsonNode elicit(JsonNode params) throws ClientRequestException, InterruptedException {
     return requestWith("elicitation", "elicitation/create", params);
+  }
+
+  /**
+   * Sends several requests to the client and waits for all their results, keyed as given. A
+   * stateless client is asked them all in one round. The default sends them one after another.
+   *
+   * @param requests key → request; keys are the caller's choice (letters, digits, {@code _-.})
+   * @return key → the client's result
+   * @throws ClientRequestException with reason UNSUPPORTED when the client did not declare a
+   *     capability one of the requests needs, otherwise as {@link #request(String, JsonNode)}
+   */
+  default Map<String, JsonNode> requestAll(Map<String, ClientRequest> requests)
+      throws ClientRequestException, InterruptedException {
+    for (ClientRequest request : requests.values()) {
+      if (!clientSupports(request.capability())) {
+        throw new ClientRequestException(
+            ClientRequestException.Reason.UNSUPPORTED,
+            request.method()
+                + " needs a client that declared the '"
+                + request.capability()
+                + "' capability");
+      }
+    }
+    Map<String, JsonNode> out = new LinkedHashMap<>();
+    for (Map.Entry<String, ClientRequest> e : requests.entrySet()) {
+      out.put(e.getKey(), request(e.getValue().method(), e.getValue().params()));
+    }
+    return out;
+  }
+
+  /**
+   * Hands the rest of the call to a job and answers the call at once with the job's handle: a task
+   * for a 2026-07-28 client that declared the Tasks extension, a job id for others. Typical use:
+   * ask the user (elicitation) first, then do the long work in the background. The handler returns
+   * what this returns. Where the platform runs no jobs (a test kit), the work runs now.
+   *
+   * @param rest the work that remains; it runs with the job's context
+   * @return the result the handler must return
+   */
+  default ToolResult continueAsJob(ToolWork rest) throws Exception {
+    return rest.run(this);
   }
 
   /**

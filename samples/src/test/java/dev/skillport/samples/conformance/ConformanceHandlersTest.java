@@ -101,7 +101,7 @@ class ConformanceHandlersTest {
     List<String> ids =
         skill.tools().stream().map(t -> ((ToolBinding.Handler) t.binding()).handlerId()).toList();
 
-    assertThat(ids).hasSize(14);
+    assertThat(ids).hasSize(35);
     assertThat(serviceLoaded().keySet()).containsAll(ids);
     assertThat(serviceLoaded().keySet().stream().filter(id -> id.startsWith("mcp-conformance.")))
         .containsExactlyInAnyOrderElementsOf(ids);

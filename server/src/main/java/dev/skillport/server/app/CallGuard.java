@@ -79,14 +79,25 @@ public final class CallGuard implements AutoCloseable {
             "ask the operator"));
   }
 
-  /** Appends one call to the audit trail; {@code outcome} is {@code ok}, a code, or a job state. */
-  void record(String sessionId, String tool, JsonNode args, Duration took, String outcome) {
+  /**
+   * Appends one call to the audit trail; {@code outcome} is {@code ok}, a code, or a job state. A
+   * stateless call has no session; its caller (when authenticated) and its W3C trace context (when
+   * the request carried one) are written instead, so the line can be joined with the client's
+   * traces.
+   */
+  void record(CallMeta meta, String tool, JsonNode args, Duration took, String outcome) {
     if (audit == null) {
       return;
     }
     ObjectNode line = JSON.createObjectNode();
     line.put("time", clock.instant().toString());
-    line.put("session", sessionId);
+    line.put("session", meta.sessionId());
+    if (meta.principal() != null) {
+      line.put("caller", meta.principal());
+    }
+    if (meta.traceparent() != null) {
+      line.put("traceparent", meta.traceparent());
+    }
     line.put("tool", tool);
     line.put("duration_ms", took.toMillis());
     line.put("outcome", outcome);

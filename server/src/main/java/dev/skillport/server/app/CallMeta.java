@@ -2,6 +2,7 @@ package dev.skillport.server.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.server.jobs.JobScheduler;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -14,9 +15,23 @@ import java.util.function.Consumer;
  * @param async whether the request asked for a job
  * @param parentJobId the parent job's id, or {@code null}
  * @param jobUpdates receives the job's status on every state change
+ * @param principal the authenticated caller, or {@code null}; jobs it starts are bound to it
+ * @param traceparent the request's W3C trace context, or {@code null}; written to the audit trail
+ * @param stateless whether the call is a 2026-07-28 (stateless) request
+ * @param tasks whether the client declared the Tasks extension for this call: a job is then
+ *     answered as a task
+ * @param client what a task of this call may ask its client, or {@code null}
  */
 public record CallMeta(
-    String sessionId, boolean async, String parentJobId, Consumer<ObjectNode> jobUpdates) {
+    String sessionId,
+    boolean async,
+    String parentJobId,
+    Consumer<ObjectNode> jobUpdates,
+    String principal,
+    String traceparent,
+    boolean stateless,
+    boolean tasks,
+    JobScheduler.ClientLink client) {
   /** The notification a session receives when one of its jobs changes state. */
   public static final String JOB_UPDATED = "notifications/$/dcc.jobUpdated";
 
@@ -25,6 +40,52 @@ public record CallMeta(
 
   public CallMeta {
     Objects.requireNonNull(jobUpdates, "jobUpdates");
+  }
+
+  /** A call without an authenticated caller or trace context. */
+  public CallMeta(
+      String sessionId, boolean async, String parentJobId, Consumer<ObjectNode> jobUpdates) {
+    this(sessionId, async, parentJobId, jobUpdates, null, null, false, false, null);
+  }
+
+  /** The same call, made by {@code principal} under {@code traceparent}. */
+  public CallMeta withCaller(String principal, String traceparent) {
+    return new CallMeta(
+        sessionId,
+        async,
+        parentJobId,
+        jobUpdates,
+        principal,
+        traceparent,
+        stateless,
+        tasks,
+        client);
+  }
+
+  /**
+   * The same call, made statelessly by a client that did (or did not) declare the Tasks extension
+   * and may be asked what {@code client} supports.
+   */
+  public CallMeta statelessly(boolean tasksDeclared, JobScheduler.ClientLink client) {
+    return new CallMeta(
+        sessionId,
+        async,
+        parentJobId,
+        jobUpdates,
+        principal,
+        traceparent,
+        true,
+        tasksDeclared,
+        client);
+  }
+
+  /**
+   * A call the server makes on the caller's behalf and waits for (a step of a workflow): it runs at
+   * once, and a tool that must become a job becomes one the server awaits, never a task.
+   */
+  public CallMeta synchronous() {
+    return new CallMeta(
+        sessionId, false, null, jobUpdates, principal, traceparent, false, false, null);
   }
 
   /** Reads the hints from a request's {@code _meta} (an empty object when it had none). */

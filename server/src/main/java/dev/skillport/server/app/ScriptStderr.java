@@ -1,5 +1,8 @@
 package dev.skillport.server.app;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.api.tool.ClientRequest;
 import dev.skillport.api.tool.ToolContext;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -7,12 +10,16 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Reads a script's stderr line by line. Lines of the progress protocol ({@code ::progress DONE
- * [TOTAL|?] [MESSAGE]}, {@code ::log LEVEL MESSAGE}) go to the tool context; every other line is
+ * [TOTAL|?] [MESSAGE]}, {@code ::log LEVEL MESSAGE}) go to the tool context; questions for the
+ * client ({@code ::ask KEY METHOD PARAMS_JSON}) are collected for the runner; every other line is
  * kept in a tail bounded by characters, so a script that writes without end costs no more memory
  * than the cap.
  */
@@ -20,12 +27,21 @@ final class ScriptStderr {
   /** Bytes of one line that are kept; the rest of an overlong line is dropped. */
   static final int MAX_LINE = 8192;
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+  private static final Set<String> METHODS =
+      Set.of("elicitation/create", "sampling/createMessage", "roots/list");
+
+  /** Questions one run may ask; more are kept as ordinary stderr. */
+  private static final int MAX_ASKS = 16;
+
   private static final Set<String> LEVELS =
       Set.of("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency");
 
   private final ToolContext context;
   private final int maxChars;
   private final Deque<String> tail = new ArrayDeque<>();
+  private final Map<String, ClientRequest> asks = new LinkedHashMap<>();
   private int chars;
   private boolean truncated;
 
@@ -70,6 +86,11 @@ final class ScriptStderr {
   /** The kept tail of ordinary stderr lines. */
   synchronized String tail() {
     return String.join("\n", tail);
+  }
+
+  /** The questions the script asked ({@code ::ask}), in order, keyed as the script chose. */
+  synchronized Map<String, ClientRequest> asks() {
+    return new LinkedHashMap<>(asks);
   }
 
   /** Whether older lines were dropped to respect the cap. */
@@ -123,6 +144,9 @@ final class ScriptStderr {
       context.progress(done, total, message);
       return true;
     }
+    if (parts[0].equals("::ask") && parts.length == 4) {
+      return ask(parts[1], parts[2], parts[3]);
+    }
     if (parts[0].equals("::log") && parts.length >= 3) {
       String level = parts[1].toLowerCase(Locale.ROOT);
       if (!LEVELS.contains(level)) {
@@ -132,6 +156,28 @@ final class ScriptStderr {
       return true;
     }
     return false;
+  }
+
+  private boolean ask(String key, String method, String json) {
+    if (!KEY.matcher(key).matches() || !METHODS.contains(method)) {
+      return false;
+    }
+    JsonNode params;
+    try {
+      params = JSON.readTree(json);
+    } catch (IOException e) {
+      return false;
+    }
+    if (params == null || !params.isObject()) {
+      return false;
+    }
+    synchronized (this) {
+      if (asks.size() >= MAX_ASKS) {
+        return false;
+      }
+      asks.put(key, new ClientRequest(method, params));
+    }
+    return true;
   }
 
   private static String[] rest(String[] parts, int from) {

@@ -2,8 +2,11 @@ package dev.skillport.server.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.script.PythonCompat;
 import dev.skillport.api.script.ScriptResults;
+import dev.skillport.api.tool.ClientRequest;
+import dev.skillport.api.tool.ClientRequestException;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
 import java.io.ByteArrayOutputStream;
@@ -15,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,6 +52,13 @@ import org.slf4j.LoggerFactory;
  * timeout makes the result an error whose text is the script's own message. Stderr lines starting
  * with {@code ::progress} or {@code ::log} report progress and log entries (see {@link
  * ScriptStderr}).
+ *
+ * <p>A script asks the client with {@code ::ask KEY METHOD PARAMS_JSON} lines on stderr (method
+ * {@code elicitation/create}, {@code sampling/createMessage} or {@code roots/list}) and exits; its
+ * output is then ignored. The runner gets the answers through the tool context (a request to a
+ * session's client, or an {@code input_required} round trip with a stateless one) and runs the
+ * script again with every answer so far in {@code SKILLPORT_INPUT_RESPONSES} (a JSON object, key to
+ * the client's result; {@code {}} on the first run), until it stops asking.
  *
  * <p>Python scripts run with the interpreter for their skill's {@code dcc} ({@link
  * ScriptPolicy#pythonFor}) and, unless the policy turns it off, find the {@code dcc_mcp_core}
@@ -195,13 +206,91 @@ public final class ScriptToolRunner implements AutoCloseable {
       }
     }
     try {
-      return start(script, workDir, arguments, timeoutSecs, context, interpreter, python, compat);
+      return rounds(script, workDir, arguments, timeoutSecs, context, interpreter, python, compat);
     } finally {
       if (compat != null) {
         deleteTree(compat);
       }
     }
   }
+
+  /** The environment variable holding the client's answers to a script's questions. */
+  public static final String INPUT_RESPONSES_ENV = "SKILLPORT_INPUT_RESPONSES";
+
+  /** Times a script may ask and be run again in one call. */
+  static final int MAX_ROUNDS = 8;
+
+  /** Largest answers (bytes of JSON) handed to a script; an environment variable has a limit. */
+  static final int MAX_ANSWERS_BYTES = 100_000;
+
+  /**
+   * Runs the script, asking the client whatever it asks and running it again with the answers,
+   * until it stops asking.
+   */
+  private ToolResult rounds(
+      Path script,
+      Path workDir,
+      JsonNode arguments,
+      Integer timeoutSecs,
+      ToolContext context,
+      String interpreter,
+      boolean python,
+      Path compat) {
+    ObjectNode answers = JSON.createObjectNode();
+    for (int round = 1; ; round++) {
+      Attempt attempt =
+          start(
+              script,
+              workDir,
+              arguments,
+              timeoutSecs,
+              context,
+              interpreter,
+              python,
+              compat,
+              answers);
+      if (attempt.asks().isEmpty()) {
+        return attempt.result();
+      }
+      Map<String, ClientRequest> open = new LinkedHashMap<>(attempt.asks());
+      open.keySet().removeIf(answers::has);
+      if (open.isEmpty()) {
+        return ToolCallErrors.result(
+            "SCRIPT_ASKED_AGAIN",
+            script.getFileName() + " asked again what it was answered: " + attempt.asks().keySet(),
+            "read " + INPUT_RESPONSES_ENV + " before asking");
+      }
+      if (round >= MAX_ROUNDS) {
+        return ToolCallErrors.result(
+            "TOO_MANY_QUESTIONS",
+            script.getFileName() + " kept asking after " + MAX_ROUNDS + " rounds",
+            "ask everything the script needs at once");
+      }
+      try {
+        context.requestAll(open).forEach(answers::set);
+      } catch (ClientRequestException e) {
+        return e.reason() == ClientRequestException.Reason.INPUT_REQUIRED
+            ? ToolCallErrors.result("INPUT_REQUIRED", "the client is asked for input", null)
+            : ToolCallErrors.result(
+                "CLIENT_REQUEST_FAILED",
+                script.getFileName() + " asked the client: " + e.getMessage(),
+                null);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return ToolCallErrors.result(
+            "SCRIPT_CANCELLED", script.getFileName() + " cancelled while asking", null);
+      }
+      if (answers.toString().getBytes(StandardCharsets.UTF_8).length > MAX_ANSWERS_BYTES) {
+        return ToolCallErrors.result(
+            "INPUT_TOO_LARGE",
+            "the client's answers exceed " + MAX_ANSWERS_BYTES + " bytes",
+            "ask for less");
+      }
+    }
+  }
+
+  /** One run of a script: its result, and what it asked (its result is ignored then). */
+  private record Attempt(ToolResult result, Map<String, ClientRequest> asks) {}
 
   /** The refusal for a Python script of a product with neither interpreter nor host adapter. */
   static ToolResult dccInterpreterMissing(String dcc) {
@@ -228,7 +317,7 @@ public final class ScriptToolRunner implements AutoCloseable {
     }
   }
 
-  private ToolResult start(
+  private Attempt start(
       Path script,
       Path workDir,
       JsonNode arguments,
@@ -236,7 +325,8 @@ public final class ScriptToolRunner implements AutoCloseable {
       ToolContext context,
       String interpreter,
       boolean python,
-      Path compat) {
+      Path compat,
+      ObjectNode answers) {
     List<String> command = new ArrayList<>();
     command.add(interpreter);
     command.add(script.toString());
@@ -251,7 +341,7 @@ public final class ScriptToolRunner implements AutoCloseable {
     Duration timeout =
         timeoutSecs != null ? Duration.ofSeconds(timeoutSecs) : policy.defaultTimeout();
     if (refusing) {
-      return stoppingResult(script);
+      return new Attempt(stoppingResult(script), Map.of());
     }
     String marker = markerPrefix + "-" + runNumbers.incrementAndGet();
     Process process;
@@ -261,6 +351,7 @@ public final class ScriptToolRunner implements AutoCloseable {
       pb.environment().putAll(environment);
       pb.environment().put("SKILLPORT_SKILL_DIR", workDir.toString());
       pb.environment().put(ProcessTree.VARIABLE, marker);
+      pb.environment().put(INPUT_RESPONSES_ENV, answers.toString());
       if (python) {
         pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
       }
@@ -276,10 +367,12 @@ public final class ScriptToolRunner implements AutoCloseable {
       }
       process = pb.start();
     } catch (IOException e) {
-      return ToolCallErrors.result(
-          "SCRIPT_START_FAILED",
-          "could not start " + interpreter + ": " + e.getMessage(),
-          "check that " + interpreter + " is installed and on PATH");
+      return new Attempt(
+          ToolCallErrors.result(
+              "SCRIPT_START_FAILED",
+              "could not start " + interpreter + ": " + e.getMessage(),
+              "check that " + interpreter + " is installed and on PATH"),
+          Map.of());
     }
     ProcessTree tree = new ProcessTree(process, marker);
     running.add(tree);
@@ -290,7 +383,7 @@ public final class ScriptToolRunner implements AutoCloseable {
     }
   }
 
-  private ToolResult await(
+  private Attempt await(
       Process process,
       ProcessTree tree,
       Path script,
@@ -339,7 +432,7 @@ public final class ScriptToolRunner implements AutoCloseable {
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
-      return stoppingResult(script);
+      return new Attempt(stoppingResult(script), Map.of());
     }
     if (!finished) {
       tree.kill();
@@ -348,10 +441,12 @@ public final class ScriptToolRunner implements AutoCloseable {
       }
       boolean cancelled = interrupted || context.isCancelled();
       String why = cancelled ? "cancelled" : "timed out after " + timeout.toSeconds() + " s";
-      return ToolCallErrors.result(
-          "SCRIPT_" + (cancelled ? "CANCELLED" : "TIMEOUT"),
-          script.getFileName() + " " + why + tailSuffix(stderr),
-          cancelled ? null : "raise timeout_hint_secs if the tool needs longer");
+      return new Attempt(
+          ToolCallErrors.result(
+              "SCRIPT_" + (cancelled ? "CANCELLED" : "TIMEOUT"),
+              script.getFileName() + " " + why + tailSuffix(stderr),
+              cancelled ? null : "raise timeout_hint_secs if the tool needs longer"),
+          Map.of());
     }
     // The script has exited: its result is what it printed. A child still writing gets a moment
     // to finish, then whatever the script left running is killed; that also closes the pipes a
@@ -366,8 +461,10 @@ public final class ScriptToolRunner implements AutoCloseable {
       LOG.warn("{} left a process holding its output open that could not be ended", script);
     }
     Captured captured = stdout.snapshot();
-    return ScriptResults.interpret(
-        process.exitValue(), captured.text(), captured.truncated(), stderr.tail(), workDir);
+    return new Attempt(
+        ScriptResults.interpret(
+            process.exitValue(), captured.text(), captured.truncated(), stderr.tail(), workDir),
+        stderr.asks());
   }
 
   private static ToolResult stoppingResult(Path script) {

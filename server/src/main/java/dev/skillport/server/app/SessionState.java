@@ -8,6 +8,11 @@ import java.util.function.Consumer;
 /**
  * The application's state for one MCP session: its view of the catalog and how to send it a
  * notification (a method name such as {@code notifications/tools/list_changed}).
+ *
+ * <p>The stateless era has one shared, never-changed state per catalog generation instead: its
+ * {@link #view()} has every skill the server may run loaded (so any of them can be called), and its
+ * {@link #listedView()} holds the skills whose tools, prompts and resources are listed under the
+ * listing policy. Nothing a request does changes either.
  */
 public final class SessionState {
   static final String TOOLS_CHANGED = "notifications/tools/list_changed";
@@ -15,18 +20,45 @@ public final class SessionState {
   static final String RESOURCES_CHANGED = "notifications/resources/list_changed";
 
   private final SessionView view;
+  private final SessionView listedView;
+  private final boolean stateless;
   private final Consumer<String> notifier;
   // The loaded skills when prompts and resources were last announced; they change only with it.
   private Set<String> announcedSkills;
 
   SessionState(SessionView view, Consumer<String> notifier) {
+    this(view, view, false, notifier);
+  }
+
+  private SessionState(
+      SessionView view, SessionView listedView, boolean stateless, Consumer<String> notifier) {
     this.view = Objects.requireNonNull(view, "view");
+    this.listedView = Objects.requireNonNull(listedView, "listedView");
+    this.stateless = stateless;
     this.notifier = Objects.requireNonNull(notifier, "notifier");
     this.announcedSkills = Set.copyOf(view.loadedSkills());
   }
 
+  /**
+   * The stateless era's shared state: {@code reachable} may be called, {@code listed} is listed.
+   */
+  static SessionState stateless(SessionView reachable, SessionView listed) {
+    return new SessionState(reachable, listed, true, method -> {});
+  }
+
+  /** The skills this state may call (for a session: those it loaded), and their active groups. */
   public SessionView view() {
     return view;
+  }
+
+  /** The skills whose tools, prompts and resources are listed; a session lists what it loaded. */
+  public SessionView listedView() {
+    return listedView;
+  }
+
+  /** Whether this is the stateless era's shared state rather than a session's. */
+  public boolean isStateless() {
+    return stateless;
   }
 
   /**

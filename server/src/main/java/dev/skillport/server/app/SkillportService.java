@@ -17,6 +17,7 @@ import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.api.tool.ToolInvocation;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.api.tool.ToolWork;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.CoreTool;
@@ -28,6 +29,7 @@ import dev.skillport.registry.ToolResolution;
 import dev.skillport.server.jobs.JobRecord;
 import dev.skillport.server.jobs.JobScheduler;
 import dev.skillport.server.jobs.MemoryJobStore;
+import dev.skillport.server.jobs.TaskView;
 import dev.skillport.server.plugins.HostAdapters;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,6 +37,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +45,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The application behind the MCP wire, independent of transports: sessions, {@code tools/list} and
  * {@code tools/call} (core tools, Java handlers, scripts).
+ *
+ * <p>Stateless (2026-07-28) requests share one {@link SessionState} per catalog generation ({@link
+ * #statelessState()}): every skill the server may run is reachable, the {@link ListingPolicy}
+ * decides what is listed, and a call goes through the same resolution, validation, guards, jobs,
+ * audit and next-tools as a session's.
  */
 public final class SkillportService {
   private static final Logger LOG = LoggerFactory.getLogger(SkillportService.class);
@@ -50,6 +58,9 @@ public final class SkillportService {
       new com.fasterxml.jackson.databind.ObjectMapper();
   private static final int JOB_WORKERS = 4;
   private static final int RECENT_CALLS = 256;
+
+  /** Tools a stateless catalog may have for {@link ListingPolicy#AUTO} to list them all. */
+  public static final int DEFAULT_AUTO_THRESHOLD = 64;
 
   private final CatalogHolder catalog;
   private final HandlerRegistry handlers;
@@ -69,6 +80,15 @@ public final class SkillportService {
   private final ArgumentValidator validator = new ArgumentValidator();
   private final Set<SessionState> sessions = ConcurrentHashMap.newKeySet();
   private final HostAdapters hosts;
+  private final List<Runnable> catalogListeners = new CopyOnWriteArrayList<>();
+  private final StatelessTools statelessTools;
+  private final ToolListing statelessListing;
+  // Set once before serving, like the execution settings; volatile for the request threads.
+  private volatile ToolListing statelessExtendedListing;
+  private volatile StateSigner signer = StateSigner.random();
+  private volatile ListingPolicy listingPolicy = ListingPolicy.AUTO;
+  private volatile int autoListingThreshold = DEFAULT_AUTO_THRESHOLD;
+  private volatile Stateless stateless;
 
   public SkillportService(
       CatalogHolder catalog,
@@ -95,7 +115,74 @@ public final class SkillportService {
     this.coreTools = new CoreTools(this);
     this.pageSize = pageSize;
     this.listing = new ToolListing(coreTools.definitions(), pageSize);
-    catalog.onSwap((before, after) -> sessions.forEach(SessionState::notifyCatalogChanged));
+    this.statelessTools = new StatelessTools(this);
+    this.statelessListing =
+        new ToolListing(statelessTools.definitions(coreTools.definitions()), pageSize, false);
+    catalog.onSwap(
+        (before, after) -> {
+          sessions.forEach(SessionState::notifyCatalogChanged);
+          catalogListeners.forEach(Runnable::run);
+        });
+  }
+
+  /**
+   * Sets what stateless clients list, and the key that signs the state handed to them. Called once,
+   * before the service serves.
+   *
+   * @param policy the listing policy
+   * @param autoThreshold the most tools {@link ListingPolicy#AUTO} lists in full
+   * @param stateSigner signs group handles and multi round-trip state
+   */
+  public void configureStateless(ListingPolicy policy, int autoThreshold, StateSigner stateSigner) {
+    this.listingPolicy = Objects.requireNonNull(policy, "policy");
+    this.autoListingThreshold = autoThreshold;
+    this.signer = Objects.requireNonNull(stateSigner, "stateSigner");
+    this.stateless = null;
+  }
+
+  /** The key that signs state handed to stateless clients. */
+  public StateSigner signer() {
+    return signer;
+  }
+
+  /** Runs {@code listener} after every catalog reload (skills on disk changed). */
+  public void onCatalogChanged(Runnable listener) {
+    catalogListeners.add(Objects.requireNonNull(listener, "listener"));
+  }
+
+  /**
+   * The stateless era's shared state for the current catalog: every available skill the host
+   * adapters admit is reachable; the listing policy decides which are listed.
+   */
+  public SessionState statelessState() {
+    Catalog snapshot = catalog();
+    Stateless current = stateless;
+    if (current == null || current.generation() != snapshot.generation()) {
+      synchronized (this) {
+        current = stateless;
+        if (current == null || current.generation() != snapshot.generation()) {
+          current = Stateless.build(snapshot, preload, listingPolicy, autoListingThreshold, hosts);
+          stateless = current;
+        }
+      }
+    }
+    return current.state();
+  }
+
+  /** The listing policy the current catalog is served with ({@code auto} resolved). */
+  public ListingPolicy effectiveListingPolicy() {
+    statelessState();
+    return stateless.effective();
+  }
+
+  /** The stateless listing: no stubs, the stateless core tools, workflow tools when they apply. */
+  ToolListing statelessListing(SessionState state) {
+    ToolListing extended = statelessExtendedListing;
+    SessionTools extra = sessionTools;
+    if (extended != null && extra != null && extra.listedIn(catalog(), state.view())) {
+      return extended;
+    }
+    return statelessListing;
   }
 
   /**
@@ -140,6 +227,10 @@ public final class SkillportService {
     List<CoreTool> all = new ArrayList<>(coreTools.definitions());
     all.addAll(tools.definitions());
     this.extendedListing = new ToolListing(all, pageSize);
+    List<CoreTool> statelessAll =
+        new ArrayList<>(statelessTools.definitions(coreTools.definitions()));
+    statelessAll.addAll(tools.definitions());
+    this.statelessExtendedListing = new ToolListing(statelessAll, pageSize, false);
     this.sessionTools = tools;
   }
 
@@ -179,7 +270,10 @@ public final class SkillportService {
 
   /** The {@code tools/list} result for a session: {@code {tools, nextCursor?}}. */
   public ObjectNode listTools(SessionState session, String cursor) throws InvalidCursorException {
-    ToolListing.Page page = listing(session.view()).page(catalog(), session.view(), cursor);
+    ToolListing.Page page =
+        session.isStateless()
+            ? statelessListing(session).page(catalog(), session.listedView(), cursor)
+            : listing(session.view()).page(catalog(), session.view(), cursor);
     ObjectNode result = NODES.objectNode();
     ArrayNode tools = result.putArray("tools");
     for (ListedTool t : page.tools()) {
@@ -196,7 +290,7 @@ public final class SkillportService {
    * isError: true}; only an unknown name is an exception (a protocol error).
    */
   public ObjectNode callTool(SessionState session, String name, JsonNode arguments, ToolContext ctx)
-      throws UnknownToolException {
+      throws UnknownToolException, CapabilityRequiredException {
     return callTool(session, name, arguments, ctx, CallMeta.NONE);
   }
 
@@ -207,34 +301,74 @@ public final class SkillportService {
    */
   public ObjectNode callTool(
       SessionState session, String name, JsonNode arguments, ToolContext ctx, CallMeta meta)
-      throws UnknownToolException {
+      throws UnknownToolException, CapabilityRequiredException {
     long start = System.nanoTime();
     String outcome = "UNKNOWN_TOOL";
     try {
-      ObjectNode result = dispatch(session, name, arguments, ctx, meta);
+      ObjectNode result = dispatch(session, name, arguments, ctx, meta, null);
       outcome = CallGuard.outcome(result);
       return result;
     } finally {
-      audit(
-          meta.sessionId(), name, arguments, Duration.ofNanos(System.nanoTime() - start), outcome);
+      audit(meta, name, arguments, Duration.ofNanos(System.nanoTime() - start), outcome);
     }
   }
 
+  /**
+   * The input schema of the tool a name calls for {@code session}, if it names a skill's tool (used
+   * to check the HTTP headers that mirror its arguments).
+   */
+  public java.util.Optional<JsonNode> inputSchemaOf(SessionState session, String name) {
+    ToolResolution resolution = resolve(catalog(), session, name);
+    if (resolution instanceof ToolResolution.Tool t) {
+      return java.util.Optional.of(t.tool().inputSchema());
+    }
+    if (resolution instanceof ToolResolution.GroupNotActive g && g.tool() != null) {
+      return java.util.Optional.of(g.tool().inputSchema());
+    }
+    return java.util.Optional.empty();
+  }
+
   /** One finished call: to the in-memory statistics and to the guard's audit trail. */
-  private void audit(String sessionId, String tool, JsonNode args, Duration took, String outcome) {
-    calls.record(sessionId, tool, CallGuard.argumentNames(args), took, outcome);
-    guard.record(sessionId, tool, args, took, outcome);
+  private void audit(CallMeta meta, String tool, JsonNode args, Duration took, String outcome) {
+    calls.record(meta.sessionId(), tool, CallGuard.argumentNames(args), took, outcome);
+    guard.record(meta, tool, args, took, outcome);
+  }
+
+  /** What a called name stands for, for a session or for a stateless request. */
+  private ToolResolution resolve(Catalog snapshot, SessionState session, String name) {
+    if (!session.isStateless()) {
+      return listing(session.view()).resolve(snapshot, session.view(), name);
+    }
+    ToolResolution listed = statelessListing(session).resolve(snapshot, session.listedView(), name);
+    if (listed instanceof ToolResolution.NotFound
+        || listed instanceof ToolResolution.SkillNotLoaded) {
+      // Not listed: any reachable skill's tool by its qualified name.
+      ToolResolution reachable = ToolListing.resolveQualified(snapshot, session.view(), name);
+      if (!(reachable instanceof ToolResolution.NotFound)) {
+        return reachable;
+      }
+    }
+    return listed;
   }
 
   private ObjectNode dispatch(
-      SessionState session, String name, JsonNode arguments, ToolContext ctx, CallMeta meta)
-      throws UnknownToolException {
+      SessionState session,
+      String name,
+      JsonNode arguments,
+      ToolContext ctx,
+      CallMeta meta,
+      String groupHandle)
+      throws UnknownToolException, CapabilityRequiredException {
     Catalog snapshot = catalog();
     JsonNode args = arguments == null || arguments.isNull() ? NODES.objectNode() : arguments;
-    ToolResolution resolution = listing(session.view()).resolve(snapshot, session.view(), name);
+    ToolResolution resolution = resolve(snapshot, session, name);
     if (resolution instanceof ToolResolution.NotFound) {
       throw new UnknownToolException(
-          name, "call search_tools or search_skills to find a tool, then load_skill");
+          name,
+          session.isStateless()
+              ? "call search_tools or search_skills to find a tool, then call it by the name"
+                  + " load_skill shows (with call_tool when it is not listed)"
+              : "call search_tools or search_skills to find a tool, then load_skill");
     }
     if (!args.isObject()) {
       return wire(
@@ -242,11 +376,45 @@ public final class SkillportService {
           null);
     }
     if (resolution instanceof ToolResolution.Core core) {
-      SessionTools extra = sessionTools;
-      if (extra != null && !coreTools.has(core.tool().name())) {
-        return wire(extra.call(core.tool().name(), session, args, ctx, meta), null);
+      String coreName = core.tool().name();
+      if (session.isStateless() && coreName.equals(StatelessTools.CALL_TOOL)) {
+        return callThrough(session, args, ctx, meta);
       }
-      return wire(coreTools.call(core.tool().name(), session, args, ctx), null);
+      if (session.isStateless() && statelessTools.has(coreName)) {
+        return wire(statelessTools.call(coreName, session, args, meta.principal()), null);
+      }
+      SessionTools extra = sessionTools;
+      if (extra != null && !coreTools.has(coreName)) {
+        return wire(extra.call(coreName, session, args, ctx, meta), null);
+      }
+      return wire(coreTools.call(coreName, session, args, ctx), null);
+    }
+    if (resolution instanceof ToolResolution.GroupNotActive g
+        && g.tool() != null
+        && session.isStateless()
+        && statelessTools.activates(groupHandle, g.skill().name(), g.group(), meta.principal())) {
+      resolution = new ToolResolution.Tool(g.skill(), g.tool());
+    }
+    if (resolution instanceof ToolResolution.SkillNotLoaded s && session.isStateless()) {
+      String why = hosts.refusal(s.skill()).orElse("it is " + s.skill().state().label());
+      return wire(
+          ToolCallErrors.result(
+              "SKILL_NOT_AVAILABLE",
+              "skill '" + s.skill().name() + "' cannot be called: " + why,
+              "search_skills shows the skills this server runs"),
+          null);
+    }
+    if (resolution instanceof ToolResolution.GroupNotActive g && session.isStateless()) {
+      return wire(
+          ToolCallErrors.result(
+              "GROUP_NOT_ACTIVATED",
+              "group '" + g.group() + "' of skill '" + g.skill().name() + "' is not active",
+              "call activate_tool_group(\""
+                  + g.group()
+                  + "\", skill_name=\""
+                  + g.skill().name()
+                  + "\") and pass its group_handle to call_tool"),
+          null);
     }
     if (resolution instanceof ToolResolution.SkillNotLoaded s) {
       return wire(
@@ -273,10 +441,74 @@ public final class SkillportService {
     if (refused != null) {
       return wire(refused, null);
     }
-    if (meta.async() || bound.tool().execution() == Execution.ASYNC) {
+    Execution execution = bound.tool().execution();
+    if (execution == Execution.TASK && meta.stateless() && !meta.tasks()) {
+      ObjectNode required = NODES.objectNode();
+      required.putObject("extensions").putObject(TaskView.EXTENSION);
+      throw new CapabilityRequiredException(
+          "Missing required client capability: tool '"
+              + bound.tool().name()
+              + "' runs only as a task; declare the "
+              + TaskView.EXTENSION
+              + " extension",
+          required);
+    }
+    if (meta.async() || execution == Execution.ASYNC || execution == Execution.TASK) {
       return queue(bound.skill(), bound.tool(), args, meta);
     }
     return wire(invoke(bound.skill(), bound.tool(), args, ctx), bound.tool().nextTools());
+  }
+
+  /**
+   * {@code call_tool}: calls the named catalog tool exactly as a direct call would, and reports the
+   * called tool and its annotations in the result's {@code _meta}.
+   */
+  private ObjectNode callThrough(
+      SessionState session, JsonNode args, ToolContext ctx, CallMeta meta)
+      throws CapabilityRequiredException {
+    JsonNode target = args.get("name");
+    if (target == null || !target.isTextual() || target.asText().isBlank()) {
+      return wire(
+          ToolCallErrors.result(
+              "INVALID_ARGUMENTS", "name (a qualified tool name) is required", null),
+          null);
+    }
+    if (target.asText().equals(StatelessTools.CALL_TOOL)) {
+      return wire(
+          ToolCallErrors.result("INVALID_ARGUMENTS", "call_tool cannot call itself", null), null);
+    }
+    JsonNode inner = args.get("arguments");
+    if (inner != null && !inner.isNull() && !inner.isObject()) {
+      return wire(
+          ToolCallErrors.result("INVALID_ARGUMENTS", "arguments must be a JSON object", null),
+          null);
+    }
+    String handle =
+        args.path("group_handle").isTextual() ? args.get("group_handle").asText() : null;
+    ToolResolution resolution = resolve(catalog(), session, target.asText());
+    ObjectNode result;
+    try {
+      result = dispatch(session, target.asText(), inner, ctx, meta, handle);
+    } catch (UnknownToolException e) {
+      return wire(ToolCallErrors.result("ACTION_NOT_FOUND", e.getMessage(), e.hint()), null);
+    }
+    ObjectNode called = NODES.objectNode().put("name", target.asText());
+    ToolSpec spec = null;
+    if (resolution instanceof ToolResolution.Tool t) {
+      called.put("skill", t.skill().name());
+      spec = t.tool();
+    } else if (resolution instanceof ToolResolution.GroupNotActive g && g.tool() != null) {
+      called.put("skill", g.skill().name());
+      spec = g.tool();
+    }
+    if (spec != null) {
+      called.put("tool", spec.name());
+      called.set("annotations", ToolListing.annotationsWire(spec.annotations()));
+    }
+    ObjectNode out = result.deepCopy();
+    ObjectNode resultMeta = out.get("_meta") instanceof ObjectNode m ? m : out.putObject("_meta");
+    resultMeta.set("dcc.called_tool", called);
+    return out;
   }
 
   private ObjectNode queue(Skill skill, ToolSpec tool, JsonNode args, CallMeta meta) {
@@ -290,11 +522,13 @@ public final class SkillportService {
             tool.name(),
             meta.sessionId(),
             meta.parentJobId(),
+            meta.principal(),
+            meta.tasks() ? meta.client() : null,
             jobContext -> {
               long start = System.nanoTime();
               ObjectNode result = wire(invoke(skill, tool, args, jobContext), tool.nextTools());
               audit(
-                  meta.sessionId(),
+                  meta,
                   tool.name() + " (job)",
                   args,
                   Duration.ofNanos(System.nanoTime() - start),
@@ -302,6 +536,59 @@ public final class SkillportService {
               return result;
             },
             meta.jobUpdates());
+    return handle(job, meta);
+  }
+
+  /**
+   * Starts the rest of a call as a job ({@link ToolContext#continueAsJob}); the caller answers with
+   * {@link #jobHandle}. The job is audited like a queued call.
+   */
+  public JobRecord continueAsJob(String toolName, ToolWork rest, CallMeta meta) {
+    return jobs.submit(
+        toolName,
+        meta.sessionId(),
+        meta.parentJobId(),
+        meta.principal(),
+        meta.tasks() ? meta.client() : null,
+        jobContext -> {
+          long start = System.nanoTime();
+          ToolResult result;
+          try {
+            ToolResult produced = rest.run(jobContext);
+            result = produced == null ? ToolResult.text("") : produced;
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            result = ToolCallErrors.result("CANCELLED", "the call was interrupted", null);
+          } catch (Exception e) {
+            result =
+                ToolCallErrors.result(
+                    "HANDLER_FAILED", e.getClass().getSimpleName() + ": " + e.getMessage(), null);
+          }
+          ObjectNode wired = wire(result, null);
+          audit(
+              meta,
+              toolName + " (job)",
+              null,
+              Duration.ofNanos(System.nanoTime() - start),
+              CallGuard.outcome(wired));
+          return wired;
+        },
+        meta.jobUpdates());
+  }
+
+  /** What a call answers once it became {@code job}; see {@link #handle}. */
+  public static ObjectNode jobHandle(JobRecord job, CallMeta meta) {
+    return handle(job, meta);
+  }
+
+  /**
+   * What a call answers when it became a job: a task for a client that declared the Tasks
+   * extension, else the job id to poll with {@code jobs_get_status}.
+   */
+  private static ObjectNode handle(JobRecord job, CallMeta meta) {
+    if (meta.tasks()) {
+      return TaskView.created(job);
+    }
     ObjectNode out = NODES.objectNode();
     out.putArray("content")
         .addObject()
@@ -443,6 +730,11 @@ public final class SkillportService {
       try {
         ToolResult result = handler.call(new ToolInvocation(skill.name(), tool.name(), args, ctx));
         return result == null ? ToolResult.text("") : result;
+      } catch (dev.skillport.api.tool.ClientRequestException e) {
+        return e.reason() == dev.skillport.api.tool.ClientRequestException.Reason.INPUT_REQUIRED
+            ? ToolCallErrors.result("INPUT_REQUIRED", "the client is asked for input", null)
+            : ToolCallErrors.result(
+                "HANDLER_FAILED", e.getClass().getSimpleName() + ": " + e.getMessage(), null);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return ToolCallErrors.result("CANCELLED", "the call was interrupted", null);
@@ -554,5 +846,63 @@ public final class SkillportService {
       }
     }
     return o;
+  }
+
+  /** The stateless era's state for one catalog generation, and the policy it was built under. */
+  private record Stateless(long generation, ListingPolicy effective, SessionState state) {
+    static Stateless build(
+        Catalog catalog,
+        List<String> preload,
+        ListingPolicy policy,
+        int autoThreshold,
+        HostAdapters hosts) {
+      List<String> available = new ArrayList<>();
+      for (Skill skill : catalog.skills()) {
+        if (skill.state() == dev.skillport.api.skill.SkillState.AVAILABLE
+            && catalog.skill(skill.name()).orElse(null) == skill) {
+          available.add(skill.name());
+        }
+      }
+      java.util.Collections.sort(available);
+      SessionView reachable = new SessionView();
+      reachable.load(catalog, available, true, hosts::refusal);
+      SessionView preloaded = new SessionView();
+      if (!preload.isEmpty()) {
+        preloaded.load(catalog, preload, true, hosts::refusal);
+      }
+      SessionView everything = new SessionView();
+      List<String> listedAll = new ArrayList<>(preloaded.loadedSkills());
+      for (String name : reachable.loadedSkills()) {
+        Skill skill = catalog.skill(name).orElseThrow();
+        if (skill.manifest().extensions().allowImplicitInvocation() && !listedAll.contains(name)) {
+          listedAll.add(name);
+        }
+      }
+      everything.load(catalog, listedAll, true, hosts::refusal);
+      ListingPolicy effective = policy;
+      if (policy == ListingPolicy.AUTO) {
+        effective =
+            listedTools(catalog, everything) <= autoThreshold
+                ? ListingPolicy.ALL
+                : ListingPolicy.CATALOG;
+      }
+      SessionView listed = effective == ListingPolicy.ALL ? everything : preloaded;
+      return new Stateless(
+          catalog.generation(), effective, SessionState.stateless(reachable, listed));
+    }
+
+    private static int listedTools(Catalog catalog, SessionView view) {
+      int count = 0;
+      for (String name : view.loadedSkills()) {
+        Skill skill = catalog.skill(name).orElseThrow();
+        java.util.Set<String> active = view.activeGroups(name);
+        for (ToolSpec tool : skill.tools()) {
+          if (tool.group() == null || active.contains(tool.group())) {
+            count++;
+          }
+        }
+      }
+      return count;
+    }
   }
 }

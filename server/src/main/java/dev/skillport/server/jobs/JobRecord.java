@@ -16,7 +16,12 @@ import java.util.Objects;
  * @param updatedAt when the record last changed (state or progress)
  * @param progress the last progress report ({@code {progress, total?, message?}}), or {@code null}
  * @param error why the job failed, was cancelled or interrupted, or {@code null}
- * @param result the {@code CallToolResult} of a finished call, or {@code null}
+ * @param result the {@code CallToolResult} of a finished call, or {@code null} (a job that failed
+ *     without one failed in the server, not in the tool)
+ * @param owner the authenticated caller that started it, or {@code null}; only it may see the job
+ *     as a task
+ * @param inputRequests what the running job waits for the client to answer ({@code key → {method,
+ *     params}}), or {@code null}
  */
 public record JobRecord(
     String id,
@@ -30,7 +35,9 @@ public record JobRecord(
     Instant updatedAt,
     JsonNode progress,
     String error,
-    JsonNode result) {
+    JsonNode result,
+    String owner,
+    JsonNode inputRequests) {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   public JobRecord {
@@ -41,12 +48,33 @@ public record JobRecord(
     updatedAt = updatedAt == null ? latest(createdAt, startedAt, completedAt) : updatedAt;
     progress = progress == null ? null : progress.deepCopy();
     result = result == null ? null : result.deepCopy();
+    inputRequests =
+        inputRequests == null || inputRequests.isEmpty() ? null : inputRequests.deepCopy();
+  }
+
+  /** A new pending job without an owner. */
+  static JobRecord pending(String id, String tool, String sessionId, String parentId, Instant now) {
+    return pending(id, tool, sessionId, parentId, null, now);
   }
 
   /** A new pending job. */
-  static JobRecord pending(String id, String tool, String sessionId, String parentId, Instant now) {
+  static JobRecord pending(
+      String id, String tool, String sessionId, String parentId, String owner, Instant now) {
     return new JobRecord(
-        id, tool, sessionId, parentId, JobStatus.PENDING, now, null, null, now, null, null, null);
+        id,
+        tool,
+        sessionId,
+        parentId,
+        JobStatus.PENDING,
+        now,
+        null,
+        null,
+        now,
+        null,
+        null,
+        null,
+        owner,
+        null);
   }
 
   JobRecord running(Instant now) {
@@ -62,6 +90,8 @@ public record JobRecord(
         now,
         progress,
         null,
+        null,
+        owner,
         null);
   }
 
@@ -78,7 +108,9 @@ public record JobRecord(
         now,
         progress,
         why,
-        callResult);
+        callResult,
+        owner,
+        null);
   }
 
   JobRecord withProgress(JsonNode report, Instant now) {
@@ -94,7 +126,27 @@ public record JobRecord(
         now,
         report,
         error,
-        result);
+        result,
+        owner,
+        inputRequests);
+  }
+
+  JobRecord withInputRequests(JsonNode pending, Instant now) {
+    return new JobRecord(
+        id,
+        tool,
+        sessionId,
+        parentId,
+        status,
+        createdAt,
+        startedAt,
+        completedAt,
+        now,
+        progress,
+        error,
+        result,
+        owner,
+        pending);
   }
 
   /**
@@ -119,9 +171,14 @@ public record JobRecord(
     return o;
   }
 
-  /** The stored form: the wire shape with the result and the session. */
+  /** The stored form: the wire shape with the result, the session, the owner and the inputs. */
   public ObjectNode toStored() {
-    return toWire(true).put("session_id", sessionId);
+    ObjectNode o = toWire(true).put("session_id", sessionId);
+    o.put("owner", owner);
+    if (inputRequests != null) {
+      o.set("input_requests", inputRequests.deepCopy());
+    }
+    return o;
   }
 
   /** Reads {@link #toStored()}; throws {@link IllegalArgumentException} for a damaged record. */
@@ -142,7 +199,9 @@ public record JobRecord(
           instant(o, "updated_at"),
           o.hasNonNull("progress") ? o.get("progress") : null,
           text(o, "error"),
-          o.hasNonNull("result") ? o.get("result") : null);
+          o.hasNonNull("result") ? o.get("result") : null,
+          text(o, "owner"),
+          o.hasNonNull("input_requests") ? o.get("input_requests") : null);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("damaged job record: " + e.getMessage(), e);
     }

@@ -3,6 +3,8 @@ package dev.skillport.server.jobs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.tool.ClientRequest;
+import dev.skillport.api.tool.ClientRequestException;
 import dev.skillport.api.tool.ToolContext;
 import java.time.Clock;
 import java.time.Duration;
@@ -87,14 +89,34 @@ public final class JobScheduler implements AutoCloseable {
       String parentId,
       Function<ToolContext, JsonNode> work,
       Consumer<ObjectNode> listener) {
+    return submit(tool, sessionId, parentId, null, null, work, listener);
+  }
+
+  /**
+   * Like {@link #submit(String, String, String, Function, Consumer)}, for a job owned by {@code
+   * owner} whose call may ask its client through {@code client}.
+   *
+   * @param owner the authenticated caller, or null
+   * @param client whether and what the job may ask its client (a stateless client answers a task's
+   *     questions with {@code tasks/update}), or null when it may not ask
+   */
+  public JobRecord submit(
+      String tool,
+      String sessionId,
+      String parentId,
+      String owner,
+      ClientLink client,
+      Function<ToolContext, JsonNode> work,
+      Consumer<ObjectNode> listener) {
     Objects.requireNonNull(work, "work");
     Objects.requireNonNull(listener, "listener");
     if (closed) {
       throw new IllegalStateException("the job scheduler is closed");
     }
     JobRecord record =
-        JobRecord.pending(UUID.randomUUID().toString(), tool, sessionId, parentId, clock.instant());
-    Live job = new Live(record, listener);
+        JobRecord.pending(
+            UUID.randomUUID().toString(), tool, sessionId, parentId, owner, clock.instant());
+    Live job = new Live(record, listener, client);
     live.put(record.id(), job);
     store.save(record);
     job.announce();
@@ -123,14 +145,25 @@ public final class JobScheduler implements AutoCloseable {
    * @return whether the job was cancelled by this call (false when unknown or already finished)
    */
   public boolean cancel(String id) {
-    Live job = live.get(id);
-    boolean cancelled = job != null && job.finish(JobStatus.CANCELLED, "cancelled", null);
+    // Children first: cancelling the parent frees its worker, which must not pick up a child.
     for (Live child : live.values()) {
       if (id.equals(child.record.parentId())) {
         cancel(child.record.id());
       }
     }
-    return cancelled;
+    Live job = live.get(id);
+    return job != null && job.finish(JobStatus.CANCELLED, "cancelled", null);
+  }
+
+  /**
+   * Delivers the client's answers to questions a running job waits on. Answers to keys it is not
+   * waiting for are ignored; the job goes on once every question it waits on is answered.
+   *
+   * @return whether the job is running here and waiting (false: unknown, finished or elsewhere)
+   */
+  public boolean answer(String id, JsonNode responses) {
+    Live job = live.get(id);
+    return job != null && job.answer(responses);
   }
 
   /** Removes finished jobs that completed more than {@code age} ago; returns how many. */
@@ -201,11 +234,20 @@ public final class JobScheduler implements AutoCloseable {
     }
     JsonNode result;
     try {
+      job.runOn(Thread.currentThread());
       result = work.apply(job);
     } catch (RuntimeException e) {
       LOG.debug("job {} failed", job.record.id(), e);
       job.finish(JobStatus.FAILED, e.getClass().getSimpleName() + ": " + e.getMessage(), null);
       return;
+    } catch (Error e) { // a failure of the server, not of the tool: the job must still end
+      LOG.warn("job {} failed in the server", job.record.id(), e);
+      job.finish(JobStatus.FAILED, "Internal error: " + e.getClass().getSimpleName(), null);
+      return;
+    } finally {
+      // A cancel may have interrupted this pool thread; the next job must not inherit it.
+      job.runOn(null);
+      Thread.interrupted();
     }
     if (result == null) {
       job.finish(JobStatus.FAILED, "the call returned no result", null);
@@ -225,15 +267,126 @@ public final class JobScheduler implements AutoCloseable {
     return first.path("text").asText("the call failed");
   }
 
+  /**
+   * Whether and what a job may ask its client: the capabilities the client declared for the call
+   * that started it. Questions park the job until the answers arrive ({@link #answer}).
+   */
+  @FunctionalInterface
+  public interface ClientLink {
+    /** Whether the client declared capability {@code name} (for example "elicitation"). */
+    boolean supports(String name);
+  }
+
   /** A job not yet finished: its record, cancellation flag and listener; its call's context. */
   private final class Live implements ToolContext {
     private final Consumer<ObjectNode> listener;
+    private final ClientLink client;
+    private final Map<String, ClientRequest> waiting = new java.util.LinkedHashMap<>();
+    private final Map<String, JsonNode> answers = new java.util.HashMap<>();
+    private int asked;
+    private Thread worker;
     private volatile JobRecord record;
     private volatile boolean cancelled;
 
-    Live(JobRecord record, Consumer<ObjectNode> listener) {
+    Live(JobRecord record, Consumer<ObjectNode> listener, ClientLink client) {
       this.record = record;
       this.listener = listener;
+      this.client = client;
+    }
+
+    /** The thread running the call, or null once it returned. */
+    synchronized void runOn(Thread thread) {
+      worker = thread;
+    }
+
+    @Override
+    public boolean clientSupports(String name) {
+      return client != null && client.supports(name);
+    }
+
+    @Override
+    public JsonNode request(String method, JsonNode params)
+        throws ClientRequestException, InterruptedException {
+      String key;
+      synchronized (this) {
+        key = "q" + (++asked);
+      }
+      return requestAll(Map.of(key, new ClientRequest(method, params))).get(key);
+    }
+
+    /**
+     * Parks the job as waiting for input: its record shows the questions (a task reads {@code
+     * input_required}) until {@link #answer} delivers every answer, or the job is cancelled.
+     */
+    @Override
+    public Map<String, JsonNode> requestAll(Map<String, ClientRequest> requests)
+        throws ClientRequestException, InterruptedException {
+      if (client == null) {
+        throw new ClientRequestException(
+            ClientRequestException.Reason.UNSUPPORTED,
+            "this job has no client to ask: only a task of a client that declared the Tasks"
+                + " extension can ask");
+      }
+      for (ClientRequest request : requests.values()) {
+        if (!client.supports(request.capability())) {
+          throw new ClientRequestException(
+              ClientRequestException.Reason.UNSUPPORTED,
+              request.method()
+                  + " needs a client that declared the '"
+                  + request.capability()
+                  + "' capability");
+        }
+      }
+      synchronized (this) {
+        for (Map.Entry<String, ClientRequest> e : requests.entrySet()) {
+          if (!answers.containsKey(e.getKey())) {
+            waiting.put(e.getKey(), e.getValue());
+          }
+        }
+        publishWaiting();
+        while (!cancelled && requests.keySet().stream().anyMatch(k -> !answers.containsKey(k))) {
+          wait();
+        }
+        if (cancelled) {
+          throw new InterruptedException("the job was cancelled while waiting for input");
+        }
+        Map<String, JsonNode> out = new java.util.LinkedHashMap<>();
+        requests.keySet().forEach(k -> out.put(k, answers.get(k)));
+        return out;
+      }
+    }
+
+    /** Takes the client's answers to the questions the job waits on. */
+    boolean answer(JsonNode responses) {
+      synchronized (this) {
+        if (record.status().terminal()) {
+          return false;
+        }
+        responses
+            .properties()
+            .forEach(
+                e -> {
+                  if (waiting.remove(e.getKey()) != null) {
+                    answers.put(e.getKey(), e.getValue());
+                  }
+                });
+        publishWaiting();
+        notifyAll();
+        return true;
+      }
+    }
+
+    /** Records what the job waits for (or that it waits for nothing) and tells the listener. */
+    private void publishWaiting() {
+      ObjectNode pending = NODES.objectNode();
+      waiting.forEach(
+          (key, request) -> {
+            ObjectNode r = pending.putObject(key).put("method", request.method());
+            r.set("params", request.params());
+          });
+      record = record.withInputRequests(pending, clock.instant());
+      save();
+      announce();
     }
 
     synchronized boolean start() {
@@ -254,6 +407,11 @@ public final class JobScheduler implements AutoCloseable {
         }
         if (end != JobStatus.COMPLETED && end != JobStatus.FAILED) {
           cancelled = true;
+          notifyAll();
+          // A handler blocked in a sleep or a wait stops now rather than when it next checks.
+          if (worker != null) {
+            worker.interrupt();
+          }
         }
         record = record.finished(end, clock.instant(), why, result);
         save();

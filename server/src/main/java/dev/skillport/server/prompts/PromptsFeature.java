@@ -10,33 +10,54 @@ import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.RequestContext;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
+import dev.skillport.server.app.StateSigner;
 import dev.skillport.server.resources.Paging;
 import dev.skillport.server.resources.ResourcesFeature;
 import dev.skillport.server.resources.SessionViews;
+import dev.skillport.server.rounds.InputRound;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * {@code prompts/list} and {@code prompts/get} over the prompts of the session's loaded skills. The
  * session hears {@code notifications/prompts/list_changed} when its loaded skills change (sent by
  * the application's session state).
+ *
+ * <p>A stateless (2026-07-28) request lists the prompts of the listed skills and may get any prompt
+ * of any skill the server runs. When it leaves out required arguments and its client declared
+ * elicitation, the server asks the user for them (a multi round-trip request) instead of refusing
+ * the request.
  */
 public final class PromptsFeature {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final String ARGUMENTS_KEY = "prompt_arguments";
 
   private final CatalogHolder catalog;
   private final SessionViews views;
   private final ResourcesFeature resources;
+  private final Supplier<StateSigner> signer;
   private final int pageSize;
 
   public PromptsFeature(
       CatalogHolder catalog, SessionViews views, ResourcesFeature resources, int pageSize) {
+    this(catalog, views, resources, StateSigner::random, pageSize);
+  }
+
+  /** A surface whose stateless requests sign their round-trip state with {@code signer}. */
+  public PromptsFeature(
+      CatalogHolder catalog,
+      SessionViews views,
+      ResourcesFeature resources,
+      Supplier<StateSigner> signer,
+      int pageSize) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.views = Objects.requireNonNull(views, "views");
     this.resources = Objects.requireNonNull(resources, "resources");
+    this.signer = Objects.requireNonNull(signer, "signer");
     if (pageSize < 1) {
       throw new IllegalArgumentException("pageSize must be positive");
     }
@@ -87,7 +108,7 @@ public final class PromptsFeature {
   }
 
   private ObjectNode get(RequestContext ctx, JsonNode params) throws McpException {
-    SessionView view = view(ctx);
+    SessionView view = views.reachable(ctx);
     PromptDefinition prompt = find(view, params.get("name"));
     JsonNode args = params.get("arguments");
     if (args != null && !args.isNull() && !args.isObject()) {
@@ -102,7 +123,55 @@ public final class PromptsFeature {
         }
       }
     }
+    if (ctx.isStateless()) {
+      InputRound round =
+          InputRound.read(
+              params,
+              signer.get(),
+              "prompts/get " + prompt.name(),
+              args,
+              ctx.caller().principal().orElse(null));
+      JsonNode answer = round.answer(ARGUMENTS_KEY).orElse(null);
+      if (answer != null && "accept".equals(answer.path("action").asText())) {
+        for (PromptDefinition.Argument a : prompt.arguments()) {
+          JsonNode v = answer.path("content").get(a.name());
+          if (!values.containsKey(a.name()) && v != null && !v.isNull()) {
+            values.put(a.name(), v.isValueNode() ? v.asText() : v.toString());
+          }
+        }
+      }
+      List<PromptDefinition.Argument> missing =
+          prompt.arguments().stream()
+              .filter(a -> a.required() && !values.containsKey(a.name()))
+              .toList();
+      if (!missing.isEmpty() && answer == null && ctx.clientSupports("elicitation")) {
+        round.ask(ARGUMENTS_KEY, "elicitation/create", argumentsForm(prompt, missing));
+        return round.finish(NODES.objectNode(), signer.get());
+      }
+    }
     return new PromptRenderer(prompt, values, uri -> resources.read(view, uri)).render();
+  }
+
+  /** An elicitation form asking for a prompt's missing arguments. */
+  private static ObjectNode argumentsForm(
+      PromptDefinition prompt, List<PromptDefinition.Argument> missing) {
+    ObjectNode params = NODES.objectNode();
+    params.put("mode", "form");
+    params.put("message", "The prompt '" + prompt.name() + "' needs a few values.");
+    ObjectNode schema = params.putObject("requestedSchema").put("type", "object");
+    ObjectNode properties = schema.putObject("properties");
+    ArrayNode required = schema.putArray("required");
+    for (PromptDefinition.Argument a : missing) {
+      ObjectNode property = properties.putObject(a.name()).put("type", "string");
+      if (!a.description().isEmpty()) {
+        property.put("description", a.description());
+      }
+      if (!a.values().isEmpty()) {
+        a.values().forEach(property.putArray("enum")::add);
+      }
+      required.add(a.name());
+    }
+    return params;
   }
 
   /** The prompt a request names among the session's prompts; unknown names are invalid params. */

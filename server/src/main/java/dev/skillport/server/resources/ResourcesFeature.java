@@ -13,6 +13,8 @@ import dev.skillport.api.skill.ResourceSpec;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.files.RefusedFileException;
+import dev.skillport.mcp.ChangeFeed;
+import dev.skillport.mcp.Era;
 import dev.skillport.mcp.ErrorKind;
 import dev.skillport.mcp.McpException;
 import dev.skillport.mcp.McpServer;
@@ -65,6 +67,9 @@ public final class ResourcesFeature {
   private final AtomicReference<SkillFileListing> fileListing = new AtomicReference<>();
   private final ScheduledThreadPoolExecutor poller;
   private ScheduledFuture<?> polling;
+  // What the stateless era's listen streams watch, as last seen; the feed is set once at start.
+  private final Map<String, Subscription> watched = new ConcurrentHashMap<>();
+  private volatile ChangeFeed feed;
 
   public ResourcesFeature(
       CatalogHolder catalog, SessionViews views, List<ResourceProvider> providers, int pageSize) {
@@ -114,10 +119,25 @@ public final class ResourcesFeature {
               }
             })
         .handler("resources/list", (ctx, params) -> list(view(ctx), Paging.cursor(params)))
-        .handler("resources/read", (ctx, params) -> readResult(view(ctx), uri(params)))
+        .handler("resources/read", (ctx, params) -> readResult(views.reachable(ctx), uri(params)))
         .handler("resources/templates/list", (ctx, params) -> templates(Paging.cursor(params)))
         .handler("resources/subscribe", (ctx, params) -> subscribe(ctx, uri(params), true))
-        .handler("resources/unsubscribe", (ctx, params) -> subscribe(ctx, uri(params), false));
+        .handler("resources/unsubscribe", (ctx, params) -> subscribe(ctx, uri(params), false))
+        .onlyIn(Era.LEGACY, "resources/subscribe", "resources/unsubscribe");
+  }
+
+  /**
+   * Also tells the stateless era's {@code subscriptions/listen} streams: resources they watch that
+   * change (files are polled while watched), and resource lists that change.
+   */
+  public void attach(ChangeFeed feed) {
+    this.feed = Objects.requireNonNull(feed, "feed");
+    feed.onWatch(
+        () -> {
+          // The files are seen now, so a change right after the stream opened is noticed.
+          recheckWatched(catalog.current());
+          pollWhileSubscribed();
+        });
   }
 
   private SessionView view(RequestContext ctx) throws McpException {
@@ -351,9 +371,15 @@ public final class ResourcesFeature {
 
   private ObjectNode subscribe(RequestContext ctx, String uri, boolean on) throws McpException {
     SessionView view = view(ctx);
+    McpSession session =
+        ctx.session()
+            .orElseThrow(
+                () ->
+                    new McpException(
+                        ErrorKind.METHOD_NOT_FOUND, "resources/subscribe needs a session"));
     Subscriptions subs =
         (Subscriptions)
-            ctx.session().attributes().computeIfAbsent(SUBSCRIPTIONS, k -> new Subscriptions());
+            session.attributes().computeIfAbsent(SUBSCRIPTIONS, k -> new Subscriptions());
     if (on) {
       subs.byUri.put(uri, observe(catalog.current(), view, uri, null));
       pollWhileSubscribed();
@@ -404,7 +430,7 @@ public final class ResourcesFeature {
    * @return whether any file-backed subscription remains
    */
   private boolean recheckSubscriptions(Catalog snapshot) {
-    boolean any = false;
+    boolean any = recheckWatched(snapshot);
     for (McpSession session : sessions) {
       Map<String, Subscription> live = subscriptions(session);
       for (Map.Entry<String, Subscription> e : live.entrySet()) {
@@ -420,6 +446,36 @@ public final class ResourcesFeature {
           session.notify(
               "notifications/resources/updated", NODES.objectNode().put("uri", e.getKey()));
         }
+      }
+    }
+    return any;
+  }
+
+  /**
+   * Compares the files the stateless era's listen streams watch with what they were, and publishes
+   * the changed ones to the feed; forgets what no stream watches any more.
+   *
+   * @return whether any watched file remains
+   */
+  private boolean recheckWatched(Catalog snapshot) {
+    ChangeFeed current = feed;
+    if (current == null) {
+      return false;
+    }
+    Set<String> uris = current.watchedResources();
+    watched.keySet().retainAll(uris);
+    boolean any = false;
+    SessionView view = views.stateless();
+    for (String uri : uris) {
+      Subscription before = watched.get(uri);
+      Subscription now = observe(snapshot, view, uri, before);
+      if (now.fingerprint().equals(PROVIDED)) {
+        continue;
+      }
+      any = true;
+      watched.put(uri, now);
+      if (before != null && !now.fingerprint().equals(before.fingerprint())) {
+        current.resourceUpdated(uri);
       }
     }
     return any;
@@ -469,6 +525,10 @@ public final class ResourcesFeature {
   private final class ProviderEvents implements ResourceEvents {
     @Override
     public void updated(String uri) {
+      ChangeFeed current = feed;
+      if (current != null) {
+        current.resourceUpdated(uri);
+      }
       for (McpSession session : sessions) {
         if (subscriptions(session).containsKey(uri)) {
           session.notify("notifications/resources/updated", NODES.objectNode().put("uri", uri));
@@ -478,6 +538,10 @@ public final class ResourcesFeature {
 
     @Override
     public void listChanged() {
+      ChangeFeed current = feed;
+      if (current != null) {
+        current.resourcesListChanged();
+      }
       for (McpSession session : sessions) {
         session.notify("notifications/resources/list_changed", NODES.objectNode());
       }

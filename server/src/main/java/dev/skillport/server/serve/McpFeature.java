@@ -13,6 +13,13 @@ public interface McpFeature {
   /** Adds this feature's entries to the {@code capabilities} object of {@code initialize}. */
   void capabilities(ObjectNode capabilities);
 
+  /**
+   * Adds what only the stateless era declares to the {@code capabilities} of {@code
+   * server/discover} (which already holds {@link #capabilities}'s entries): extensions defined for
+   * that era only, for example.
+   */
+  default void modernCapabilities(ObjectNode capabilities) {}
+
   /** Registers this feature's handlers (and session listeners, when it keeps per-session state). */
   void register(McpServer.Builder builder);
 }

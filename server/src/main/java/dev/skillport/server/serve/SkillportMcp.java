@@ -3,8 +3,12 @@ package dev.skillport.server.serve;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.tool.ClientRequest;
 import dev.skillport.api.tool.ClientRequestException;
 import dev.skillport.api.tool.ToolContext;
+import dev.skillport.api.tool.ToolResult;
+import dev.skillport.api.tool.ToolWork;
+import dev.skillport.mcp.Era;
 import dev.skillport.mcp.ErrorKind;
 import dev.skillport.mcp.LogLevel;
 import dev.skillport.mcp.McpException;
@@ -16,12 +20,18 @@ import dev.skillport.mcp.SessionListener;
 import dev.skillport.mcp.transport.RequestStreams;
 import dev.skillport.registry.InvalidCursorException;
 import dev.skillport.server.app.CallMeta;
+import dev.skillport.server.app.CapabilityRequiredException;
 import dev.skillport.server.app.ClientReplies;
 import dev.skillport.server.app.SessionState;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.app.UnknownToolException;
+import dev.skillport.server.jobs.JobRecord;
+import dev.skillport.server.jobs.TaskView;
+import dev.skillport.server.rounds.InputRound;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /** Binds the application ({@link SkillportService}) to the MCP protocol layer. */
@@ -52,9 +62,11 @@ public final class SkillportMcp {
       CompletableFuture<?> catalogReady) {
     ObjectNode caps = capabilities();
     features.forEach(f -> f.capabilities(caps));
+    ObjectNode modernCaps = caps.deepCopy();
+    features.forEach(f -> f.modernCapabilities(modernCaps));
     McpServer.Builder builder =
         McpServer.builder(info)
-            .capabilities(() -> caps.deepCopy())
+            .capabilities(era -> era == Era.MODERN ? modernCaps.deepCopy() : caps.deepCopy())
             .workerThreads(workerThreads)
             .readiness(catalogReady)
             .sessionListener(
@@ -74,12 +86,24 @@ public final class SkillportMcp {
             .handler("tools/list", (ctx, params) -> listTools(service, ctx, params))
             .handler("tools/call", (ctx, params) -> callTool(service, ctx, params));
     features.forEach(f -> f.register(builder));
-    return builder.build();
+    McpServer server = builder.build();
+    // Skills changing on disk reach the stateless era's listen streams too.
+    service.onCatalogChanged(
+        () -> {
+          server.changes().toolsListChanged();
+          server.changes().promptsListChanged();
+          server.changes().resourcesListChanged();
+        });
+    return server;
   }
 
-  /** The application's state of a session, set when the session opened. */
-  public static SessionState sessionState(RequestContext ctx) throws McpException {
-    return state(ctx);
+  /**
+   * The application's state of a request: its session's, set when the session opened, or the
+   * stateless era's shared one.
+   */
+  public static SessionState sessionState(SkillportService service, RequestContext ctx)
+      throws McpException {
+    return state(service, ctx);
   }
 
   private static ObjectNode capabilities() {
@@ -89,15 +113,31 @@ public final class SkillportMcp {
     return caps;
   }
 
-  /** Async and parent-job hints of a call; job updates go to the session that started it. */
+  /**
+   * Async and parent-job hints of a call, its caller and trace context; job updates go to the
+   * session that started the job (a stateless caller polls).
+   */
   private static CallMeta jobMeta(RequestContext ctx) {
-    McpSession session = ctx.session();
+    String principal = ctx.caller().principal().orElse(null);
+    String trace = ctx.traceparent().orElse(null);
+    McpSession session = ctx.session().orElse(null);
+    if (session == null) {
+      return CallMeta.fromRequest(ctx.meta(), null, update -> {})
+          .withCaller(principal, trace)
+          .statelessly(ctx.clientSupportsExtension(TaskView.EXTENSION), ctx::clientSupports);
+    }
     return CallMeta.fromRequest(
-        ctx.meta(), session.id(), update -> session.notify(CallMeta.JOB_UPDATED, update));
+            ctx.meta(), session.id(), update -> session.notify(CallMeta.JOB_UPDATED, update))
+        .withCaller(principal, trace);
   }
 
-  private static SessionState state(RequestContext ctx) throws McpException {
-    return ctx.session()
+  private static SessionState state(SkillportService service, RequestContext ctx)
+      throws McpException {
+    McpSession session = ctx.session().orElse(null);
+    if (session == null) {
+      return service.statelessState();
+    }
+    return session
         .attribute(STATE, SessionState.class)
         .orElseThrow(
             () -> new McpException(ErrorKind.INVALID_REQUEST, "session is not initialized"));
@@ -111,7 +151,7 @@ public final class SkillportMcp {
     }
     try {
       return service.listTools(
-          state(ctx), cursor == null || cursor.isNull() ? null : cursor.asText());
+          state(service, ctx), cursor == null || cursor.isNull() ? null : cursor.asText());
     } catch (InvalidCursorException e) {
       throw new McpException(ErrorKind.INVALID_PARAMS, e.getMessage());
     }
@@ -127,13 +167,39 @@ public final class SkillportMcp {
     if (args != null && !args.isNull() && !args.isObject()) {
       throw new McpException(ErrorKind.INVALID_PARAMS, "arguments must be an object");
     }
-    ContextAdapter context = new ContextAdapter(ctx, Thread.currentThread());
+    SessionState state = state(service, ctx);
+    InputRound round = null;
+    if (ctx.isStateless()) {
+      if (ctx.caller().hasHeaders()) {
+        JsonNode schema = service.inputSchemaOf(state, name.asText()).orElse(null);
+        ParamHeaders.check(schema, args, ctx.caller());
+      }
+      round =
+          InputRound.read(
+              params, service.signer(), name.asText(), args, ctx.caller().principal().orElse(null));
+    }
+    CallMeta meta = jobMeta(ctx);
+    ContextAdapter context =
+        new ContextAdapter(
+            ctx,
+            Thread.currentThread(),
+            round,
+            rest -> service.continueAsJob(name.asText(), rest, meta));
     ctx.onCancel(context::interruptCall);
     try {
-      return service.callTool(state(ctx), name.asText(), args, context, jobMeta(ctx));
+      ObjectNode result = service.callTool(state, name.asText(), args, context, meta);
+      JobRecord continued = context.continued();
+      if (continued != null) {
+        result = SkillportService.jobHandle(continued, meta);
+      }
+      return round == null ? result : round.finish(result, service.signer());
     } catch (UnknownToolException e) {
       ObjectNode data = NODES.objectNode().put("code", e.code()).put("hint", e.hint());
       throw new McpException(ErrorKind.INVALID_PARAMS, e.getMessage(), data);
+    } catch (CapabilityRequiredException e) {
+      ObjectNode data = NODES.objectNode();
+      data.set("requiredCapabilities", e.required());
+      throw new McpException(ErrorKind.MISSING_CLIENT_CAPABILITY, e.getMessage(), data);
     } finally {
       context.finish();
     }
@@ -142,6 +208,11 @@ public final class SkillportMcp {
   /**
    * Lets tool code report progress, log, see cancellation (its thread is interrupted when the
    * client cancels), ask the client for sampling or elicitation, and end its response stream.
+   *
+   * <p>Asking a session's client sends it a request and waits. Asking a stateless client notes the
+   * question in the call's {@link InputRound} and ends the call (reason {@code INPUT_REQUIRED});
+   * questions answered in an earlier round get their answer at once. Questions without a key are
+   * numbered in the order the call asks them, which is the same in every round of the call.
    */
   private static final class ContextAdapter implements ToolContext {
     /** How long a request to the client (often a person answering) may take. */
@@ -149,11 +220,33 @@ public final class SkillportMcp {
 
     private final RequestContext ctx;
     private final Thread worker;
+    private final InputRound round;
+    private final java.util.function.Function<ToolWork, JobRecord> jobs;
+    private int asked;
     private boolean running = true;
+    private volatile JobRecord continued;
 
-    ContextAdapter(RequestContext ctx, Thread worker) {
+    ContextAdapter(
+        RequestContext ctx,
+        Thread worker,
+        InputRound round,
+        java.util.function.Function<ToolWork, JobRecord> jobs) {
       this.ctx = ctx;
       this.worker = worker;
+      this.round = round;
+      this.jobs = jobs;
+    }
+
+    /** The job the call handed its rest to, or null. */
+    JobRecord continued() {
+      return continued;
+    }
+
+    @Override
+    public ToolResult continueAsJob(ToolWork rest) {
+      JobRecord job = jobs.apply(rest);
+      continued = job;
+      return ToolResult.text("continued as job " + job.id());
     }
 
     @Override
@@ -173,19 +266,98 @@ public final class SkillportMcp {
 
     @Override
     public boolean clientSupports(String name) {
-      return ctx.session().clientSupports(name);
+      return ctx.clientSupports(name);
     }
 
     @Override
     public JsonNode request(String method, JsonNode params)
         throws ClientRequestException, InterruptedException {
+      if (round != null) {
+        return ask(nextKey(), new ClientRequest(method, params));
+      }
       return ClientReplies.await(ctx.sendRequest(method, params), method, CLIENT_TIMEOUT);
+    }
+
+    @Override
+    public JsonNode sample(JsonNode params) throws ClientRequestException, InterruptedException {
+      if (round != null) {
+        return ask(nextKey(), new ClientRequest("sampling/createMessage", params));
+      }
+      return ToolContext.super.sample(params);
+    }
+
+    @Override
+    public JsonNode elicit(JsonNode params) throws ClientRequestException, InterruptedException {
+      if (round != null) {
+        return ask(nextKey(), new ClientRequest("elicitation/create", params));
+      }
+      return ToolContext.super.elicit(params);
+    }
+
+    @Override
+    public Map<String, JsonNode> requestAll(Map<String, ClientRequest> requests)
+        throws ClientRequestException, InterruptedException {
+      if (round == null) {
+        return ToolContext.super.requestAll(requests);
+      }
+      Map<String, JsonNode> out = new LinkedHashMap<>();
+      boolean waiting = false;
+      for (Map.Entry<String, ClientRequest> e : requests.entrySet()) {
+        ClientRequest request = e.getValue();
+        if (!clientSupports(request.capability())) {
+          round.missing(request.capability());
+          throw unsupported(request);
+        }
+        JsonNode answer = round.answer(e.getKey()).orElse(null);
+        if (answer == null) {
+          round.ask(e.getKey(), request.method(), request.params());
+          waiting = true;
+        } else {
+          out.put(e.getKey(), answer);
+        }
+      }
+      if (waiting) {
+        throw inputRequired();
+      }
+      return out;
+    }
+
+    private JsonNode ask(String key, ClientRequest request) throws ClientRequestException {
+      if (!clientSupports(request.capability())) {
+        round.missing(request.capability());
+        throw unsupported(request);
+      }
+      JsonNode answer = round.answer(key).orElse(null);
+      if (answer != null) {
+        return answer;
+      }
+      round.ask(key, request.method(), request.params());
+      throw inputRequired();
+    }
+
+    private String nextKey() {
+      return "q" + (++asked);
+    }
+
+    private static ClientRequestException unsupported(ClientRequest request) {
+      return new ClientRequestException(
+          ClientRequestException.Reason.UNSUPPORTED,
+          request.method()
+              + " needs a client that declared the '"
+              + request.capability()
+              + "' capability");
+    }
+
+    private static ClientRequestException inputRequired() {
+      return new ClientRequestException(
+          ClientRequestException.Reason.INPUT_REQUIRED,
+          "the client is asked; the call runs again with its answer");
     }
 
     @Override
     public void closeStream() {
       ctx.session()
-          .attribute(RequestStreams.ATTRIBUTE, RequestStreams.class)
+          .flatMap(s -> s.attribute(RequestStreams.ATTRIBUTE, RequestStreams.class))
           .ifPresent(streams -> streams.closeStream(ctx.requestId()));
     }
 

@@ -9,10 +9,13 @@ import dev.skillport.bundled.DiagnosticsHandlers;
 import dev.skillport.loader.LoadResult;
 import dev.skillport.loader.SkillLoader;
 import dev.skillport.loader.SkillRoot;
+import dev.skillport.mcp.McpException;
 import dev.skillport.mcp.McpServer;
+import dev.skillport.mcp.RequestContext;
 import dev.skillport.mcp.ServerInfo;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
+import dev.skillport.registry.SessionView;
 import dev.skillport.server.app.CatalogReloader;
 import dev.skillport.server.app.ScriptToolRunner;
 import dev.skillport.server.app.SkillportService;
@@ -156,6 +159,7 @@ public final class SkillportServer implements AutoCloseable {
     new DiagnosticsHandlers(introspection).handlers().forEach(config.handlers()::register);
     WorkflowTools workflows = new WorkflowTools(service);
     service.addSessionTools(workflows);
+    Surfaces surfaces = features(holder, config, plugins, service);
     McpServer mcp =
         SkillportMcp.create(
             service,
@@ -165,8 +169,9 @@ public final class SkillportServer implements AutoCloseable {
                 "Skills are loaded on demand: call search_skills to find one, load_skill to get its"
                     + " tools."),
             Math.max(4, Runtime.getRuntime().availableProcessors() * 4),
-            workflowFeatures(features(holder, config, plugins), workflows),
+            workflowFeatures(surfaces.features(), workflows),
             first);
+    surfaces.resources().attach(mcp.changes());
     SkillportServer server =
         new SkillportServer(reloader, service, mcp, plugins, introspection, first);
     server.workflows = workflows;
@@ -220,22 +225,44 @@ public final class SkillportServer implements AutoCloseable {
     return all;
   }
 
+  /** The MCP surfaces beyond tools, and the resources surface among them. */
+  private record Surfaces(List<McpFeature> features, ResourcesFeature resources) {}
+
   /** The MCP surfaces beyond tools. */
-  private static List<McpFeature> features(
-      CatalogHolder holder, ServeConfig config, PluginHost plugins) {
-    SessionViews views = ctx -> SkillportMcp.sessionState(ctx).view();
+  private static Surfaces features(
+      CatalogHolder holder, ServeConfig config, PluginHost plugins, SkillportService service) {
+    SessionViews views =
+        new SessionViews() {
+          @Override
+          public SessionView of(RequestContext ctx) throws McpException {
+            return SkillportMcp.sessionState(service, ctx).listedView();
+          }
+
+          @Override
+          public SessionView reachable(RequestContext ctx) throws McpException {
+            return SkillportMcp.sessionState(service, ctx).view();
+          }
+
+          @Override
+          public SessionView stateless() {
+            return service.statelessState().view();
+          }
+        };
     // Host adapters' resources (a DCC's open scene) are served beside the configured providers.
     List<ResourceProvider> providers = new ArrayList<>(config.resourceProviders());
     providers.addAll(plugins.resourceProviders());
     ResourcesFeature resources = new ResourcesFeature(holder, views, providers, 100);
-    PromptsFeature prompts = new PromptsFeature(holder, views, resources, 100);
+    PromptsFeature prompts = new PromptsFeature(holder, views, resources, service::signer, 100);
     CompletionsFeature completions = new CompletionsFeature(prompts, resources);
     SkillsFeature skills = new SkillsFeature(holder, 50);
-    return List.of(
-        new Surface(resources::capabilities, resources::register),
-        new Surface(prompts::capabilities, prompts::register),
-        new Surface(completions::capabilities, completions::register),
-        new Surface(skills::capabilities, skills::register));
+    return new Surfaces(
+        List.of(
+            new Surface(resources::capabilities, resources::register),
+            new Surface(prompts::capabilities, prompts::register),
+            new Surface(completions::capabilities, completions::register),
+            new Surface(skills::capabilities, skills::register),
+            new TasksFeature(service)),
+        resources);
   }
 
   /**

@@ -18,6 +18,7 @@ import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.server.app.CallMeta;
+import dev.skillport.server.app.CapabilityRequiredException;
 import dev.skillport.server.app.ClientReplies;
 import dev.skillport.server.app.SessionState;
 import dev.skillport.server.app.SessionTools;
@@ -230,13 +231,15 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
           "missing required inputs: " + String.join(", ", missing),
           "workflows_lookup shows the declared inputs");
     }
-    CallMeta stepMeta = new CallMeta(meta.sessionId(), false, null, meta.jobUpdates());
+    CallMeta stepMeta = meta.synchronous();
     ToolCaller caller =
         (tool, a, c) -> {
           try {
             return awaitJob(service.callTool(session, tool, a, c, stepMeta), c);
           } catch (UnknownToolException e) {
             return errorResult(e.code(), e.getMessage() + " (" + e.hint() + ")");
+          } catch (CapabilityRequiredException e) {
+            return errorResult("CAPABILITY_REQUIRED", e.getMessage());
           }
         };
     String runKey =

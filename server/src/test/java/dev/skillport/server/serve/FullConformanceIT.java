@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -24,10 +25,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The whole official MCP conformance suite (0.1.16 {@code --suite all}) against a server started
- * with {@code bin/skillport}, as the README shows: the samples served with the {@code
- * mcp-conformance} plugin jar the build made ({@code samples/target/plugins}) and the fixture skill
- * preloaded. Every scenario must pass: there is no baseline of expected failures.
+ * The whole official MCP conformance suites against one server started with {@code bin/skillport},
+ * as the README shows: the samples served with the {@code mcp-conformance} plugin jar the build
+ * made ({@code samples/target/plugins}) and the fixture skill preloaded, plus an empty skill root
+ * the fixture's list-change tools write a scratch skill into (watched, so hot reload announces it).
+ * Suites: 0.1.16 {@code --suite all} (the 2025 era), 0.2.0-alpha.12 {@code --suite all} (each
+ * scenario at its own revision: 2025-11-25 scenarios over sessions, 2026-07-28 and extension
+ * scenarios statelessly), and 0.2.0-alpha.12 {@code --suite all} pinned to 2025-11-25 and to
+ * 2026-07-28. Every scenario must pass: there is no baseline of expected failures (the server suite
+ * has no authorization scenarios).
  */
 class FullConformanceIT {
   private static final Logger LOG = LoggerFactory.getLogger(FullConformanceIT.class);
@@ -50,6 +56,7 @@ class FullConformanceIT {
           "json_schema_2020_12_tool");
 
   @TempDir static Path home;
+  @TempDir static Path scratch;
   private static LaunchedServer http;
 
   @BeforeAll
@@ -59,9 +66,11 @@ class FullConformanceIT {
     http =
         LaunchedServer.start(
             home,
-            "--no-watch",
+            Map.of("SKILLPORT_CONFORMANCE_SCRATCH", scratch.toString()),
             "--skills",
             SamplesHttpServer.samples().toString(),
+            "--skills",
+            scratch.toString(),
             "--plugins",
             plugins.toAbsolutePath().toString(),
             "--preload",
@@ -76,19 +85,39 @@ class FullConformanceIT {
   }
 
   @Test
-  void suiteAll_everyScenarioPasses() {
+  void suite016All_everyScenarioPasses() {
+    assertEveryCheckPasses("0.1", 40, "--suite", "all");
+  }
+
+  @Test
+  void suite020All_everyScenarioPassesAtItsOwnRevision() {
+    assertEveryCheckPasses("0.2", 250, "--suite", "all");
+  }
+
+  @Test
+  void suite020All_pinnedTo2025_everyScenarioPasses() {
+    assertEveryCheckPasses("0.2", 70, "--suite", "all", "--spec-version", "2025-11-25");
+  }
+
+  @Test
+  void suite020All_pinnedTo2026_everyScenarioPasses() {
+    assertEveryCheckPasses("0.2", 130, "--suite", "all", "--spec-version", "2026-07-28");
+  }
+
+  /** Runs a suite; every check must pass, and at least {@code minChecks} must have run. */
+  private static void assertEveryCheckPasses(String version, int minChecks, String... args) {
     ExternalCommand.Outcome run =
-        ExternalCommand.of(InteropTools.conformance("0.1", http.uri(), "--suite", "all"))
+        ExternalCommand.of(InteropTools.conformance(version, http.uri(), args))
             .environment(InteropTools.environment())
             .timeout(Duration.ofMinutes(10))
             .run();
 
     Matcher total = Pattern.compile("Total: (\\d+) passed, (\\d+) failed").matcher(run.stdout());
     assertThat(total.find()).as(run.toString()).isTrue();
-    LOG.info("Conformance suite: {}", total.group());
+    LOG.info("Conformance {} {}: {}", version, String.join(" ", args), total.group());
     assertThat(run.exit()).as(run.toString()).isZero();
     assertThat(Integer.parseInt(total.group(2))).as(run.toString()).isZero();
-    assertThat(Integer.parseInt(total.group(1))).as("scenario checks run").isGreaterThan(40);
+    assertThat(Integer.parseInt(total.group(1))).as("checks run").isGreaterThan(minChecks);
   }
 
   /**

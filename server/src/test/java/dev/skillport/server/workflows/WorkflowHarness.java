@@ -17,6 +17,7 @@ import dev.skillport.loader.SkillRoot;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.server.app.CallMeta;
+import dev.skillport.server.app.CapabilityRequiredException;
 import dev.skillport.server.app.HandlerRegistry;
 import dev.skillport.server.app.ScriptToolRunner;
 import dev.skillport.server.app.SessionState;
@@ -185,6 +186,8 @@ final class WorkflowHarness implements AutoCloseable {
           new CallMeta("s1", false, null, update -> {}));
     } catch (IOException e) {
       throw new IllegalArgumentException(argsJson, e);
+    } catch (CapabilityRequiredException e) {
+      throw new IllegalStateException("a session call never needs a declared capability", e);
     }
   }
 

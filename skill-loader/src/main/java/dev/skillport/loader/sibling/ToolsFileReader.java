@@ -298,6 +298,8 @@ final class ToolsFileReader {
         return Optional.of(Execution.SYNC);
       case "async":
         return Optional.of(Execution.ASYNC);
+      case "task":
+        return Optional.of(Execution.TASK);
       default:
         ctx.diagnostics()
             .report(
@@ -305,7 +307,7 @@ final class ToolsFileReader {
                 "Tool '" + name + "' has execution '" + value + "'; the entry was dropped.",
                 file,
                 doc.locate(pointer + "/execution"),
-                "Use 'sync' (the default) or 'async'.");
+                "Use 'sync' (the default), 'async' or 'task'.");
         return Optional.empty();
     }
   }

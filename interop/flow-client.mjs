@@ -1,0 +1,394 @@
+#!/usr/bin/env node
+// The whole progressive-loading flow of an agent, driven through the official TypeScript SDK
+// client (1.x @modelcontextprotocol/sdk, 2.x @modelcontextprotocol/client) for interop tests:
+//
+//   discover (2.x) -> search_skills -> load_skill -> a script tool -> a Java tool ->
+//   an elicitation tool (the SDK answers the server's question) -> an async tool polled to its
+//   end -> the async tool again, cancelled
+//
+// A 2.x client speaks 2026-07-28 when the server does: tools not in tools/list are called with
+// call_tool, the elicitation comes back as an input_required round trip the SDK fulfils, and the
+// async tool is a task of the io.modelcontextprotocol/tasks extension (tasks/get, tasks/cancel).
+// A 1.x client speaks the 2025 era: load_skill lists the tools, the elicitation is a request to
+// the client, and the async tool is a job (jobs_get_status, jobs_cancel).
+//
+//   node flow-client.mjs --sdk 1|2 --sdk-dir DIR (--url URL | -- COMMAND ARGS...)
+//     --skill NAME --query TEXT --script-tool TOOL [--script-args JSON]
+//     --java-tool TOOL [--java-args JSON] --elicit-tool TOOL
+//     --async-tool TOOL [--async-args JSON] [--cancel-args JSON] [--header "K: V"] [--timeout MS]
+//
+// It prints one JSON object on stdout and exits 0 when every step worked, 1 when one failed (the
+// object names the step and the error), 2 on bad usage.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+
+class UsageError extends Error {}
+
+function parseOptions(argv) {
+  const o = {
+    sdk: null, sdkDir: null, url: null, command: null, skill: null, query: null,
+    scriptTool: null, scriptArgs: {}, javaTool: null, javaArgs: {}, elicitTool: null,
+    asyncTool: null, asyncArgs: {}, cancelArgs: null, headers: {}, timeout: 120000,
+  };
+  const json = (flag, text) => {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      throw new UsageError(`${flag} takes JSON: ${e.message}`);
+    }
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) {
+        throw new UsageError(`${flag} needs a value`);
+      }
+      return argv[++i];
+    };
+    switch (flag) {
+      case '--sdk': o.sdk = value(); break;
+      case '--sdk-dir': o.sdkDir = value(); break;
+      case '--url': o.url = value(); break;
+      case '--skill': o.skill = value(); break;
+      case '--query': o.query = value(); break;
+      case '--script-tool': o.scriptTool = value(); break;
+      case '--script-args': o.scriptArgs = json(flag, value()); break;
+      case '--java-tool': o.javaTool = value(); break;
+      case '--java-args': o.javaArgs = json(flag, value()); break;
+      case '--elicit-tool': o.elicitTool = value(); break;
+      case '--async-tool': o.asyncTool = value(); break;
+      case '--async-args': o.asyncArgs = json(flag, value()); break;
+      case '--cancel-args': o.cancelArgs = json(flag, value()); break;
+      case '--header': {
+        const header = value();
+        const colon = header.indexOf(':');
+        if (colon <= 0) {
+          throw new UsageError(`--header takes "NAME: VALUE", not ${header}`);
+        }
+        o.headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+        break;
+      }
+      case '--timeout': o.timeout = Number(value()); break;
+      case '--': o.command = argv.slice(i + 1); i = argv.length; break;
+      default: throw new UsageError(`unknown option ${flag}`);
+    }
+  }
+  if (o.sdk !== '1' && o.sdk !== '2') {
+    throw new UsageError('--sdk 1 or --sdk 2 is required');
+  }
+  for (const [flag, v] of [['--sdk-dir', o.sdkDir], ['--skill', o.skill], ['--query', o.query],
+    ['--script-tool', o.scriptTool], ['--java-tool', o.javaTool], ['--elicit-tool', o.elicitTool],
+    ['--async-tool', o.asyncTool]]) {
+    if (!v) {
+      throw new UsageError(`${flag} is required`);
+    }
+  }
+  if (!o.url === !(o.command && o.command.length > 0)) {
+    throw new UsageError('give either --url URL or -- COMMAND ARGS...');
+  }
+  o.cancelArgs ??= o.asyncArgs;
+  return o;
+}
+
+/** The file a package's "exports" map gives to `import` for a subpath. */
+function exportedFile(packageDir, subpath) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
+  const pick = (target) => {
+    if (typeof target === 'string') {
+      return target;
+    }
+    for (const condition of ['import', 'node', 'default']) {
+      if (target && typeof target === 'object' && condition in target) {
+        const found = pick(target[condition]);
+        if (found) {
+          return found;
+        }
+      }
+    }
+    return null;
+  };
+  const exports = manifest.exports ?? {};
+  let file = subpath in exports ? pick(exports[subpath]) : null;
+  if (!file) {
+    for (const [key, target] of Object.entries(exports)) {
+      const star = key.indexOf('*');
+      if (star >= 0 && subpath.startsWith(key.slice(0, star))
+          && subpath.endsWith(key.slice(star + 1))) {
+        const part = subpath.slice(star, subpath.length - (key.length - star - 1));
+        file = pick(target)?.replaceAll('*', part);
+        break;
+      }
+    }
+  }
+  if (!file) {
+    throw new Error(`${manifest.name} exports nothing at ${subpath}`);
+  }
+  return path.join(packageDir, file);
+}
+
+async function importFrom(packageDir, subpath) {
+  return import(pathToFileURL(exportedFile(packageDir, subpath)).href);
+}
+
+async function loadSdk(sdk, sdkDir) {
+  const name = sdk === '1' ? '@modelcontextprotocol/sdk' : '@modelcontextprotocol/client';
+  const dir = path.join(sdkDir, 'node_modules', name);
+  const version = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
+  if (sdk === '1') {
+    const [client, stdio, http, types] = await Promise.all([
+      importFrom(dir, './client/index.js'),
+      importFrom(dir, './client/stdio.js'),
+      importFrom(dir, './client/streamableHttp.js'),
+      importFrom(dir, './types.js'),
+    ]);
+    return {
+      name, version, Client: client.Client, StdioClientTransport: stdio.StdioClientTransport,
+      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+      ElicitRequestSchema: types.ElicitRequestSchema,
+    };
+  }
+  const [client, stdio] = await Promise.all([importFrom(dir, '.'), importFrom(dir, './stdio')]);
+  return {
+    name, version, Client: client.Client, StdioClientTransport: stdio.StdioClientTransport,
+    StreamableHTTPClientTransport: client.StreamableHTTPClientTransport,
+  };
+}
+
+/** A result schema that takes any object: tasks/* and task-shaped tool results are ours to read. */
+const ANY = {
+  '~standard': { version: 1, vendor: 'flow-client', validate: (value) => ({ value }) },
+};
+
+/**
+ * fetch for the 2.x transport that mirrors a task request's taskId into Mcp-Name, as the Tasks
+ * extension asks of clients (the SDK knows the core methods' headers, not the extension's).
+ */
+function taskAwareFetch(headers) {
+  return async (url, init = {}) => {
+    const merged = new Headers(init.headers ?? {});
+    for (const [k, v] of Object.entries(headers)) {
+      merged.set(k, v);
+    }
+    if (typeof init.body === 'string') {
+      try {
+        const message = JSON.parse(init.body);
+        if (String(message.method ?? '').startsWith('tasks/') && message.params?.taskId) {
+          merged.set('Mcp-Name', message.params.taskId);
+        }
+      } catch {
+        // not JSON: nothing to mirror
+      }
+    }
+    return fetch(url, { ...init, headers: merged });
+  };
+}
+
+async function run(o, summary) {
+  const sdk = await loadSdk(o.sdk, o.sdkDir);
+  summary.sdk = `${sdk.name}@${sdk.version}`;
+  const transport = o.url
+    ? new sdk.StreamableHTTPClientTransport(new URL(o.url), o.sdk === '2'
+      ? { fetch: taskAwareFetch(o.headers) }
+      : { requestInit: { headers: o.headers } })
+    : new sdk.StdioClientTransport({
+      command: o.command[0], args: o.command.slice(1), stderr: 'inherit',
+    });
+  const capabilities = { elicitation: {} };
+  if (o.sdk === '2') {
+    capabilities.extensions = { [TASKS]: {} };
+  }
+  const client = new sdk.Client({ name: 'skillport-flow-client', version: '1.0.0' }, {
+    capabilities,
+  });
+  summary.elicitations = 0;
+  const answer = async () => {
+    summary.elicitations++;
+    return { action: 'accept', content: { name: 'Ada' } };
+  };
+  if (o.sdk === '1') {
+    client.setRequestHandler(sdk.ElicitRequestSchema, answer);
+  } else {
+    client.setRequestHandler('elicitation/create', answer);
+  }
+  const options = { timeout: o.timeout };
+  const call = async (name, args) => (o.sdk === '1'
+    ? client.callTool({ name, arguments: args }, undefined, options)
+    : client.callTool({ name, arguments: args }, options));
+  const textOf = (result) => (result.content ?? []).map((c) => c.text ?? '').join('\n');
+  const check = (step, result) => {
+    if (result.isError) {
+      throw new Error(`${step} returned isError: ${textOf(result)}`);
+    }
+    return result;
+  };
+
+  summary.step = 'connect';
+  await client.connect(transport, options);
+  const modern = typeof client.getNegotiatedProtocolVersion === 'function'
+    && client.getNegotiatedProtocolVersion() === '2026-07-28';
+  summary.protocolVersion = typeof client.getNegotiatedProtocolVersion === 'function'
+    ? client.getNegotiatedProtocolVersion() ?? null : null;
+  summary.era = modern ? 'modern' : 'legacy';
+  try {
+    if (modern) {
+      summary.step = 'server/discover';
+      const discover = await client.request({ method: 'server/discover', params: {} }, ANY, options);
+      summary.discover = {
+        versions: discover.supportedVersions ?? [],
+        tasks: Boolean(discover.capabilities?.extensions?.[TASKS]),
+      };
+    }
+    summary.step = 'tools/list';
+    const listed = (await client.listTools(undefined, options)).tools.map((t) => t.name);
+    summary.toolsListed = listed.length;
+
+    summary.step = 'search_skills';
+    const found = check('search_skills', await call('search_skills', { query: o.query }));
+    summary.found = (found.structuredContent?.skills ?? []).map((s) => s.name);
+    if (!summary.found.includes(o.skill)) {
+      throw new Error(`search_skills did not find ${o.skill}: ${summary.found}`);
+    }
+
+    summary.step = 'load_skill';
+    const loaded = check('load_skill', await call('load_skill', { skill_name: o.skill }));
+    const tools = loaded.structuredContent?.tools ?? [];
+    summary.loadedTools = tools.map((t) => t.name);
+    summary.instructions = typeof loaded.structuredContent?.instructions === 'string';
+    const after = (await client.listTools(undefined, options)).tools.map((t) => t.name);
+    summary.listChangedByLoad = after.length !== listed.length;
+    const callName = (bare) => tools.find((t) => t.name === bare || t.name.endsWith(`__${bare}`))
+      ?.name ?? bare;
+    const inList = (name) => after.includes(name);
+    // A tool the list does not show is called through call_tool (2026-07-28, catalog listing).
+    const callAny = async (bare, args) => {
+      const name = callName(bare);
+      if (inList(name) || !modern) {
+        return call(name, args);
+      }
+      summary.viaCallTool = (summary.viaCallTool ?? 0) + 1;
+      return call('call_tool', { name, arguments: args });
+    };
+
+    summary.step = `script tool ${o.scriptTool}`;
+    summary.script = textOf(check(o.scriptTool, await callAny(o.scriptTool, o.scriptArgs)));
+
+    summary.step = `java tool ${o.javaTool}`;
+    summary.java = textOf(check(o.javaTool, await callAny(o.javaTool, o.javaArgs)));
+
+    summary.step = `elicitation tool ${o.elicitTool}`;
+    summary.elicited = textOf(check(o.elicitTool, await callAny(o.elicitTool, {})));
+
+    summary.step = `async tool ${o.asyncTool}`;
+    summary.async = await runAsync(o, client, callAny, modern, o.asyncArgs, false, options);
+    summary.step = `async tool ${o.asyncTool} cancelled`;
+    summary.cancelled = await runAsync(o, client, callAny, modern, o.cancelArgs, true, options);
+    delete summary.step;
+  } finally {
+    const pid = transport.pid;
+    await client.close();
+    if (pid) {
+      await exited(pid, 10000);
+    }
+  }
+}
+
+/**
+ * Starts the async tool and follows it: a task (2026-07-28) polled with tasks/get, or a job
+ * polled with jobs_get_status; with `cancel`, cancels it once it runs and waits for the end.
+ */
+async function runAsync(o, client, callAny, modern, args, cancel, options) {
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const out = { polls: 0 };
+  if (modern) {
+    const name = (await client.listTools(undefined, options)).tools.some((t) => t.name === o.asyncTool)
+      ? o.asyncTool : null;
+    const params = name
+      ? { name, arguments: args }
+      : { name: 'call_tool', arguments: { name: `${o.skill}__${o.asyncTool}`, arguments: args } };
+    const created = await client.request({ method: 'tools/call', params }, ANY, options);
+    if (created.resultType !== 'task' || !created.taskId) {
+      throw new Error(`expected a task, got ${JSON.stringify(created)}`);
+    }
+    out.taskId = created.taskId;
+    const get = () => client.request(
+      { method: 'tasks/get', params: { taskId: out.taskId } }, ANY, options);
+    if (cancel) {
+      await sleep(1500);
+      await client.request({ method: 'tasks/cancel', params: { taskId: out.taskId } }, ANY, options);
+    }
+    let task;
+    do {
+      await sleep(Math.min(created.pollIntervalMs ?? 500, 500));
+      task = await get();
+      out.polls++;
+    } while (['working', 'input_required'].includes(task.status) && out.polls < 240);
+    out.status = task.status;
+    out.result = task.result ?? null;
+    return out;
+  }
+  const queued = await callAny(o.asyncTool, args);
+  const jobId = queued.structuredContent?.job_id;
+  if (!jobId) {
+    throw new Error(`expected a job, got ${JSON.stringify(queued)}`);
+  }
+  out.jobId = jobId;
+  const call = (name, a) => (o.sdk === '1'
+    ? client.callTool({ name, arguments: a }, undefined, options)
+    : client.callTool({ name, arguments: a }, options));
+  if (cancel) {
+    await sleep(1500);
+    await call('jobs_cancel', { job_id: jobId });
+  }
+  let job;
+  do {
+    await sleep(500);
+    job = (await call('jobs_get_status', { job_id: jobId })).structuredContent;
+    out.polls++;
+  } while (['pending', 'running'].includes(job.status) && out.polls < 240);
+  out.status = job.status;
+  out.result = job.result ?? null;
+  return out;
+}
+
+async function exited(pid, ms) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function main() {
+  let o;
+  try {
+    o = parseOptions(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`flow-client: ${e.message}\n`);
+    return 2;
+  }
+  const summary = { ok: false };
+  const deadline = setTimeout(() => {
+    summary.error = `timed out after ${o.timeout} ms`;
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
+    process.exit(1);
+  }, o.timeout);
+  try {
+    await run(o, summary);
+    summary.ok = true;
+  } catch (e) {
+    summary.error = e?.message ?? String(e);
+  }
+  clearTimeout(deadline);
+  process.stdout.write(`${JSON.stringify(summary)}\n`);
+  return summary.ok ? 0 : 1;
+}
+
+main().then((code) => process.exit(code));

@@ -1,0 +1,37 @@
+package dev.skillport.mcp.transport;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * What a {@link PostExchange} needs from what it belongs to: a legacy session (event ids unique in
+ * the session, a replay buffer, a GET stream to fall back on) or the modern era's stateless host
+ * (no event ids, no replay, nowhere to fall back).
+ */
+interface ExchangeHost {
+  /** Compact JSON text of a message. */
+  String serialize(JsonNode message);
+
+  /** A new key for a stream, under which its events are recorded for replay. */
+  String newStreamKey(String kind);
+
+  /** Sends {@code json} as one event on {@code stream}; false when the stream cannot take it. */
+  boolean deliver(SseStream stream, String streamKey, String json);
+
+  /** Keeps an event of a closed but resumable stream for the client's reconnect. */
+  void store(String streamKey, String json);
+
+  /** Sends the priming event that makes a stream resumable. */
+  void prime(SseStream stream, String streamKey);
+
+  /** Whether streams are primed (and so resumable). */
+  boolean primesStreams();
+
+  /** Re-sends the held events of {@code streamKey} after {@code lastEventId} on {@code stream}. */
+  void replay(SseStream stream, String streamKey, String lastEventId);
+
+  /** Where a message goes that its request's stream cannot carry. */
+  void fallback(JsonNode message);
+
+  /** The exchange is finished. */
+  void removeExchange(PostExchange exchange);
+}

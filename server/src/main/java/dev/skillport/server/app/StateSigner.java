@@ -1,0 +1,142 @@
+package dev.skillport.server.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Objects;
+import java.util.Optional;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Signs state the stateless era hands to clients and gets back later (a group activation handle, a
+ * multi round-trip request's {@code requestState}), so any server instance with the same key can
+ * trust it and nobody without the key can forge or alter it. A token is {@code
+ * base64url(payload).base64url(HMAC-SHA256)}; the MAC covers a purpose too, so a token minted for
+ * one use is refused for another, and every payload carries an expiry.
+ *
+ * <p>The key comes from configuration (every instance behind one load balancer needs the same);
+ * without one, a random key lives as long as the process, so tokens do not survive a restart.
+ */
+public final class StateSigner {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+  private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
+  private static final String ALGORITHM = "HmacSHA256";
+
+  private final SecretKeySpec key;
+  private final Clock clock;
+  private final boolean shared;
+
+  private StateSigner(byte[] key, Clock clock, boolean shared) {
+    this.key = new SecretKeySpec(key, ALGORITHM);
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.shared = shared;
+  }
+
+  /**
+   * A signer keyed by {@code configured} (any text; it is hashed to the key), or by 256 random bits
+   * when null.
+   */
+  public static StateSigner of(String configured, Clock clock) {
+    if (configured != null && !configured.isBlank()) {
+      try {
+        byte[] digest =
+            MessageDigest.getInstance("SHA-256")
+                .digest(configured.getBytes(StandardCharsets.UTF_8));
+        return new StateSigner(digest, clock, true);
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+      }
+    }
+    byte[] random = new byte[32];
+    new SecureRandom().nextBytes(random);
+    return new StateSigner(random, clock, false);
+  }
+
+  /** A signer with a random key and the system clock. */
+  public static StateSigner random() {
+    return of(null, Clock.systemUTC());
+  }
+
+  /** Whether the key was configured (and so may be shared by several instances). */
+  public boolean shared() {
+    return shared;
+  }
+
+  /** Now, by this signer's clock. */
+  public Clock clock() {
+    return clock;
+  }
+
+  /** Signs {@code payload} for {@code purpose}, valid for {@code ttl} from now. */
+  public String sign(String purpose, ObjectNode payload, Duration ttl) {
+    ObjectNode body = payload.deepCopy();
+    body.put("exp", clock.instant().plus(ttl).getEpochSecond());
+    byte[] json;
+    try {
+      json = JSON.writeValueAsBytes(body);
+    } catch (IOException e) {
+      throw new IllegalStateException("a JSON tree could not be written", e);
+    }
+    String encoded = ENCODER.encodeToString(json);
+    return encoded + "." + ENCODER.encodeToString(mac(purpose, encoded));
+  }
+
+  /**
+   * The payload of a token minted for {@code purpose}, if its signature holds and it has not
+   * expired; empty for anything else (altered, forged, expired, another purpose, not a token).
+   */
+  public Optional<ObjectNode> verify(String purpose, String token) {
+    if (token == null) {
+      return Optional.empty();
+    }
+    int dot = token.indexOf('.');
+    if (dot <= 0 || dot == token.length() - 1 || token.indexOf('.', dot + 1) >= 0) {
+      return Optional.empty();
+    }
+    String encoded = token.substring(0, dot);
+    byte[] presented;
+    try {
+      presented = DECODER.decode(token.substring(dot + 1));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    if (!MessageDigest.isEqual(presented, mac(purpose, encoded))) {
+      return Optional.empty();
+    }
+    try {
+      JsonNode payload = JSON.readTree(DECODER.decode(encoded));
+      if (!(payload instanceof ObjectNode object)) {
+        return Optional.empty();
+      }
+      long exp = object.path("exp").asLong(0);
+      if (exp < clock.instant().getEpochSecond()) {
+        return Optional.empty();
+      }
+      return Optional.of(object);
+    } catch (IOException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  private byte[] mac(String purpose, String encoded) {
+    try {
+      Mac mac = Mac.getInstance(ALGORITHM);
+      mac.init(key);
+      mac.update(purpose.getBytes(StandardCharsets.UTF_8));
+      mac.update((byte) '\n');
+      return mac.doFinal(encoded.getBytes(StandardCharsets.US_ASCII));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HMAC-SHA256 is required by every Java platform", e);
+    }
+  }
+}
