@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -98,6 +99,7 @@ public final class McpServer implements AutoCloseable {
   private final SecureRandom random;
   private final ObjectMapper mapper;
   private final CompletableFuture<?> readiness;
+  private final UnaryOperator<JsonNode> outbound;
 
   private McpServer(Builder builder) {
     this.info = builder.info;
@@ -118,6 +120,7 @@ public final class McpServer implements AutoCloseable {
     this.notificationHandlers = Map.copyOf(builder.notificationHandlers);
     this.listeners = new CopyOnWriteArrayList<>(builder.listeners);
     this.readiness = builder.readiness;
+    this.outbound = builder.outbound;
   }
 
   /** Starts a server description with the identity it reports to clients. */
@@ -198,10 +201,14 @@ public final class McpServer implements AutoCloseable {
     return JsonRpcMessage.of(node);
   }
 
-  /** Serializes a message as compact UTF-8 JSON (never containing a raw newline). */
+  /**
+   * Serializes a message as compact UTF-8 JSON (never containing a raw newline), after the
+   * builder's {@linkplain Builder#outboundFilter outbound filter}: every message the transports
+   * send passes through here.
+   */
   public byte[] write(JsonNode message) {
     try {
-      return mapper.writeValueAsBytes(message);
+      return mapper.writeValueAsBytes(outbound.apply(message));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("A JSON tree could not be serialized", e);
     }
@@ -825,6 +832,7 @@ public final class McpServer implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private SecureRandom random = new SecureRandom();
     private CompletableFuture<?> readiness = CompletableFuture.completedFuture(null);
+    private UnaryOperator<JsonNode> outbound = UnaryOperator.identity();
 
     private Builder(ServerInfo info) {
       this.info = Objects.requireNonNull(info, "info");
@@ -939,6 +947,16 @@ public final class McpServer implements AutoCloseable {
      */
     public Builder readiness(CompletableFuture<?> readiness) {
       this.readiness = Objects.requireNonNull(readiness, "readiness");
+      return this;
+    }
+
+    /**
+     * A last pass over every message before it is written (responses, notifications, requests to
+     * the client), such as a redactor; it must not change the tree it is given, only return
+     * another.
+     */
+    public Builder outboundFilter(UnaryOperator<JsonNode> filter) {
+      this.outbound = Objects.requireNonNull(filter, "filter");
       return this;
     }
 

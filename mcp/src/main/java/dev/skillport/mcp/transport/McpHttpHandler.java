@@ -354,15 +354,17 @@ final class McpHttpHandler extends Handler.Abstract {
         new HttpSession(server, settings.maxBufferedNotifications(), settings.maxReplayedEvents());
     // initialize is answered synchronously by the core, so the outcome is known here.
     JsonNode reply = server.dispatch(session.mcp(), request, session).join();
-    if (reply == null || !reply.has("result")) {
+    // Through the server's writer, like every other answer: its outbound filter applies.
+    String body = new String(server.write(reply), StandardCharsets.UTF_8);
+    if (!reply.has("result")) {
       server.closeSession(session.mcp());
-      writeJson(response, callback, 200, reply);
+      plainJson(response, callback, 200, body);
       return;
     }
     sessions.put(session.id(), session);
     response.getHeaders().put(SESSION_HEADER, session.id());
     LOG.debug("HTTP session {} opened ({} open)", session.id(), sessions.size());
-    writeJson(response, callback, 200, reply);
+    plainJson(response, callback, 200, body);
   }
 
   private void get(Request request, Response response, Callback callback) {

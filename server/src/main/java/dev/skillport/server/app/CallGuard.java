@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.server.secrets.Redactor;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -104,7 +105,7 @@ public final class CallGuard implements AutoCloseable {
     ArrayNode names = line.putArray("arguments");
     argumentNames(args).forEach(names::add);
     try {
-      String text = JSON.writeValueAsString(line);
+      String text = JSON.writeValueAsString(Redactor.shared().wire(line));
       synchronized (audit) {
         audit.write(text);
         audit.newLine();

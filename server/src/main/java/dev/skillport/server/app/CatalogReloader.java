@@ -9,6 +9,7 @@ import dev.skillport.loader.SkillLoader;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
+import dev.skillport.server.secrets.Redactor;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
@@ -55,7 +56,13 @@ public final class CatalogReloader implements AutoCloseable {
 
   /** Loads every root now and swaps the result in; returns the loader's result. */
   public LoadResult reload() {
-    LoadResult result = loader.load(roots);
+    LoadResult loaded = loader.load(roots);
+    // Secrets the skills write in the open are learnt first, so no diagnostic can carry them.
+    Redactor redactor = Redactor.shared();
+    redactor.learn(loaded.skills());
+    LoadResult result =
+        new LoadResult(
+            loaded.skills(), loaded.diagnostics().stream().map(redactor::diagnostic).toList());
     Catalog current = holder.current();
     if (current.generation() == 0
         || !current.skills().equals(result.skills())

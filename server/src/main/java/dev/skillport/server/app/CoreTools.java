@@ -29,6 +29,7 @@ import dev.skillport.registry.ToolListing;
 import dev.skillport.registry.search.SkillHit;
 import dev.skillport.registry.search.SkillQuery;
 import dev.skillport.registry.search.SkillSearchIndex;
+import dev.skillport.server.secrets.Redactor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -503,8 +504,8 @@ final class CoreTools {
     out.put("tool_count", s.tools().size());
     out.put("search_hint", searchHint(s));
     out.put("layer", ext.layer().label());
-    out.put("instructions", s.manifest().body());
-    out.set("metadata", JSON.valueToTree(s.manifest().metadata()));
+    out.put("instructions", Redactor.shared().text(s.manifest().body()));
+    out.set("metadata", Redactor.shared().keyed(JSON.valueToTree(s.manifest().metadata())));
     ArrayNode prompts = out.putArray("prompts");
     for (PromptSpec p : s.prompts()) {
       prompts.addObject().put("name", p.name()).put("description", p.description());
@@ -546,17 +547,19 @@ final class CoreTools {
   }
 
   /**
-   * SKILL.md as it is on disk now (a regular file of at most 1 MiB), else the instructions read at
-   * load time.
+   * SKILL.md as it is on disk now (a regular file of at most 1 MiB) and as {@code skill://} serves
+   * it, secrets masked; else the instructions read at load time.
    */
   private static String markdown(Skill s) {
     Path file = s.location().skillFile();
     try {
-      return new String(RegularFiles.readAll(file, MAX_MARKDOWN_BYTES), StandardCharsets.UTF_8);
+      return Redactor.shared()
+          .skillMd(
+              new String(RegularFiles.readAll(file, MAX_MARKDOWN_BYTES), StandardCharsets.UTF_8));
     } catch (IOException | RuntimeException e) {
       // Changed or gone since the catalog was read: fall back to what was read then.
     }
-    return s.manifest().body();
+    return Redactor.shared().text(s.manifest().body());
   }
 
   /** The regular files under the skill's {@code scripts/} folder, sorted, hidden ones left out. */

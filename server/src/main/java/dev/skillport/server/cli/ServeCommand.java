@@ -17,6 +17,8 @@ import dev.skillport.server.jobs.MvStoreJobStore;
 import dev.skillport.server.jobs.StoreInUseException;
 import dev.skillport.server.plugins.AdapterSettings;
 import dev.skillport.server.plugins.PluginFolders;
+import dev.skillport.server.secrets.Redactor;
+import dev.skillport.server.secrets.SecretNames;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;
 import dev.skillport.server.workflows.MvStoreWorkflowStore;
@@ -232,6 +234,16 @@ final class ServeCommand implements Callable<Integer> {
       description = "Append one JSON line per tool call (never argument values) to FILE.")
   private Path auditLog;
 
+  @Option(
+      names = "--secret",
+      split = ",",
+      paramLabel = "NAME",
+      description =
+          "A name whose values are secret, beside the built-in words (token, key, secret,"
+              + " password...): an environment variable, whose value is then masked in every"
+              + " output, or a YAML/JSON key; * globs allowed (repeatable).")
+  private List<String> secretNames = new ArrayList<>();
+
   @Option(names = "--verbose", description = "On a startup error, print its stack trace as well.")
   private boolean verbose;
 
@@ -243,6 +255,9 @@ final class ServeCommand implements Callable<Integer> {
       checkAddress();
     }
     checkInstance();
+    // Before anything is read or logged: every output channel masks what is secret.
+    Redactor.shared().configure(SecretNames.defaults().with(secretNames), env.variables());
+    Redactor.shared().addSecret(authToken);
     List<SkillRoot> roots = new ArrayList<>(commandLineRoots(env));
     roots.addAll(SkillRoots.resolve(List.of(), env.variables(), env.userHome(), null, List.of()));
     String version = SkillportCommand.Version.number();

@@ -3,17 +3,17 @@ package dev.skillport.server.cli;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ConfiguratorRank;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 
 /**
  * Sets up logging for every Skillport process: one appender on stderr (stdout carries command
  * results and the stdio protocol) at the level of {@code -Dskillport.log.level} or {@code
- * SKILLPORT_LOG_LEVEL}, {@code warn} by default.
+ * SKILLPORT_LOG_LEVEL}, {@code warn} by default, every line redacted ({@link RedactingLayout}).
  *
  * <p>Configured in code rather than from {@code logback.xml}: parsing an XML configuration cost
  * about a quarter of a second of every start. A configuration named with {@code
@@ -32,9 +32,13 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
         || StderrLogConfigurator.class.getClassLoader().getResource("logback-test.xml") != null) {
       return ExecutionStatus.INVOKE_NEXT_IF_ANY;
     }
-    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    // Every line passes the redactor: no secret reaches a log.
+    RedactingLayout layout = new RedactingLayout(PATTERN);
+    layout.setContext(context);
+    layout.start();
+    LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
     encoder.setContext(context);
-    encoder.setPattern(PATTERN);
+    encoder.setLayout(layout);
     encoder.start();
     ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
     appender.setContext(context);

@@ -5,6 +5,7 @@ import dev.skillport.api.diagnostic.Severity;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.LoadResult;
+import dev.skillport.server.secrets.Redactor;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -70,6 +71,7 @@ record ValidationReport(boolean strict, List<SkillVerdict> skills, List<Diagnost
       }
     }
     Map<Path, Path> canonical = new HashMap<>();
+    Redactor.shared().learn(result.skills());
     Shown shown = new Shown(paths);
     boolean[] claimed = new boolean[all.size()];
     List<SkillVerdict> verdicts = new ArrayList<>();
@@ -109,7 +111,9 @@ record ValidationReport(boolean strict, List<SkillVerdict> skills, List<Diagnost
       this.paths = paths;
     }
 
-    Diagnostic of(Diagnostic d) {
+    Diagnostic of(Diagnostic original) {
+      // Reports are pasted into issues and CI logs: no secret a skill wrote shows in them.
+      Diagnostic d = Redactor.shared().diagnostic(original);
       if (d.file() == null) {
         return d;
       }

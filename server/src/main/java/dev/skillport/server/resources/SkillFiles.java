@@ -8,6 +8,7 @@ import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.files.RefusedFileException;
 import dev.skillport.loader.files.RegularFiles;
 import dev.skillport.registry.Catalog;
+import dev.skillport.server.secrets.Redactor;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -59,8 +60,11 @@ public final class SkillFiles {
 
   private static final Logger LOG = LoggerFactory.getLogger(SkillFiles.class);
 
-  /** Digests by file identity, size and modification time, so an unchanged file is hashed once. */
-  private static final Cache<Stamp, String> DIGESTS =
+  /**
+   * Digests and sizes of served views by file identity, size, modification time and the redactor's
+   * generation, so an unchanged file is read and hashed once.
+   */
+  private static final Cache<Stamp, Served> DIGESTS =
       Caffeine.newBuilder().maximumSize(50_000).build();
 
   // Only what the JDK's own table lacks or names differently; the rest comes from the JDK.
@@ -409,45 +413,84 @@ public final class SkillFiles {
     return ResourceContents.binary(uri, mimeType, bytes);
   }
 
-  /** What tells a file's content changed: where it is, which file it is, its size and time. */
-  private record Stamp(Path path, Object fileKey, long size, FileTime modified) {}
+  /**
+   * What tells a served view changed: where the file is, which file it is, its size and time, and
+   * which secrets the redactor knew.
+   */
+  private record Stamp(
+      Path path, Object fileKey, long size, FileTime modified, long redactorGeneration) {}
+
+  /** The digest and size of a served view. */
+  private record Served(String digest, long size) {}
 
   /**
-   * The bytes of a served file: a regular file of at most {@link #MAX_SERVED_BYTES}.
+   * The bytes of a file as it is served: a regular file of at most {@link #MAX_SERVED_BYTES}, with
+   * secrets redacted ({@link Redactor#file}) when it is textual. Every channel that shows a skill
+   * file (resources, prompts, the Skills extension's digests) reads it through here.
    *
    * @throws RefusedFileException when it is no regular file or is too large
    */
   public static byte[] read(Path file) throws IOException {
-    return RegularFiles.readAll(file, MAX_SERVED_BYTES);
+    byte[] raw = RegularFiles.readAll(file, MAX_SERVED_BYTES);
+    return Redactor.shared().file(file, isTextType(mimeType(file)), raw);
   }
 
   /**
-   * {@code sha256:<hex>} of a served file, hashed in chunks (memory does not grow with the file)
-   * and remembered while the file keeps its identity, size and modification time.
+   * {@code sha256:<hex>} of a file as {@link #read} serves it, remembered while the file keeps its
+   * identity, size and modification time and the redactor learns no new secret.
    *
    * @throws RefusedFileException when it is no regular file or is too large
    */
   public static String digest(Path file) throws IOException {
-    return digest(file, RegularFiles.check(file, MAX_SERVED_BYTES));
+    return served(file, RegularFiles.check(file, MAX_SERVED_BYTES)).digest();
   }
 
   /**
    * {@link #digest(Path)} of a file whose attributes (links followed) were just read, as {@link
-   * #entries} gives them; the hash still checks that the file it opens has that size.
+   * #entries} gives them; reading still checks that the file it opens has that size.
    */
   public static String digest(Path file, BasicFileAttributes a) throws IOException {
+    return served(file, a).digest();
+  }
+
+  /**
+   * The size in bytes of a file as {@link #read} serves it, for attributes as {@link #entries}
+   * gives them.
+   *
+   * @throws RefusedFileException when it is no regular file or is too large
+   */
+  public static long servedSize(Path file, BasicFileAttributes a) throws IOException {
+    return served(file, a).size();
+  }
+
+  private static Served served(Path file, BasicFileAttributes a) throws IOException {
     if (!a.isRegularFile() || a.size() > MAX_SERVED_BYTES) {
-      return digest(file);
+      a = RegularFiles.check(file, MAX_SERVED_BYTES);
     }
+    long generation = Redactor.shared().generation();
     Stamp stamp =
-        new Stamp(file.toAbsolutePath().normalize(), a.fileKey(), a.size(), a.lastModifiedTime());
-    String known = DIGESTS.getIfPresent(stamp);
+        new Stamp(
+            file.toAbsolutePath().normalize(),
+            a.fileKey(),
+            a.size(),
+            a.lastModifiedTime(),
+            generation);
+    Served known = DIGESTS.getIfPresent(stamp);
     if (known != null) {
       return known;
     }
-    String digest = "sha256:" + HexFormat.of().formatHex(RegularFiles.sha256(file, a.size()));
-    DIGESTS.put(stamp, digest);
-    return digest;
+    Served served;
+    if (isTextType(mimeType(file))) {
+      byte[] view = read(file);
+      served = new Served(digest(view), view.length);
+    } else {
+      // Served as they are: hashed in chunks, so memory does not grow with the file.
+      served =
+          new Served(
+              "sha256:" + HexFormat.of().formatHex(RegularFiles.sha256(file, a.size())), a.size());
+    }
+    DIGESTS.put(stamp, served);
+    return served;
   }
 
   /** {@code sha256:<64 lowercase hex digits>} of the bytes. */

@@ -28,6 +28,7 @@ import dev.skillport.server.app.UnknownToolException;
 import dev.skillport.server.jobs.JobRecord;
 import dev.skillport.server.jobs.TaskView;
 import dev.skillport.server.rounds.InputRound;
+import dev.skillport.server.secrets.Redactor;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,6 +70,8 @@ public final class SkillportMcp {
             .capabilities(era -> era == Era.MODERN ? modernCaps.deepCopy() : caps.deepCopy())
             .workerThreads(workerThreads)
             .readiness(catalogReady)
+            // Nothing leaves on the wire with a secret the server knows.
+            .outboundFilter(Redactor.shared()::wire)
             .sessionListener(
                 new SessionListener() {
                   @Override

@@ -13,6 +13,7 @@ import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.server.resources.Paging;
 import dev.skillport.server.resources.SkillFiles;
+import dev.skillport.server.secrets.Redactor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,9 +28,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The Skills extension over every discoverable skill (loaded or not: the extension is a catalog for
  * the host, independent of a session's progressive loading). An entry carries the SKILL.md URI, the
- * frontmatter exactly as written, and {@code {uri, digest, size}} for every file of the skill
- * folder, computed over the same bytes {@code resources/read} serves. Skills whose frontmatter
- * lacks {@code name} or {@code description} are not served, since an entry requires both.
+ * frontmatter as written (secret values masked, as in the served SKILL.md), and {@code {uri,
+ * digest, size}} for every file of the skill folder, computed over the same bytes {@code
+ * resources/read} serves. Skills whose frontmatter lacks {@code name} or {@code description} are
+ * not served, since an entry requires both.
  */
 public final class SkillsFeature {
   private static final Logger LOG = LoggerFactory.getLogger(SkillsFeature.class);
@@ -129,14 +131,17 @@ public final class SkillsFeature {
 
   private static ObjectNode entry(Skill s) {
     ObjectNode e = NODES.objectNode().put("uri", skillUri(s));
-    JsonNode frontmatter = JSON.valueToTree(s.manifest().frontmatter());
+    // The frontmatter as SKILL.md is served: secret values masked.
+    JsonNode frontmatter = Redactor.shared().keyed(JSON.valueToTree(s.manifest().frontmatter()));
     e.set("frontmatter", frontmatter);
     ArrayNode resources = e.putArray("resources");
     Path dir = s.location().directory();
     for (SkillFiles.Entry f : SkillFiles.entries(dir)) {
       String digest;
+      long size;
       try {
         digest = SkillFiles.digest(f.path(), f.attributes());
+        size = SkillFiles.servedSize(f.path(), f.attributes());
       } catch (IOException ex) {
         // Changed or replaced since it was listed: left out, like any file that is not served.
         LOG.debug("{} of skill {} is not listed", f.path(), s.name(), ex);
@@ -146,7 +151,7 @@ public final class SkillsFeature {
           .addObject()
           .put("uri", SkillFiles.uri(s.name(), dir, f.path()))
           .put("digest", digest)
-          .put("size", f.attributes().size());
+          .put("size", size);
     }
     return e;
   }
