@@ -187,6 +187,11 @@ public final class McpServer implements AutoCloseable {
 
   /** Parses part of a byte array; see {@link #parse(byte[])}. */
   public JsonRpcMessage parse(byte[] bytes, int offset, int length) {
+    if (!StrictUtf8.isValid(bytes, offset, length)) {
+      // The JSON parser would decode overlong forms and lone surrogates; they are refused here.
+      return new JsonRpcMessage.Malformed(
+          null, new McpException(ErrorKind.PARSE_ERROR, "Parse error: the message is not UTF-8"));
+    }
     JsonNode node;
     try {
       node = mapper.readTree(bytes, offset, length);

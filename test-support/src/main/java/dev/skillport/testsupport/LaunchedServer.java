@@ -91,14 +91,28 @@ public final class LaunchedServer implements AutoCloseable {
   /** Like {@link #start(Path, String...)}, with {@code extraEnvironment} added. */
   public static LaunchedServer start(
       Path home, Map<String, String> extraEnvironment, String... args) {
+    return start(List.of(), home, extraEnvironment, args);
+  }
+
+  /**
+   * Like {@link #start(Path, Map, String...)}, with the launcher started by {@code wrapper} (a
+   * script that sets something up, such as a lower descriptor limit, then {@code exec}s its
+   * arguments, so that the process is still the server's).
+   */
+  public static LaunchedServer startWith(
+      Path wrapper, Path home, Map<String, String> extraEnvironment, String... args) {
+    return start(List.of(wrapper.toString()), home, extraEnvironment, args);
+  }
+
+  private static LaunchedServer start(
+      List<String> prefix, Path home, Map<String, String> extraEnvironment, String... args) {
     Objects.requireNonNull(home, "home");
     if (!Files.isRegularFile(jar())) {
       throw new IllegalStateException(jar() + " is missing: this test runs after `package`");
     }
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                launcher().toString(), "serve", "--http", "--host", "127.0.0.1", "--port", "0"));
+    List<String> command = new ArrayList<>(prefix);
+    command.addAll(
+        List.of(launcher().toString(), "serve", "--http", "--host", "127.0.0.1", "--port", "0"));
     command.addAll(List.of(args));
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD);

@@ -180,6 +180,11 @@ final class HttpSession implements OutboundChannel, RequestStreams, ExchangeHost
     return getStreams.stream().anyMatch(s -> s.stream().isOpen());
   }
 
+  /** Whether a request of this session is being answered. */
+  boolean hasExchanges() {
+    return !exchanges.isEmpty();
+  }
+
   void addExchange(PostExchange exchange) {
     exchanges.add(exchange);
     if (exchange.requestKey() != null) {

@@ -63,6 +63,7 @@ final class McpHttpHandler extends Handler.Abstract {
   private final Map<String, HttpSession> sessions = new ConcurrentHashMap<>();
   private final Set<PostExchange> modernExchanges = ConcurrentHashMap.newKeySet();
   private final ExchangeHost stateless = new StatelessHost();
+  private final SessionFairness sessionTable = new SessionFairness(sessions);
 
   McpHttpHandler(
       McpServer server,
@@ -125,10 +126,13 @@ final class McpHttpHandler extends Handler.Abstract {
   }
 
   private void post(Request request, Response response, Callback callback) {
-    String contentType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
-    if (contentType != null
-        && !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+    if (!MediaTypes.isJson(request.getHeaders().get(HttpHeader.CONTENT_TYPE))) {
       error(response, callback, 415, "Content-Type must be application/json");
+      return;
+    }
+    if (!MediaTypes.acceptsJsonAndEventStream(request.getHeaders().get(HttpHeader.ACCEPT))) {
+      error(
+          response, callback, 406, "Accept must list both application/json and text/event-stream");
       return;
     }
     long length = request.getLength();
@@ -171,7 +175,7 @@ final class McpHttpHandler extends Handler.Abstract {
     String sessionId = request.getHeaders().get(SESSION_HEADER);
     if (sessionId == null) {
       if (message instanceof JsonRpcMessage.Request r && r.isInitialize()) {
-        initialize(response, callback, r);
+        initialize(response, callback, r, SessionFairness.client(request));
       } else {
         error(response, callback, 400, "Bad request: Mcp-Session-Id header is required", id);
       }
@@ -344,8 +348,9 @@ final class McpHttpHandler extends Handler.Abstract {
     return copy;
   }
 
-  private void initialize(Response response, Callback callback, JsonRpcMessage.Request request) {
-    if (sessions.size() >= settings.maxSessions()) {
+  private void initialize(
+      Response response, Callback callback, JsonRpcMessage.Request request, String client) {
+    if (sessions.size() >= settings.maxSessions() && !sessionTable.evictOne()) {
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "10");
       error(response, callback, 503, "Too many open sessions");
       return;
@@ -362,6 +367,7 @@ final class McpHttpHandler extends Handler.Abstract {
       return;
     }
     sessions.put(session.id(), session);
+    sessionTable.opened(session.id(), client);
     response.getHeaders().put(SESSION_HEADER, session.id());
     LOG.debug("HTTP session {} opened ({} open)", session.id(), sessions.size());
     plainJson(response, callback, 200, body);
@@ -514,6 +520,7 @@ final class McpHttpHandler extends Handler.Abstract {
         session.close();
       }
     }
+    sessionTable.forgetClosed();
   }
 
   void closeAll() {

@@ -51,8 +51,16 @@ import org.slf4j.LoggerFactory;
  * <p>Refusals: foreign Host or Origin → 403 (Host is checked when listening on loopback); missing
  * or wrong token → 401 (a token is required to listen on any other address); no session header on a
  * non-initialize request → 400; unknown, deleted or expired session → 404; unsupported {@code
- * MCP-Protocol-Version} → 400; body over the limit → 413; too many sessions → 503; too many GET
- * streams on one session → 429.
+ * MCP-Protocol-Version} → 400; body over the limit → 413; no room for a session (none idle to end)
+ * → 503; too many GET streams on one session → 429; a POST not of {@code application/json} → 415,
+ * or not accepting both JSON and an event stream → 406. What Jetty refuses itself (headers over 8
+ * KiB → 431, an unparsable request → 400) is answered with a JSON-RPC error too, never an HTML
+ * page.
+ *
+ * <p>Slow and idle clients: a connection must complete a request's headers within {@link
+ * Builder#headerTimeout} when no request of it is in progress, and open connections are capped
+ * below the descriptor limit, the longest idle one making room for a newcomer ({@link
+ * ConnectionGuard}).
  */
 public final class StreamableHttpTransport implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpTransport.class);
@@ -64,7 +72,14 @@ public final class StreamableHttpTransport implements AutoCloseable {
   private Server jetty;
   private ServerConnector connector;
   private McpHttpHandler handler;
+  private ConnectionGuard connections;
   private ScheduledExecutorService sweeper;
+
+  /** The most connections open at once by default, if the descriptor limit allows as many. */
+  static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+
+  /** How often connections are checked against the header timeout. */
+  private static final long CONNECTION_SWEEP_MILLIS = 250;
 
   private StreamableHttpTransport(Builder builder) {
     this.mcp = builder.server;
@@ -84,7 +99,11 @@ public final class StreamableHttpTransport implements AutoCloseable {
             builder.maxReplayedEvents,
             builder.keepAliveInterval,
             builder.connectionIdleTimeout,
-            builder.clock);
+            builder.clock,
+            builder.headerTimeout,
+            builder.maxConnections > 0
+                ? builder.maxConnections
+                : ConnectionGuard.defaultCap(DEFAULT_MAX_CONNECTIONS));
     this.readiness = builder.readiness != null ? builder.readiness : readyFlag::get;
   }
 
@@ -121,14 +140,17 @@ public final class StreamableHttpTransport implements AutoCloseable {
     connector.setHost(settings.host());
     connector.setPort(settings.port());
     connector.setIdleTimeout(settings.connectionIdleTimeout().toMillis());
+    connections = new ConnectionGuard(settings.maxConnections(), settings.headerTimeout());
+    connector.addEventListener(connections);
     jetty.addConnector(connector);
+    jetty.setErrorHandler(new JsonErrorHandler());
     handler =
         new McpHttpHandler(
             mcp,
             settings,
             new RequestGuard(loopback, settings.authTokens(), settings.allowedOrigins()),
             readiness);
-    jetty.setHandler(handler);
+    jetty.setHandler(connections.tracking(handler));
     jetty.setStopTimeout(2000);
     try {
       jetty.start();
@@ -142,6 +164,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
       jetty = null;
       connector = null;
       handler = null;
+      connections = null;
       throw e;
     }
     sweeper =
@@ -153,6 +176,9 @@ public final class StreamableHttpTransport implements AutoCloseable {
             });
     long period = settings.keepAliveInterval().toMillis();
     sweeper.scheduleWithFixedDelay(this::sweepSafely, period, period, TimeUnit.MILLISECONDS);
+    ConnectionGuard guard = connections;
+    sweeper.scheduleWithFixedDelay(
+        guard::sweep, CONNECTION_SWEEP_MILLIS, CONNECTION_SWEEP_MILLIS, TimeUnit.MILLISECONDS);
     LOG.info("MCP endpoint listening on {}", uri());
   }
 
@@ -174,6 +200,17 @@ public final class StreamableHttpTransport implements AutoCloseable {
   /** Marks the server ready (or not) for {@code /readyz}, unless a readiness supplier was given. */
   public void setReady(boolean ready) {
     readyFlag.set(ready);
+  }
+
+  /** Number of open connections. */
+  public int connectionCount() {
+    ConnectionGuard current = connections;
+    return current == null ? 0 : current.openConnections();
+  }
+
+  /** The cap on open connections in force. */
+  public int maxConnections() {
+    return settings.maxConnections();
   }
 
   /** Number of open HTTP sessions. */
@@ -244,7 +281,9 @@ public final class StreamableHttpTransport implements AutoCloseable {
       int maxReplayedEvents,
       Duration keepAliveInterval,
       Duration connectionIdleTimeout,
-      Clock clock) {}
+      Clock clock,
+      Duration headerTimeout,
+      int maxConnections) {}
 
   /** Describes a transport; every limit has a default. */
   public static final class Builder {
@@ -265,6 +304,8 @@ public final class StreamableHttpTransport implements AutoCloseable {
     private Duration connectionIdleTimeout = Duration.ofMinutes(5);
     private Clock clock = Clock.systemUTC();
     private BooleanSupplier readiness;
+    private Duration headerTimeout = Duration.ofSeconds(10);
+    private int maxConnections;
 
     private Builder(McpServer server) {
       this.server = Objects.requireNonNull(server, "server");
@@ -392,6 +433,28 @@ public final class StreamableHttpTransport implements AutoCloseable {
     /** How long a connection may stay silent before Jetty closes it (default 5 min). */
     public Builder connectionIdleTimeout(Duration timeout) {
       this.connectionIdleTimeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    /**
+     * How long a connection with no request in progress may take to complete a request's headers,
+     * from opening or from its previous request (default 10 s); then it is closed. Unlike the idle
+     * timeout, a client trickling bytes does not restart it.
+     */
+    public Builder headerTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("headerTimeout must be positive");
+      }
+      this.headerTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Most connections open at once (default: 10,000, or fewer to stay 512 below the process's
+     * file-descriptor limit). Past it, the connection idle longest is closed to make room.
+     */
+    public Builder maxConnections(int max) {
+      this.maxConnections = positive(max, "maxConnections");
       return this;
     }
 

@@ -112,6 +112,7 @@ class StreamableHttpTransportIT {
         client.send(
             HttpRequest.newBuilder(client.endpoint)
                 .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
                 .header("Mcp-Session-Id", id)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(big)));
     // Without a Content-Length (chunked), the limit is enforced while reading.
@@ -119,6 +120,7 @@ class StreamableHttpTransportIT {
         client.send(
             HttpRequest.newBuilder(client.endpoint)
                 .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
                 .header("Mcp-Session-Id", id)
                 .POST(
                     HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big))));
@@ -431,20 +433,27 @@ class StreamableHttpTransportIT {
   }
 
   @Test
-  void toolCall_withoutSseAccept_answersJson() throws Exception {
+  void post_acceptWithoutEventStreamOrContentTypeNotJson_isRefusedWithJsonRpcError()
+      throws Exception {
     startDefault();
     String id = client.initialize(V);
+    String call =
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\","
+            + "\"arguments\":{\"text\":\"hi\"}}}";
 
-    HttpResponse<String> response =
-        client.post(
-            "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\","
-                + "\"arguments\":{\"text\":\"hi\"},\"_meta\":{\"progressToken\":7}}}",
-            Map.of("Mcp-Session-Id", id, "Accept", "application/json"));
+    HttpResponse<String> jsonOnly =
+        client.post(call, Map.of("Mcp-Session-Id", id, "Accept", "application/json"));
+    HttpResponse<String> plainText =
+        client.post(call, Map.of("Mcp-Session-Id", id, "Content-Type", "text/plain"));
+    HttpResponse<String> wildcard =
+        client.post(call, Map.of("Mcp-Session-Id", id, "Accept", "*/*"));
 
-    assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(response.headers().firstValue("Content-Type")).contains("application/json");
-    assertThat(json(response.body()).path("result").path("content").get(0).path("text").asText())
-        .isEqualTo("hi");
+    assertThat(jsonOnly.statusCode()).isEqualTo(406);
+    assertThat(json(jsonOnly.body()).path("error").path("code").asInt()).isEqualTo(-32600);
+    assertThat(plainText.statusCode()).isEqualTo(415);
+    assertThat(json(plainText.body()).path("error").path("message").asText())
+        .contains("application/json");
+    assertThat(wildcard.statusCode()).isEqualTo(200);
   }
 
   @Test
@@ -471,15 +480,36 @@ class StreamableHttpTransportIT {
   }
 
   @Test
-  void sessionCap_refusesFurtherInitializeWith503() throws Exception {
+  void sessionCap_newSessionEndsTheLeastRecentlyUsedIdleOne() throws Exception {
     app = new EchoApplication();
     start(StreamableHttpTransport.builder(app.server).port(0).maxSessions(2));
-    client.initialize(V);
-    client.initialize(V);
+    String first = client.initialize(V);
+    String second = client.initialize(V);
+    client.post(PING, second);
+
+    String third = client.initialize(V);
+
+    assertThat(third).isNotNull();
+    assertThat(client.post(PING, first).statusCode()).isEqualTo(404);
+    assertThat(client.post(PING, second).statusCode()).isEqualTo(200);
+    assertThat(client.post(PING, third).statusCode()).isEqualTo(200);
+    assertThat(transport.sessionCount()).isEqualTo(2);
+  }
+
+  @Test
+  void sessionCap_everySessionStreaming_refusesFurtherInitializeWith503() throws Exception {
+    app = new EchoApplication();
+    start(StreamableHttpTransport.builder(app.server).port(0).maxSessions(2));
+    for (int i = 0; i < 2; i++) {
+      String id = client.initialize(V);
+      client.openStream(id);
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> transport.handler().sessionCount() == 2);
 
     HttpResponse<String> third = client.post(String.format(HttpTestClient.INIT, V), Map.of());
 
     assertThat(third.statusCode()).isEqualTo(503);
+    assertThat(json(third.body()).path("error").path("code").asInt()).isEqualTo(-32600);
   }
 
   @Test

@@ -130,6 +130,33 @@ final class ServeCommand implements Callable<Integer> {
   private boolean noBundled;
 
   @Option(
+      names = "--max-sessions",
+      paramLabel = "N",
+      description =
+          "HTTP: most sessions open at once (default 1000); past it the idle session of the client holding the most makes room.")
+  private int maxSessions = 1000;
+
+  @Option(
+      names = "--session-idle-timeout",
+      paramLabel = "SECONDS",
+      description = "HTTP: a session unused this long, with no stream open, ends (default 3600).")
+  private long sessionIdleSecs = 3600;
+
+  @Option(
+      names = "--max-connections",
+      paramLabel = "N",
+      description =
+          "HTTP: most connections open at once (default 10000, or 512 below the file-descriptor limit).")
+  private Integer maxConnections;
+
+  @Option(
+      names = "--header-timeout",
+      paramLabel = "SECONDS",
+      description =
+          "HTTP: a connection without a request in progress must send a request's headers within this (default 10).")
+  private long headerTimeoutSecs = 10;
+
+  @Option(
       names = "--authoring-dir",
       paramLabel = "DIR",
       description =
@@ -334,6 +361,13 @@ final class ServeCommand implements Callable<Integer> {
     if (authToken != null) {
       builder.authToken(authToken);
     }
+    builder
+        .maxSessions(maxSessions)
+        .sessionIdleTimeout(Duration.ofSeconds(sessionIdleSecs))
+        .headerTimeout(Duration.ofSeconds(headerTimeoutSecs));
+    if (maxConnections != null) {
+      builder.maxConnections(maxConnections);
+    }
     StreamableHttpTransport http = resources.add("HTTP endpoint", builder.build());
     try {
       http.start();
@@ -374,6 +408,14 @@ final class ServeCommand implements Callable<Integer> {
     if (port < 0 || port > 65535) {
       throw StartupFailure.usage(
           "--port " + port + " is not a port: give 1-65535, or 0 for any free port");
+    }
+    if (maxSessions < 1
+        || sessionIdleSecs < 1
+        || headerTimeoutSecs < 1
+        || (maxConnections != null && maxConnections < 1)) {
+      throw StartupFailure.usage(
+          "--max-sessions, --session-idle-timeout, --max-connections and --header-timeout take"
+              + " a positive number");
     }
     InetAddress address;
     try {

@@ -14,6 +14,8 @@ import ch.qos.logback.core.spi.ContextAwareBase;
  * Sets up logging for every Skillport process: one appender on stderr (stdout carries command
  * results and the stdio protocol) at the level of {@code -Dskillport.log.level} or {@code
  * SKILLPORT_LOG_LEVEL}, {@code warn} by default, every line redacted ({@link RedactingLayout}).
+ * Jetty logs at info at most, whatever the level: its debug output holds the raw bytes of
+ * requests, secrets included.
  *
  * <p>Configured in code rather than from {@code logback.xml}: parsing an XML configuration cost
  * about a quarter of a second of every start. A configuration named with {@code
@@ -22,6 +24,9 @@ import ch.qos.logback.core.spi.ContextAwareBase;
 @ConfiguratorRank(ConfiguratorRank.CUSTOM_HIGH_PRIORITY)
 public final class StderrLogConfigurator extends ContextAwareBase implements Configurator {
   static final String PATTERN = "%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %msg%n";
+
+  /** The logger tree whose level is kept at info or above; see {@link #configure}. */
+  static final String JETTY = "org.eclipse.jetty";
 
   /** Created by logback through {@link java.util.ServiceLoader}. */
   public StderrLogConfigurator() {}
@@ -47,8 +52,11 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
     appender.setEncoder(encoder);
     appender.start();
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
-    root.setLevel(level(System.getProperty("skillport.log.level"), System.getenv()));
+    Level level = level(System.getProperty("skillport.log.level"), System.getenv());
+    root.setLevel(level);
     root.addAppender(appender);
+    // Jetty's debug and trace logs hold raw request bytes (tokens, arguments): never below info.
+    context.getLogger(JETTY).setLevel(level.isGreaterOrEqual(Level.INFO) ? level : Level.INFO);
     return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
   }
 

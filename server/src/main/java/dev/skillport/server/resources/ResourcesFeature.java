@@ -247,14 +247,26 @@ public final class ResourcesFeature {
         read(view, uri)
             .orElseThrow(
                 () ->
-                    SkillFiles.parse(uri).isPresent()
-                        ? new McpException(
-                            ErrorKind.INVALID_PARAMS, "no skill file is served at " + uri)
-                        : new McpException(
-                            ErrorKind.RESOURCE_NOT_FOUND, "no resource is served at " + uri));
+                    !isUri(uri)
+                        ? new McpException(ErrorKind.INVALID_PARAMS, "uri is not a valid URI")
+                        : SkillFiles.parse(uri).isPresent()
+                            ? new McpException(
+                                ErrorKind.INVALID_PARAMS, "no skill file is served at " + uri)
+                            : new McpException(
+                                ErrorKind.RESOURCE_NOT_FOUND, "no resource is served at " + uri));
     ObjectNode result = NODES.objectNode();
     result.putArray("contents").add(wire(c));
     return result;
+  }
+
+  /** Whether {@code text} parses as a URI (RFC 3986; no NUL, no bare space, no stray %). */
+  private static boolean isUri(String text) {
+    try {
+      new java.net.URI(text);
+      return true;
+    } catch (java.net.URISyntaxException e) {
+      return false;
+    }
   }
 
   /** The wire form of one {@code contents} item. */

@@ -60,6 +60,11 @@ final class JsonRpcClient {
     return last;
   }
 
+  /** The HTTP status of a request on this session (404 once the session is gone). */
+  int status(String method) throws Exception {
+    return post(message(method, JSON.createObjectNode()), session).statusCode();
+  }
+
   /** A tool's result. */
   JsonNode call(String tool, ObjectNode arguments) throws Exception {
     ObjectNode params = JSON.createObjectNode().put("name", tool);

@@ -236,6 +236,9 @@ class ResourcesSurfaceTest {
               "skill://res-skill/.secret",
               "skill://res-skill/data/escape.txt",
               "skill://res-skill/data",
+              "skill://res-skill/SKILL%00.md",
+              "skill://res-skill/%zz",
+              "skill://res-skill/a b",
               "skill://no-such-skill/SKILL.md")) {
         assertThatThrownBy(() -> read(client, uri))
             .as(uri)

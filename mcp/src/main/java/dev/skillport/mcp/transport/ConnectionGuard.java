@@ -1,0 +1,170 @@
+package dev.skillport.mcp.transport;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps connections that send nothing useful from holding the server.
+ *
+ * <p>A connection with no request in progress must complete a request's headers within the header
+ * timeout of opening, or of its previous request ending; otherwise it is closed. Jetty's idle
+ * timeout alone restarts with every byte, so a client trickling a header a byte every few seconds
+ * was never closed. A connection whose request is being handled (a long call, an event stream) is
+ * not timed here.
+ *
+ * <p>Open connections are capped below the process's file-descriptor limit. Past the cap, the
+ * connection that has waited longest without a request in progress is closed to make room, so a
+ * flood of idle or trickling connections cannot keep a new client out; only when every connection
+ * is busy with a request is the newcomer closed instead.
+ */
+final class ConnectionGuard implements Connection.Listener {
+  private static final Logger LOG = LoggerFactory.getLogger(ConnectionGuard.class);
+
+  /** Descriptors left for everything but connections: jars, skill files, script pipes, stores. */
+  private static final long RESERVED_DESCRIPTORS = 512;
+
+  private final int maxConnections;
+  private final long headerTimeoutNanos;
+  private final Map<Connection, Tracked> open = new ConcurrentHashMap<>();
+
+  /** One open connection: how many of its requests are in progress, and since when it is idle. */
+  private static final class Tracked {
+    final AtomicInteger busy = new AtomicInteger();
+    volatile long idleSince = System.nanoTime();
+  }
+
+  ConnectionGuard(int maxConnections, java.time.Duration headerTimeout) {
+    this.maxConnections = maxConnections;
+    this.headerTimeoutNanos = headerTimeout.toNanos();
+  }
+
+  /**
+   * A cap that leaves room below this process's descriptor limit: the limit less {@value
+   * #RESERVED_DESCRIPTORS}, at least 64 and at most {@code ceiling}.
+   */
+  static int defaultCap(int ceiling) {
+    OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+      long room = unix.getMaxFileDescriptorCount() - RESERVED_DESCRIPTORS;
+      return (int) Math.max(64, Math.min(ceiling, room));
+    }
+    return ceiling;
+  }
+
+  int maxConnections() {
+    return maxConnections;
+  }
+
+  int openConnections() {
+    return open.size();
+  }
+
+  @Override
+  public void onOpened(Connection connection) {
+    open.put(connection, new Tracked());
+    if (open.size() > maxConnections) {
+      makeRoom(connection);
+    }
+  }
+
+  @Override
+  public void onClosed(Connection connection) {
+    open.remove(connection);
+  }
+
+  /** Closes connections idle past the header timeout; run every few hundred milliseconds. */
+  void sweep() {
+    long now = System.nanoTime();
+    for (Map.Entry<Connection, Tracked> e : open.entrySet()) {
+      Tracked t = e.getValue();
+      if (t.busy.get() == 0 && now - t.idleSince > headerTimeoutNanos) {
+        close(e.getKey(), "no request within the header timeout");
+      }
+    }
+  }
+
+  /** Past the cap: the connection idle longest goes, or else {@code newcomer}. */
+  private void makeRoom(Connection newcomer) {
+    Connection oldest = null;
+    long oldestSince = Long.MAX_VALUE;
+    for (Map.Entry<Connection, Tracked> e : open.entrySet()) {
+      Tracked t = e.getValue();
+      if (e.getKey() != newcomer && t.busy.get() == 0 && t.idleSince < oldestSince) {
+        oldest = e.getKey();
+        oldestSince = t.idleSince;
+      }
+    }
+    close(oldest != null ? oldest : newcomer, "over the connection cap");
+  }
+
+  private void close(Connection connection, String why) {
+    if (open.remove(connection) != null) {
+      LOG.debug("closing a connection: {}", why);
+      connection.getEndPoint().close();
+    }
+  }
+
+  private void started(Connection connection) {
+    Tracked t = open.get(connection);
+    if (t != null) {
+      t.busy.incrementAndGet();
+    }
+  }
+
+  private void ended(Connection connection) {
+    Tracked t = open.get(connection);
+    if (t != null) {
+      t.idleSince = System.nanoTime();
+      t.busy.decrementAndGet();
+    }
+  }
+
+  /** Wraps the server's handler so that the guard knows which connections have a request. */
+  Handler.Wrapper tracking(Handler handler) {
+    return new Handler.Wrapper(handler) {
+      @Override
+      public boolean handle(Request request, Response response, Callback callback)
+          throws Exception {
+        Connection connection = request.getConnectionMetaData().getConnection();
+        started(connection);
+        boolean handled;
+        try {
+          handled =
+              super.handle(
+                  request,
+                  response,
+                  new Callback.Nested(callback) {
+                    @Override
+                    public void succeeded() {
+                      ended(connection);
+                      super.succeeded();
+                    }
+
+                    @Override
+                    public void failed(Throwable x) {
+                      ended(connection);
+                      super.failed(x);
+                    }
+                  });
+        } catch (Exception | Error e) {
+          ended(connection);
+          throw e;
+        }
+        if (!handled) {
+          ended(connection);
+        }
+        return handled;
+      }
+    };
+  }
+}
