@@ -1,7 +1,8 @@
 package dev.skillport.mcp.transport;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,15 +51,30 @@ final class ConnectionGuard implements Connection.Listener {
 
   /**
    * A cap that leaves room below this process's descriptor limit: the limit less {@value
-   * #RESERVED_DESCRIPTORS}, at least 64 and at most {@code ceiling}.
+   * #RESERVED_DESCRIPTORS}, at least 64 and at most {@code ceiling}. The limit is read from {@code
+   * /proc/self/limits}; where there is none, the cap is {@code ceiling}.
    */
   static int defaultCap(int ceiling) {
-    OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-    if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
-      long room = unix.getMaxFileDescriptorCount() - RESERVED_DESCRIPTORS;
-      return (int) Math.max(64, Math.min(ceiling, room));
+    long limit = descriptorLimit();
+    if (limit <= 0) {
+      return ceiling;
     }
-    return ceiling;
+    return (int) Math.max(64, Math.min(ceiling, limit - RESERVED_DESCRIPTORS));
+  }
+
+  /** The soft limit on open files, or -1 when unknown or unlimited. */
+  static long descriptorLimit() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
+        if (line.startsWith("Max open files")) {
+          String soft = line.substring("Max open files".length()).strip().split("\\s+")[0];
+          return soft.equals("unlimited") ? -1 : Long.parseLong(soft);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Not Linux, or not readable: no limit known.
+    }
+    return -1;
   }
 
   int maxConnections() {
