@@ -14,8 +14,8 @@ import ch.qos.logback.core.spi.ContextAwareBase;
  * Sets up logging for every Skillport process: one appender on stderr (stdout carries command
  * results and the stdio protocol) at the level of {@code -Dskillport.log.level} or {@code
  * SKILLPORT_LOG_LEVEL}, {@code warn} by default, every line redacted ({@link RedactingLayout}).
- * Jetty logs at info at most, whatever the level: its debug output holds the raw bytes of
- * requests, secrets included.
+ * Jetty logs at info at most, whatever the level: its debug output holds the raw bytes of requests,
+ * secrets included.
  *
  * <p>Configured in code rather than from {@code logback.xml}: parsing an XML configuration cost
  * about a quarter of a second of every start. A configuration named with {@code
