@@ -16,6 +16,7 @@
 //     --skill NAME --query TEXT --script-tool TOOL [--script-args JSON]
 //     --java-tool TOOL [--java-args JSON] --elicit-tool TOOL
 //     --async-tool TOOL [--async-args JSON] [--cancel-args JSON] [--header "K: V"] [--timeout MS]
+//     [--negotiate auto|VERSION]   (2.x: probe with server/discover, or pin a revision; auto)
 //
 // It prints one JSON object on stdout and exits 0 when every step worked, 1 when one failed (the
 // object names the step and the error), 2 on bad usage.
@@ -33,6 +34,7 @@ function parseOptions(argv) {
     sdk: null, sdkDir: null, url: null, command: null, skill: null, query: null,
     scriptTool: null, scriptArgs: {}, javaTool: null, javaArgs: {}, elicitTool: null,
     asyncTool: null, asyncArgs: {}, cancelArgs: null, headers: {}, timeout: 120000,
+    negotiate: 'auto',
   };
   const json = (flag, text) => {
     try {
@@ -73,6 +75,7 @@ function parseOptions(argv) {
         break;
       }
       case '--timeout': o.timeout = Number(value()); break;
+      case '--negotiate': o.negotiate = value(); break;
       case '--': o.command = argv.slice(i + 1); i = argv.length; break;
       default: throw new UsageError(`unknown option ${flag}`);
     }
@@ -158,42 +161,67 @@ async function loadSdk(sdk, sdkDir) {
   };
 }
 
-/** A result schema that takes any object: tasks/* and task-shaped tool results are ours to read. */
+/** A result schema that takes any object: server/discover's result is ours to read. */
 const ANY = {
   '~standard': { version: 1, vendor: 'flow-client', validate: (value) => ({ value }) },
 };
 
 /**
- * fetch for the 2.x transport that mirrors a task request's taskId into Mcp-Name, as the Tasks
- * extension asks of clients (the SDK knows the core methods' headers, not the extension's).
+ * The SDK 2.x client does not implement the Tasks extension: it refuses a `resultType: "task"`
+ * result and refuses to send `tasks/*` to a 2026-07-28 server. This wraps its transport so the
+ * flow can send those requests itself, with its own ids and the per-request `_meta` envelope;
+ * their responses are taken off the transport before the client sees them. Everything else
+ * passes through untouched. (The transport still derives the MCP-Protocol-Version, Mcp-Method
+ * and Mcp-Name headers from the envelope, as for the client's own requests.)
  */
-function taskAwareFetch(headers) {
-  return async (url, init = {}) => {
-    const merged = new Headers(init.headers ?? {});
-    for (const [k, v] of Object.entries(headers)) {
-      merged.set(k, v);
-    }
-    if (typeof init.body === 'string') {
-      try {
-        const message = JSON.parse(init.body);
-        if (String(message.method ?? '').startsWith('tasks/') && message.params?.taskId) {
-          merged.set('Mcp-Name', message.params.taskId);
-        }
-      } catch {
-        // not JSON: nothing to mirror
+function rawChannel(transport, envelope) {
+  const pending = new Map();
+  let next = 0;
+  const proxy = new Proxy(transport, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' && prop !== 'constructor' ? value.bind(target) : value;
+    },
+    set(target, prop, value) {
+      let v = value;
+      if (prop === 'onmessage' && typeof value === 'function') {
+        v = (message, extra) => {
+          if (message && typeof message.id === 'string' && pending.has(message.id)) {
+            const waiter = pending.get(message.id);
+            pending.delete(message.id);
+            if (message.error) {
+              const error = new Error(`${message.error.code}: ${message.error.message}`);
+              error.code = message.error.code;
+              waiter.reject(error);
+            } else {
+              waiter.resolve(message.result);
+            }
+            return undefined;
+          }
+          return value(message, extra);
+        };
       }
-    }
-    return fetch(url, { ...init, headers: merged });
-  };
+      return Reflect.set(target, prop, v, target);
+    },
+  });
+  const request = (method, params) => new Promise((resolve, reject) => {
+    const id = `flow-${++next}`;
+    pending.set(id, { resolve, reject });
+    const withMeta = { ...params, _meta: { ...envelope(), ...(params._meta ?? {}) } };
+    Promise.resolve(transport.send({ jsonrpc: '2.0', id, method, params: withMeta }))
+      .catch((e) => {
+        pending.delete(id);
+        reject(e);
+      });
+  });
+  return { proxy, request };
 }
 
 async function run(o, summary) {
   const sdk = await loadSdk(o.sdk, o.sdkDir);
   summary.sdk = `${sdk.name}@${sdk.version}`;
-  const transport = o.url
-    ? new sdk.StreamableHTTPClientTransport(new URL(o.url), o.sdk === '2'
-      ? { fetch: taskAwareFetch(o.headers) }
-      : { requestInit: { headers: o.headers } })
+  const inner = o.url
+    ? new sdk.StreamableHTTPClientTransport(new URL(o.url), { requestInit: { headers: o.headers } })
     : new sdk.StdioClientTransport({
       command: o.command[0], args: o.command.slice(1), stderr: 'inherit',
     });
@@ -201,9 +229,21 @@ async function run(o, summary) {
   if (o.sdk === '2') {
     capabilities.extensions = { [TASKS]: {} };
   }
-  const client = new sdk.Client({ name: 'skillport-flow-client', version: '1.0.0' }, {
-    capabilities,
-  });
+  const clientInfo = { name: 'skillport-flow-client', version: '1.0.0' };
+  const raw = rawChannel(inner, () => ({
+    'io.modelcontextprotocol/protocolVersion': summary.protocolVersion,
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+    'io.modelcontextprotocol/clientInfo': clientInfo,
+  }));
+  const transport = o.sdk === '2' ? raw.proxy : inner;
+  const clientOptions = { capabilities };
+  if (o.sdk === '2') {
+    // 2.x speaks 2025 unless told: 'auto' probes with server/discover, a pin insists.
+    clientOptions.versionNegotiation = {
+      mode: o.negotiate === 'auto' ? 'auto' : { pin: o.negotiate },
+    };
+  }
+  const client = new sdk.Client(clientInfo, clientOptions);
   summary.elicitations = 0;
   const answer = async () => {
     summary.elicitations++;
@@ -283,12 +323,13 @@ async function run(o, summary) {
     summary.elicited = textOf(check(o.elicitTool, await callAny(o.elicitTool, {})));
 
     summary.step = `async tool ${o.asyncTool}`;
-    summary.async = await runAsync(o, client, callAny, modern, o.asyncArgs, false, options);
+    summary.async = await runAsync(o, client, raw, callAny, modern, o.asyncArgs, false, options);
     summary.step = `async tool ${o.asyncTool} cancelled`;
-    summary.cancelled = await runAsync(o, client, callAny, modern, o.cancelArgs, true, options);
+    summary.cancelled = await runAsync(o, client, raw, callAny, modern, o.cancelArgs, true,
+      options);
     delete summary.step;
   } finally {
-    const pid = transport.pid;
+    const pid = inner.pid;
     await client.close();
     if (pid) {
       await exited(pid, 10000);
@@ -300,7 +341,7 @@ async function run(o, summary) {
  * Starts the async tool and follows it: a task (2026-07-28) polled with tasks/get, or a job
  * polled with jobs_get_status; with `cancel`, cancels it once it runs and waits for the end.
  */
-async function runAsync(o, client, callAny, modern, args, cancel, options) {
+async function runAsync(o, client, raw, callAny, modern, args, cancel, options) {
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const out = { polls: 0 };
   if (modern) {
@@ -309,16 +350,15 @@ async function runAsync(o, client, callAny, modern, args, cancel, options) {
     const params = name
       ? { name, arguments: args }
       : { name: 'call_tool', arguments: { name: `${o.skill}__${o.asyncTool}`, arguments: args } };
-    const created = await client.request({ method: 'tools/call', params }, ANY, options);
+    const created = await raw.request('tools/call', params);
     if (created.resultType !== 'task' || !created.taskId) {
       throw new Error(`expected a task, got ${JSON.stringify(created)}`);
     }
     out.taskId = created.taskId;
-    const get = () => client.request(
-      { method: 'tasks/get', params: { taskId: out.taskId } }, ANY, options);
+    const get = () => raw.request('tasks/get', { taskId: out.taskId });
     if (cancel) {
       await sleep(1500);
-      await client.request({ method: 'tasks/cancel', params: { taskId: out.taskId } }, ANY, options);
+      await raw.request('tasks/cancel', { taskId: out.taskId });
     }
     let task;
     do {

@@ -90,6 +90,34 @@ class StreamableHttpTransportIT {
   }
 
   @Test
+  void errorReplies_carryTheRequestsId_wheneverItCouldBeRead() throws Exception {
+    startDefault();
+    String session = client.initialize(V);
+
+    HttpResponse<String> noSession =
+        client.post("{\"jsonrpc\":\"2.0\",\"id\":101,\"method\":\"tools/list\"}", Map.of());
+    HttpResponse<String> unknownSession =
+        client.post(
+            "{\"jsonrpc\":\"2.0\",\"id\":\"s-2\",\"method\":\"tools/list\"}",
+            "0123456789abcdef0123456789abcdef");
+    HttpResponse<String> badVersion =
+        client.post(
+            "{\"jsonrpc\":\"2.0\",\"id\":103,\"method\":\"tools/list\"}",
+            Map.of("Mcp-Session-Id", session, "MCP-Protocol-Version", "1999-01-01"));
+    HttpResponse<String> unknownMethod =
+        client.post("{\"jsonrpc\":\"2.0\",\"id\":104,\"method\":\"no/such\"}", session);
+
+    assertThat(noSession.statusCode()).isEqualTo(400);
+    assertThat(json(noSession.body()).path("id").asInt()).isEqualTo(101);
+    assertThat(unknownSession.statusCode()).isEqualTo(404);
+    assertThat(json(unknownSession.body()).path("id").asText()).isEqualTo("s-2");
+    assertThat(badVersion.statusCode()).isEqualTo(400);
+    assertThat(json(badVersion.body()).path("id").asInt()).isEqualTo(103);
+    assertThat(json(unknownMethod.body()).path("id").asInt()).isEqualTo(104);
+    assertThat(json(unknownMethod.body()).path("error").path("code").asInt()).isEqualTo(-32601);
+  }
+
+  @Test
   void malformedJson_isParseError() throws Exception {
     startDefault();
     String id = client.initialize(V);

@@ -140,6 +140,18 @@ public final class SkillportService {
     this.stateless = null;
   }
 
+  /** Whether job {@code id} is unknown, unowned, or owned by {@code principal}. */
+  private boolean ownedByCaller(String id, String principal) {
+    JobScheduler scheduler = jobs;
+    if (scheduler == null || id.isEmpty()) {
+      return true;
+    }
+    return scheduler
+        .status(id)
+        .map(job -> job.owner() == null || job.owner().equals(principal))
+        .orElse(true);
+  }
+
   /** The key that signs state handed to stateless clients. */
   public StateSigner signer() {
     return signer;
@@ -382,6 +394,17 @@ public final class SkillportService {
       }
       if (session.isStateless() && statelessTools.has(coreName)) {
         return wire(statelessTools.call(coreName, session, args, meta.principal()), null);
+      }
+      if ((coreName.equals("jobs_get_status") || coreName.equals("jobs_cancel"))
+          && !ownedByCaller(args.path("job_id").asText(""), meta.principal())) {
+        // Where callers authenticate, another caller's job reads as no job at all.
+        String id = args.path("job_id").asText("");
+        return wire(
+            ToolCallErrors.result(
+                "JOB_NOT_FOUND",
+                "no job with id '" + id + "'",
+                "job ids come from an async call's result"),
+            null);
       }
       SessionTools extra = sessionTools;
       if (extra != null && !coreTools.has(coreName)) {

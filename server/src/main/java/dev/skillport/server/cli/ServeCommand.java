@@ -10,10 +10,14 @@ import dev.skillport.loader.SkillRoots;
 import dev.skillport.mcp.transport.StdioTransport;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
 import dev.skillport.server.app.CallGuard;
+import dev.skillport.server.app.ListingPolicy;
 import dev.skillport.server.app.ScriptPolicy;
 import dev.skillport.server.app.ScriptToolRunner;
+import dev.skillport.server.app.SkillportService;
+import dev.skillport.server.app.StateSigner;
 import dev.skillport.server.jobs.JobScheduler;
 import dev.skillport.server.jobs.MvStoreJobStore;
+import dev.skillport.server.jobs.SharedTaskFolder;
 import dev.skillport.server.jobs.StoreInUseException;
 import dev.skillport.server.plugins.AdapterSettings;
 import dev.skillport.server.plugins.PluginFolders;
@@ -33,6 +37,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -67,6 +72,9 @@ final class ServeCommand implements Callable<Integer> {
 
   /** How many numbered stores ({@code NAME-2}...) a default instance name may take. */
   private static final int DEFAULT_INSTANCE_SLOTS = 32;
+
+  /** The environment variable that may hold the state key, as {@code --state-key-file} does. */
+  static final String STATE_KEY_VARIABLE = "SKILLPORT_STATE_KEY";
 
   @ParentCommand private SkillportCommand parent;
 
@@ -117,8 +125,37 @@ final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--auth-token",
       paramLabel = "TOKEN",
-      description = "Bearer or X-API-Key token; required when --host is not a loopback address.")
-  private String authToken;
+      description =
+          "Bearer or X-API-Key token (repeatable: one per caller; a caller's tasks are its own);"
+              + " required when --host is not a loopback address.")
+  private List<String> authTokens = new ArrayList<>();
+
+  @Option(
+      names = "--tool-listing",
+      defaultValue = "auto",
+      paramLabel = "all|catalog|auto",
+      description =
+          "What tools/list holds for 2026-07-28 clients, which have no session to load skills"
+              + " into: every tool (all), the core tools, preloaded skills' tools and call_tool"
+              + " (catalog), or all up to --tool-listing-threshold tools and catalog above"
+              + " (${DEFAULT-VALUE}).")
+  private String toolListing;
+
+  @Option(
+      names = "--tool-listing-threshold",
+      defaultValue = "" + SkillportService.DEFAULT_AUTO_THRESHOLD,
+      paramLabel = "N",
+      description = "The most tools --tool-listing auto lists in full (${DEFAULT-VALUE}).")
+  private int toolListingThreshold;
+
+  @Option(
+      names = "--state-key-file",
+      paramLabel = "FILE",
+      description =
+          "The key that signs state handed to 2026-07-28 clients (tool-group handles, questions"
+              + " asked mid-call); every instance behind one load balancer needs the same."
+              + " SKILLPORT_STATE_KEY gives it too; default: a random key per process.")
+  private Path stateKeyFile;
 
   @Option(names = "--no-watch", description = "Do not reload when skill files change.")
   private boolean noWatch;
@@ -199,6 +236,15 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "DIR",
       description = "Keep job and workflow records in DIR instead (one server at a time).")
   private Path jobsDir;
+
+  @Option(
+      names = "--shared-tasks",
+      paramLabel = "DIR",
+      description =
+          "A folder the server instances behind one load balancer share, so a task (or job)"
+              + " started on one is read, answered and cancelled through any; give them the same"
+              + " --state-key-file too.")
+  private Path sharedTasks;
 
   @Option(
       names = "--job-workers",
@@ -284,7 +330,10 @@ final class ServeCommand implements Callable<Integer> {
     checkInstance();
     // Before anything is read or logged: every output channel masks what is secret.
     Redactor.shared().configure(SecretNames.defaults().with(secretNames), env.variables());
-    Redactor.shared().addSecret(authToken);
+    authTokens.forEach(Redactor.shared()::addSecret);
+    checkTokens();
+    checkListing();
+    StateSigner signer = stateSigner(env);
     List<SkillRoot> roots = new ArrayList<>(commandLineRoots(env));
     roots.addAll(SkillRoots.resolve(List.of(), env.variables(), env.userHome(), null, List.of()));
     String version = SkillportCommand.Version.number();
@@ -327,9 +376,13 @@ final class ServeCommand implements Callable<Integer> {
       ScriptToolRunner scripts = resources.add("script processes", scriptRunner(env));
       JobScheduler jobs =
           resources.add("job scheduler", new JobScheduler(stores.jobs(), Math.max(1, jobWorkers)));
+      if (sharedTasks != null) {
+        jobs.share(sharedTaskFolder(env));
+      }
       CallGuard guard =
           resources.add("call guard", CallGuard.of(Set.copyOf(deniedSkills), auditLog));
       server.service().configureExecution(scripts, jobs, guard);
+      server.service().configureStateless(listingPolicy(), toolListingThreshold, signer);
       server.workflows().useStore(stores.workflows());
       if (mode.http) {
         return serveHttp(server, resources);
@@ -358,8 +411,8 @@ final class ServeCommand implements Callable<Integer> {
             .port(port)
             // /readyz answers 200 once the first catalog is served and every adapter is ready.
             .readiness(server::isReady);
-    if (authToken != null) {
-      builder.authToken(authToken);
+    if (!authTokens.isEmpty()) {
+      builder.authTokens(authTokens);
     }
     builder
         .maxSessions(maxSessions)
@@ -424,13 +477,75 @@ final class ServeCommand implements Callable<Integer> {
       throw StartupFailure.usage(
           "--host " + host + " is not an address of this machine: give an IP address or name");
     }
-    if (!address.isLoopbackAddress() && (authToken == null || authToken.isBlank())) {
+    if (!address.isLoopbackAddress() && authTokens.isEmpty()) {
       throw StartupFailure.usage(
           "--host "
               + host
               + " is reachable from other machines: give --auth-token TOKEN (clients send it as"
               + " 'Authorization: Bearer TOKEN'), or serve on 127.0.0.1");
     }
+  }
+
+  private void checkTokens() {
+    for (String token : authTokens) {
+      if (token.isBlank()) {
+        throw StartupFailure.usage("--auth-token is empty: give a token of printable characters");
+      }
+    }
+  }
+
+  private ListingPolicy listingPolicy() {
+    return ListingPolicy.of(toolListing)
+        .orElseThrow(
+            () ->
+                StartupFailure.usage(
+                    "--tool-listing "
+                        + toolListing
+                        + " is not a policy: give all, catalog or auto"));
+  }
+
+  private void checkListing() {
+    listingPolicy();
+    if (toolListingThreshold < 0) {
+      throw StartupFailure.usage(
+          "--tool-listing-threshold " + toolListingThreshold + " is negative: give 0 or more");
+    }
+  }
+
+  private SharedTaskFolder sharedTaskFolder(CliEnvironment env) {
+    Path dir = env.workingDirectory().resolve(sharedTasks);
+    try {
+      return SharedTaskFolder.open(dir);
+    } catch (IOException e) {
+      throw StartupFailure.environment(
+          "cannot use "
+              + dir
+              + " as the shared task folder ("
+              + e.getMessage()
+              + "): give a writable folder with --shared-tasks DIR",
+          e);
+    }
+  }
+
+  /** The signer of state handed to stateless clients: the configured key, else a random one. */
+  private StateSigner stateSigner(CliEnvironment env) {
+    String key = env.variables().get(STATE_KEY_VARIABLE);
+    if (stateKeyFile != null) {
+      Path file = env.workingDirectory().resolve(stateKeyFile);
+      try {
+        key = Files.readString(file).strip();
+      } catch (IOException e) {
+        throw StartupFailure.environment(
+            "cannot read the state key file " + file + " (" + e.getMessage() + ")", e);
+      }
+      if (key.isEmpty()) {
+        throw StartupFailure.usage("--state-key-file " + file + " is empty: put a secret in it");
+      }
+    }
+    if (key != null && !key.isBlank()) {
+      Redactor.shared().addSecret(key);
+    }
+    return StateSigner.of(key, Clock.systemUTC());
   }
 
   private void checkInstance() {

@@ -16,7 +16,9 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,6 +41,11 @@ public final class JobScheduler implements AutoCloseable {
   private final ExecutorService workers;
   private final Map<String, Live> live = new ConcurrentHashMap<>();
   private volatile boolean closed;
+  private volatile SharedTaskFolder shared;
+  private ScheduledExecutorService sharedPoller;
+
+  /** How often requests other instances left in the shared folder are picked up. */
+  static final Duration SHARED_POLL = Duration.ofMillis(200);
 
   /** A scheduler with {@code workerCount} workers over {@code store}, recovering it first. */
   public JobScheduler(JobStore store, int workerCount) {
@@ -72,6 +79,62 @@ public final class JobScheduler implements AutoCloseable {
   /** The store behind this scheduler. */
   public JobStore store() {
     return store;
+  }
+
+  /**
+   * Shares this scheduler's jobs with other server instances through {@code folder}: every record
+   * is published there, a job this instance does not run is read there, and cancellations and
+   * answers for it are left there for the instance that runs it; this instance picks up such
+   * requests for its own jobs every {@link #SHARED_POLL}. Jobs a previous run of this instance left
+   * unfinished (now interrupted) are published too. Called once, before jobs are submitted.
+   */
+  public synchronized void share(SharedTaskFolder folder) {
+    Objects.requireNonNull(folder, "folder");
+    if (shared != null) {
+      throw new IllegalStateException("already shared through " + shared.dir());
+    }
+    for (JobRecord r : store.all()) {
+      if (r.status() == JobStatus.INTERRUPTED
+          && folder.find(r.id()).map(p -> !p.status().terminal()).orElse(false)) {
+        folder.publish(r);
+      }
+    }
+    shared = folder;
+    sharedPoller =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "job-shared-requests");
+              t.setDaemon(true);
+              return t;
+            });
+    sharedPoller.scheduleWithFixedDelay(
+        this::takeSharedRequests,
+        SHARED_POLL.toMillis(),
+        SHARED_POLL.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  /** Cancellations and answers other instances left for this instance's running jobs. */
+  private void takeSharedRequests() {
+    SharedTaskFolder folder = shared;
+    if (folder == null) {
+      return;
+    }
+    try {
+      for (Live job : List.copyOf(live.values())) {
+        String id = job.record.id();
+        if (folder.cancelRequested(id)) {
+          LOG.debug("job {} cancelled through the shared folder", id);
+          cancel(id);
+          continue;
+        }
+        for (JsonNode answers : folder.takeAnswers(id)) {
+          job.answer(answers);
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("shared job requests not read: {}", e.toString());
+    }
   }
 
   /**
@@ -119,6 +182,9 @@ public final class JobScheduler implements AutoCloseable {
     Live job = new Live(record, listener, client);
     live.put(record.id(), job);
     store.save(record);
+    if (shared != null) {
+      shared.publish(record);
+    }
     job.announce();
     boolean parentCancelled =
         parentId != null
@@ -132,10 +198,24 @@ public final class JobScheduler implements AutoCloseable {
     return record;
   }
 
-  /** The current record of a job, live or stored. */
+  /** The current record of a job, live or stored (here, or in the shared folder). */
   public Optional<JobRecord> status(String id) {
     Live job = live.get(id);
-    return job != null ? Optional.of(job.record) : store.find(id);
+    if (job != null) {
+      return Optional.of(job.record);
+    }
+    Optional<JobRecord> stored = store.find(id);
+    SharedTaskFolder folder = shared;
+    return stored.isPresent() || folder == null ? stored : folder.find(id);
+  }
+
+  /** A job another instance runs, unfinished, as the shared folder shows it. */
+  private boolean runsElsewhere(String id) {
+    SharedTaskFolder folder = shared;
+    return folder != null
+        && !live.containsKey(id)
+        && store.find(id).isEmpty()
+        && folder.find(id).map(r -> !r.status().terminal()).orElse(false);
   }
 
   /**
@@ -145,13 +225,29 @@ public final class JobScheduler implements AutoCloseable {
    * @return whether the job was cancelled by this call (false when unknown or already finished)
    */
   public boolean cancel(String id) {
-    // Children first: cancelling the parent frees its worker, which must not pick up a child.
-    for (Live child : live.values()) {
-      if (id.equals(child.record.parentId())) {
-        cancel(child.record.id());
+    // Descendants first, and the pending ones before the running ones: a cancelled job frees its
+    // worker, which must not pick up a job about to be cancelled.
+    List<Live> descendants = new java.util.ArrayList<>();
+    java.util.Deque<String> parents = new java.util.ArrayDeque<>(List.of(id));
+    while (!parents.isEmpty()) {
+      String parent = parents.pop();
+      for (Live child : live.values()) {
+        if (parent.equals(child.record.parentId()) && !descendants.contains(child)) {
+          descendants.add(child);
+          parents.push(child.record.id());
+        }
       }
     }
+    descendants.sort(
+        java.util.Comparator.comparing(d -> d.record.status() == JobStatus.PENDING ? 0 : 1));
+    for (Live d : descendants) {
+      d.finish(JobStatus.CANCELLED, "cancelled", null);
+    }
     Live job = live.get(id);
+    if (job == null && runsElsewhere(id)) {
+      shared.requestCancel(id);
+      return true;
+    }
     return job != null && job.finish(JobStatus.CANCELLED, "cancelled", null);
   }
 
@@ -159,10 +255,14 @@ public final class JobScheduler implements AutoCloseable {
    * Delivers the client's answers to questions a running job waits on. Answers to keys it is not
    * waiting for are ignored; the job goes on once every question it waits on is answered.
    *
-   * @return whether the job is running here and waiting (false: unknown, finished or elsewhere)
+   * @return whether the job is running (here, or on an instance sharing the folder) and waiting
    */
   public boolean answer(String id, JsonNode responses) {
     Live job = live.get(id);
+    if (job == null && runsElsewhere(id)) {
+      shared.requestAnswer(id, responses);
+      return true;
+    }
     return job != null && job.answer(responses);
   }
 
@@ -175,6 +275,9 @@ public final class JobScheduler implements AutoCloseable {
           && r.completedAt() != null
           && !r.completedAt().isAfter(cutoff)
           && store.delete(r.id())) {
+        if (shared != null) {
+          shared.delete(r.id());
+        }
         removed++;
       }
     }
@@ -196,6 +299,9 @@ public final class JobScheduler implements AutoCloseable {
       return;
     }
     closed = true;
+    if (sharedPoller != null) {
+      sharedPoller.shutdownNow();
+    }
     for (Live job : List.copyOf(live.values())) {
       job.finish(JobStatus.INTERRUPTED, "the server stopped before the job finished", null);
     }
@@ -417,6 +523,9 @@ public final class JobScheduler implements AutoCloseable {
         save();
       }
       live.remove(record.id());
+      if (shared != null) {
+        shared.clearRequests(record.id());
+      }
       announce();
       return true;
     }
@@ -426,6 +535,10 @@ public final class JobScheduler implements AutoCloseable {
         store.save(record);
       } catch (RuntimeException e) {
         LOG.warn("job {} could not be saved: {}", record.id(), e.toString());
+      }
+      SharedTaskFolder folder = shared;
+      if (folder != null) {
+        folder.publish(record);
       }
     }
 

@@ -113,6 +113,34 @@ class ServeStartupErrorsIT {
   }
 
   @Test
+  void badToolListing_oneLineExitTwo() throws Exception {
+    assertOneLine(
+        serve("--stdio", "--no-bundled", "--tool-listing", "some"),
+        2,
+        "--tool-listing some is not a policy",
+        "all, catalog or auto");
+    assertOneLine(
+        serve("--stdio", "--no-bundled", "--tool-listing-threshold", "-1"),
+        2,
+        "--tool-listing-threshold -1 is negative");
+  }
+
+  @Test
+  void emptyOrMissingStateKeyFile_oneLineEach() throws Exception {
+    Path empty = Files.writeString(skills.resolve("empty.key"), "\n");
+    Path missing = skills.resolve("missing.key");
+
+    assertOneLine(
+        serve("--stdio", "--no-bundled", "--state-key-file", empty.toString()),
+        2,
+        "--state-key-file " + empty + " is empty");
+    assertOneLine(
+        serve("--stdio", "--no-bundled", "--state-key-file", missing.toString()),
+        1,
+        "cannot read the state key file " + missing);
+  }
+
+  @Test
   void badInstanceName_oneLineExitTwo() throws Exception {
     assertOneLine(serve("--stdio", "--instance", "../escape"), 2, "--instance ../escape");
   }
