@@ -27,20 +27,30 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Drives an MCP server over Streamable HTTP with N concurrent sessions calling one tool, and
- * reports calls per second, p50 and p99. Without {@code --url} it starts Skillport in-process on
- * 127.0.0.1 with a trivial Java tool ({@code bench_echo}) and measures that.
+ * Drives an MCP server over Streamable HTTP with N concurrent clients calling one tool, and reports
+ * calls per second, p50 and p99. Without {@code --url} it starts Skillport in-process on 127.0.0.1
+ * with a trivial Java tool ({@code bench_echo}) and measures that.
+ *
+ * <p>{@code --era 2025} (the default) gives each client a session ({@code initialize}, then {@code
+ * load_skill}); {@code --era 2026} sends every call as a stateless 2026-07-28 request (no session;
+ * the {@code MCP-Protocol-Version}, {@code Mcp-Method} and {@code Mcp-Name} headers and the {@code
+ * _meta} envelope on each), so the tool must be listed ({@code serve --tool-listing all}). With
+ * {@code --server-pid PID} (a server on this machine) it also reports the server's CPU time per
+ * call over the measured window, from {@code /proc/PID/stat}.
  *
  * <pre>
  * java -cp benchmarks.jar dev.skillport.benchmarks.load.McpLoadHarness \
- *     [--url http://127.0.0.1:8765/mcp] [--sessions 16] [--seconds 20] [--warmup 5]
- *     [--tool NAME] [--args JSON] [--load-skill SKILL]
+ *     [--url http://127.0.0.1:8765/mcp] [--era 2025|2026] [--sessions 16] [--seconds 20]
+ *     [--warmup 5] [--tool NAME] [--args JSON] [--load-skill SKILL] [--server-pid PID]
  * </pre>
  */
 public final class McpLoadHarness {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  private static final String MODERN = "2026-07-28";
+
   private final URI url;
+  private final boolean modern;
   private final HttpClient client =
       HttpClient.newBuilder()
           .connectTimeout(Duration.ofSeconds(10))
@@ -48,7 +58,12 @@ public final class McpLoadHarness {
           .build();
 
   McpLoadHarness(URI url) {
+    this(url, false);
+  }
+
+  McpLoadHarness(URI url, boolean modern) {
     this.url = url;
+    this.modern = modern;
   }
 
   public static void main(String[] argv) throws Exception {
@@ -59,6 +74,8 @@ public final class McpLoadHarness {
     String tool = "bench_echo";
     String args = "{\"text\":\"hello\"}";
     String loadSkill = "bench-echo";
+    String era = "2025";
+    long serverPid = -1;
     for (int i = 0; i < argv.length; i += 2) {
       String v = argv[i + 1];
       switch (argv[i]) {
@@ -69,15 +86,33 @@ public final class McpLoadHarness {
         case "--tool" -> tool = v;
         case "--args" -> args = v;
         case "--load-skill" -> loadSkill = v.isEmpty() ? null : v;
+        case "--era" -> era = v;
+        case "--server-pid" -> serverPid = Long.parseLong(v);
         default -> throw new IllegalArgumentException("unknown option " + argv[i]);
       }
     }
     PrintStream out = System.out;
+    if (!era.equals("2025") && !era.equals("2026")) {
+      throw new IllegalArgumentException("--era is 2025 or 2026, not " + era);
+    }
+    boolean modern = era.equals("2026");
     if (url != null) {
+      McpLoadHarness harness = new McpLoadHarness(URI.create(url), modern);
+      harness.serverPid = serverPid;
       LatencyReport r =
-          new McpLoadHarness(URI.create(url))
-              .run(sessions, warmup, seconds, tool, JSON.readTree(args), loadSkill);
-      out.println(r.describe());
+          harness.run(sessions, warmup, seconds, tool, JSON.readTree(args), loadSkill);
+      out.println(
+          era
+              + " era, "
+              + sessions
+              + " clients: "
+              + r.describe()
+              + (harness.serverCpuSeconds >= 0
+                  ? String.format(
+                      java.util.Locale.ROOT,
+                      ", server CPU %.1f us/call",
+                      harness.serverCpuSeconds * 1e6 / Math.max(1, r.count()))
+                  : ""));
       return;
     }
     Path skills = Files.createTempDirectory("skillport-load");
@@ -103,11 +138,24 @@ public final class McpLoadHarness {
                 .build()) {
       http.start();
       http.setReady(true);
+      if (modern) {
+        server
+            .service()
+            .configureStateless(
+                dev.skillport.server.app.ListingPolicy.ALL,
+                dev.skillport.server.app.SkillportService.DEFAULT_AUTO_THRESHOLD,
+                dev.skillport.server.app.StateSigner.random());
+      }
       LatencyReport r =
-          new McpLoadHarness(http.uri())
+          new McpLoadHarness(http.uri(), modern)
               .run(sessions, warmup, seconds, tool, JSON.readTree(args), loadSkill);
       out.println(
-          "in-process Skillport, Java tool bench_echo, " + sessions + " sessions: " + r.describe());
+          "in-process Skillport, Java tool bench_echo, "
+              + era
+              + " era, "
+              + sessions
+              + " clients: "
+              + r.describe());
     }
   }
 
@@ -116,6 +164,10 @@ public final class McpLoadHarness {
       throws Exception {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < sessions; i++) {
+      if (modern) {
+        ids.add(null);
+        continue;
+      }
       String id = initialize();
       if (loadSkill != null) {
         call(
@@ -129,9 +181,14 @@ public final class McpLoadHarness {
     ExecutorService pool = Executors.newFixedThreadPool(sessions);
     try {
       drive(pool, ids, warmupSeconds, tool, args, new AtomicLong());
+      long cpuBefore = cpuTicks(serverPid);
       long start = System.nanoTime();
       List<long[]> perSession = drive(pool, ids, seconds, tool, args, new AtomicLong());
       double elapsed = (System.nanoTime() - start) / 1e9;
+      long cpuAfter = cpuTicks(serverPid);
+      if (cpuBefore >= 0 && cpuAfter >= 0) {
+        serverCpuSeconds = (cpuAfter - cpuBefore) / (double) TICKS_PER_SECOND;
+      }
       int total = perSession.stream().mapToInt(a -> a.length).sum();
       long[] all = new long[total];
       int at = 0;
@@ -142,6 +199,27 @@ public final class McpLoadHarness {
       return LatencyReport.of(all, elapsed);
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+  private static final int TICKS_PER_SECOND = 100;
+
+  private long serverPid = -1;
+  private double serverCpuSeconds = -1;
+
+  /** utime + stime of {@code pid} in clock ticks, or -1 when unknown. */
+  static long cpuTicks(long pid) {
+    if (pid <= 0) {
+      return -1;
+    }
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      // Fields after the command name (which may hold spaces) start after the last ')'.
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    } catch (IOException | RuntimeException e) {
+      return -1;
     }
   }
 
@@ -162,7 +240,8 @@ public final class McpLoadHarness {
                 long[] samples = new long[1 << 16];
                 int n = 0;
                 int requestId = 10;
-                ObjectNode params = toolCall(tool, args);
+                ObjectNode params =
+                    modern ? modernParams(toolCall(tool, args)) : toolCall(tool, args);
                 while (System.nanoTime() < end) {
                   long t0 = System.nanoTime();
                   JsonNode response = call(id, requestId++, "tools/call", params);
@@ -213,6 +292,18 @@ public final class McpLoadHarness {
     return body(post(session, message(id, method, params)).body());
   }
 
+  /** The params of a stateless call: the tool's, with the per-request {@code _meta} envelope. */
+  private static ObjectNode modernParams(JsonNode params) {
+    ObjectNode p = params.deepCopy();
+    ObjectNode meta = p.putObject("_meta");
+    meta.put("io.modelcontextprotocol/protocolVersion", MODERN);
+    meta.putObject("io.modelcontextprotocol/clientCapabilities");
+    meta.putObject("io.modelcontextprotocol/clientInfo")
+        .put("name", "skillport-load")
+        .put("version", "1");
+    return p;
+  }
+
   private static ObjectNode message(int id, String method, JsonNode params) {
     ObjectNode m =
         JSON.createObjectNode().put("jsonrpc", "2.0").put("id", id).put("method", method);
@@ -230,6 +321,13 @@ public final class McpLoadHarness {
             .POST(HttpRequest.BodyPublishers.ofString(message.toString(), StandardCharsets.UTF_8));
     if (session != null) {
       b.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-11-25");
+    } else if (modern) {
+      String method = message.path("method").asText();
+      b.header("MCP-Protocol-Version", MODERN).header("Mcp-Method", method);
+      JsonNode name = message.path("params").path("name");
+      if (name.isTextual()) {
+        b.header("Mcp-Name", name.asText());
+      }
     }
     return client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
   }

@@ -127,12 +127,29 @@ class ReadmeTest {
   @Test
   void pythonExample_isTheScriptTheInteropTestRuns() throws Exception {
     Block python =
-        blocks().stream().filter(b -> b.language().equals("python")).findFirst().orElseThrow();
+        blocks().stream()
+            .filter(b -> b.language().equals("python") && b.body().contains("dcc_mcp_core"))
+            .findFirst()
+            .orElseThrow();
     String script =
         Files.readString(
             REPO.resolve(
                 "server/src/test/resources/upstream-style/scene-primitives/scripts/create_sphere.py"),
             StandardCharsets.UTF_8);
+
+    assertThat(python.body().strip()).isEqualTo(script.strip());
+  }
+
+  @Test
+  void askExample_isTheScriptTheInteropTestsRun() throws Exception {
+    Block python =
+        blocks().stream()
+            .filter(b -> b.language().equals("python") && b.body().contains("::ask"))
+            .findFirst()
+            .orElseThrow();
+    String script =
+        Files.readString(
+            REPO.resolve("server/src/test/resources/flow-kit/ask_name.py"), StandardCharsets.UTF_8);
 
     assertThat(python.body().strip()).isEqualTo(script.strip());
   }

@@ -69,22 +69,9 @@ final class FlowKit {
         args = json.load(sys.stdin)
         print(json.dumps({"words": len(args["text"].split())}))
         """);
-    Files.writeString(
-        dir.resolve("scripts/ask_name.py"),
-        """
-        import json, os, sys
-        answers = json.loads(os.environ.get("SKILLPORT_INPUT_RESPONSES") or "{}")
-        if "name" not in answers:
-            question = {"message": "What is your name?", "requestedSchema": {"type": "object",
-                        "properties": {"name": {"type": "string"}}, "required": ["name"]}}
-            print("::ask name elicitation/create " + json.dumps(question), file=sys.stderr)
-            sys.exit(0)
-        answer = answers["name"]
-        if answer.get("action") != "accept":
-            print(json.dumps({"success": False, "message": "no name given"}))
-            sys.exit(1)
-        print(json.dumps({"success": True, "message": "Hello, " + answer["content"]["name"] + "!"}))
-        """);
+    try (var script = FlowKit.class.getResourceAsStream("/flow-kit/ask_name.py")) {
+      Files.write(dir.resolve("scripts/ask_name.py"), script.readAllBytes());
+    }
     Files.writeString(
         dir.resolve("scripts/long_job.sh"),
         """

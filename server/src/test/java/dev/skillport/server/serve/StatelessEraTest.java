@@ -11,6 +11,7 @@ import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.RequestMeta;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
+import dev.skillport.server.app.CallGuard;
 import dev.skillport.server.app.ListingPolicy;
 import dev.skillport.server.app.ScriptPolicy;
 import dev.skillport.server.app.ScriptToolRunner;
@@ -52,6 +53,8 @@ class StatelessEraTest {
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final AtomicInteger ids = new AtomicInteger();
   private final AtomicInteger greetings = new AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicReference<String> traceSeen =
+      new java.util.concurrent.atomic.AtomicReference<>();
 
   private static void write(Path file, String text) throws IOException {
     Files.createDirectories(file.getParent());
@@ -134,6 +137,7 @@ class StatelessEraTest {
             "kit.greet",
             inv -> {
               greetings.incrementAndGet();
+              traceSeen.set(org.slf4j.MDC.get(dev.skillport.mcp.McpServer.TRACE_MDC));
               return ToolResult.text("hello " + inv.arguments().path("name").asText("you"));
             });
     config
@@ -166,7 +170,12 @@ class StatelessEraTest {
             });
     server = SkillportServer.start(config, "1.2.3");
     jobs = new JobScheduler(MvStoreJobStore.open(tmp.resolve("jobs")), 4);
-    server.service().configureExecution(new ScriptToolRunner(ScriptPolicy.defaults()), jobs);
+    server
+        .service()
+        .configureExecution(
+            new ScriptToolRunner(ScriptPolicy.defaults()),
+            jobs,
+            CallGuard.of(java.util.Set.of(), tmp.resolve("audit.jsonl")));
     http = StreamableHttpTransport.builder(server.mcp()).host("127.0.0.1").port(0).build();
     http.start();
     http.setReady(true);
@@ -191,10 +200,26 @@ class StatelessEraTest {
 
   /** A 2026-07-28 request with {@code capabilities} declared; returns the JSON-RPC response. */
   private JsonNode modern(String method, ObjectNode params, String capabilities) throws Exception {
+    return modernWithMeta(method, params, capabilities, meta -> {});
+  }
+
+  private JsonNode modernWithMeta(
+      String method, ObjectNode params, java.util.function.Consumer<ObjectNode> extra)
+      throws Exception {
+    return modernWithMeta(method, params, "{}", extra);
+  }
+
+  private JsonNode modernWithMeta(
+      String method,
+      ObjectNode params,
+      String capabilities,
+      java.util.function.Consumer<ObjectNode> extra)
+      throws Exception {
     ObjectNode meta = params.putObject("_meta");
     meta.put(RequestMeta.PROTOCOL_VERSION, "2026-07-28");
     meta.set(RequestMeta.CLIENT_CAPABILITIES, JSON.readTree(capabilities));
     meta.putObject(RequestMeta.CLIENT_INFO).put("name", "test").put("version", "1");
+    extra.accept(meta);
     ObjectNode message =
         JSON.createObjectNode()
             .put("jsonrpc", "2.0")
@@ -436,6 +461,26 @@ class StatelessEraTest {
     assertThat(guessed.at("/error/code").asInt()).isEqualTo(-32602);
     assertThat(withoutExtension.at("/error/code").asInt()).isEqualTo(-32021);
     assertThat(noExtensionCall.at("/result/structuredContent/job_id").asText()).isNotBlank();
+  }
+
+  @Test
+  void traceparent_reachesTheHandlersLogContextAndTheAuditLine() throws Exception {
+    policy(ListingPolicy.ALL, 64);
+    String trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    ObjectNode params = call("greet", "{\"name\":\"Ada\"}");
+
+    JsonNode reply =
+        modernWithMeta("tools/call", params, meta -> meta.put(RequestMeta.TRACEPARENT, trace));
+
+    assertThat(reply.at("/result/content/0/text").asText()).isEqualTo("hello Ada");
+    assertThat(traceSeen.get()).isEqualTo(trace);
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(Files.readString(tmp.resolve("audit.jsonl")))
+                    .contains("\"traceparent\":\"" + trace + "\"")
+                    .contains("\"tool\":\"greet\""));
   }
 
   private static ObjectNode task(String id) {
