@@ -45,6 +45,7 @@ final class PostExchange implements OutboundChannel {
   private State state = State.PENDING;
   private SseStream stream;
   private boolean primed;
+  private boolean sawTick;
   private Runnable onClientGone = () -> {};
 
   PostExchange(
@@ -138,9 +139,17 @@ final class PostExchange implements OutboundChannel {
     session.removeExchange(this);
   }
 
-  /** Keeps a long call's connection alive, switching to a stream when the client accepts one. */
+  /**
+   * Keeps a long call's connection alive, switching to a stream when the client accepts one. A call
+   * switches at its second tick, so only a call pending a whole interval does: a quick answer keeps
+   * its plain JSON body and HTTP status.
+   */
   synchronized void keepAlive() {
     if (state == State.PENDING && acceptsSse) {
+      if (!sawTick) {
+        sawTick = true;
+        return;
+      }
       startStream();
     }
     if (state == State.STREAMING || state == State.DETACHED) {
