@@ -1,0 +1,635 @@
+package dev.skillport.benchmarks.load;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.benchmarks.peer.BenchFixture;
+import dev.skillport.benchmarks.peer.JavaSdkPeer;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Skillport side by side with the official SDK servers: the same workloads against the launched
+ * Skillport ({@code bin/skillport serve}, an {@code echo} tool from a plugin-jar Java handler), the
+ * Java SDK server on Jetty ({@link JavaSdkPeer}) and the TypeScript SDK server ({@code
+ * benchmarks/peers/ts-sdk-server.mjs}), each a fresh process per run, optionally pinned to one core
+ * ({@code --server-cpu}) while this generator runs on the other (start it under {@code taskset}).
+ *
+ * <pre>
+ * taskset -c 0 java -cp benchmarks.jar dev.skillport.benchmarks.load.PeerBench \
+ *     --jar server/target/skillport.jar [--launcher bin/skillport] [--repo .] [--server-cpu 1]
+ *     [--peers skillport,java-sdk,ts-sdk] [--workloads calls,list,cold] [--sessions 1,16,64]
+ *     [--warmup 10] [--seconds 20] [--runs 3] [--tools 1000] [--cold-runs 5]
+ *     [--skillport-args "--page-size 1000"] [--java-opts "-Xmx256m"] [--java-peer-opts ...]
+ *     [--before-jar OLD.jar [--before-launcher OLD-LAUNCHER] [--before-args ...]
+ *      [--before-java-opts ...]]
+ * </pre>
+ *
+ * <p>With {@code --before-jar}, a second Skillport (peer {@code before}) takes its turn beside the
+ * others, so a change is measured against the code before it in the same run.
+ *
+ * <p>Workloads: {@code calls} (N sessions calling {@code echo} in a loop: calls/s, p50, p99, server
+ * CPU per call, the server's peak RSS), {@code list} (one session listing all tools following
+ * cursors, with {@code --tools} tools: time per whole list, requests, bytes, server CPU per list),
+ * {@code cold} (a stdio server with {@code --tools} tools, from process start to the last page of
+ * its first {@code tools/list}). Every line carries the load average when it was measured; the
+ * peers take turns within each run, so one run's numbers share the machine's conditions.
+ */
+public final class PeerBench {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String PROTOCOL = "2025-11-25";
+
+  private final Options o;
+  private final BenchFixture fixture;
+  private final PrintStream out = System.out;
+  private final Map<String, List<double[]>> medians = new LinkedHashMap<>();
+  private int logs;
+
+  private PeerBench(Options o, BenchFixture fixture) {
+    this.o = o;
+    this.fixture = fixture;
+  }
+
+  public static void main(String[] argv) throws Exception {
+    Options o = Options.parse(argv);
+    Path tmp = Files.createTempDirectory("skillport-peers");
+    try (BenchFixture fixture = BenchFixture.write(tmp, o.tools)) {
+      new PeerBench(o, fixture).runAll();
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  private void runAll() throws Exception {
+    out.printf(
+        Locale.ROOT,
+        "# %s, generator on %d cores, server on cpu %s; skillport %s %s; before %s %s%n",
+        System.getProperty("java.vm.version"),
+        Runtime.getRuntime().availableProcessors(),
+        o.serverCpu == null ? "any" : o.serverCpu,
+        o.jar,
+        String.join(" ", o.skillportArgs),
+        o.beforeJar,
+        String.join(" ", o.beforeArgs));
+    for (int run = 1; run <= o.runs; run++) {
+      for (String w : o.workloads) {
+        switch (w) {
+          case "calls" -> {
+            for (int s : o.sessions) {
+              for (String peer : o.peers) {
+                calls(run, peer, s);
+              }
+            }
+          }
+          case "list" -> {
+            for (String peer : o.peers) {
+              list(run, peer);
+            }
+          }
+          case "cold" -> {
+            for (String peer : o.peers) {
+              cold(run, peer);
+            }
+          }
+          default -> throw new IllegalArgumentException("unknown workload " + w);
+        }
+      }
+    }
+    out.println("# medians over runs");
+    medians.forEach(
+        (key, rows) -> {
+          int n = rows.get(0).length;
+          double[] m = new double[n];
+          for (int i = 0; i < n; i++) {
+            final int col = i;
+            double[] v = rows.stream().mapToDouble(r -> r[col]).sorted().toArray();
+            m[i] = v[v.length / 2];
+          }
+          out.println(key + " " + Arrays.toString(m));
+        });
+  }
+
+  // ---------------------------------------------------------------- workloads
+
+  private void calls(int run, String peer, int sessions) throws Exception {
+    try (ServerProcess server = http(peer, false)) {
+      Client c = new Client(url);
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < sessions; i++) {
+        ids.add(c.initialize());
+      }
+      ExecutorService pool = Executors.newFixedThreadPool(sessions);
+      try {
+        c.drive(pool, ids, o.warmup);
+        String load0 = loadAverage();
+        long cpu0 = server.cpuNanos();
+        long t0 = System.nanoTime();
+        long[] samples = c.drive(pool, ids, o.seconds);
+        double elapsed = (System.nanoTime() - t0) / 1e9;
+        long cpu = server.cpuNanos() - cpu0;
+        long rss = server.peakRssKiB();
+        LatencyReport r = LatencyReport.of(samples, elapsed);
+        double perSecond = r.count() / elapsed;
+        double cpuPerCall = cpu / 1e6 / r.count();
+        out.printf(
+            Locale.ROOT,
+            "run %d calls %-9s %2d sessions: %,8.0f calls/s p50 %.3f ms p99 %.3f ms"
+                + " cpu/call %.4f ms peak rss %d MiB load %s -> %s%n",
+            run,
+            peer,
+            sessions,
+            perSecond,
+            r.p50Nanos() / 1e6,
+            r.p99Nanos() / 1e6,
+            cpuPerCall,
+            rss / 1024,
+            load0,
+            loadAverage());
+        record(
+            "calls " + peer + " " + sessions + " [calls/s, p50, p99, cpu/call, rssMiB]",
+            perSecond,
+            r.p50Nanos() / 1e6,
+            r.p99Nanos() / 1e6,
+            cpuPerCall,
+            rss / 1024.0);
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
+
+  private void list(int run, String peer) throws Exception {
+    try (ServerProcess server = http(peer, true)) {
+      Client c = new Client(url);
+      String id = c.initialize();
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(o.warmup);
+      while (System.nanoTime() < end) {
+        c.listAll(id);
+      }
+      String load0 = loadAverage();
+      long cpu0 = server.cpuNanos();
+      List<Long> times = new ArrayList<>();
+      Listing last = null;
+      end = System.nanoTime() + TimeUnit.SECONDS.toNanos(o.seconds);
+      while (System.nanoTime() < end) {
+        long t0 = System.nanoTime();
+        last = c.listAll(id);
+        times.add(System.nanoTime() - t0);
+      }
+      long cpu = server.cpuNanos() - cpu0;
+      LatencyReport r =
+          LatencyReport.of(times.stream().mapToLong(Long::longValue).toArray(), o.seconds);
+      double cpuPerList = cpu / 1e6 / times.size();
+      out.printf(
+          Locale.ROOT,
+          "run %d list  %-9s %d tools: p50 %.2f ms p99 %.2f ms cpu/list %.2f ms"
+              + " %d requests %,d bytes (%d lists) load %s -> %s%n",
+          run,
+          peer,
+          last.tools,
+          r.p50Nanos() / 1e6,
+          r.p99Nanos() / 1e6,
+          cpuPerList,
+          last.requests,
+          last.bytes,
+          times.size(),
+          load0,
+          loadAverage());
+      record(
+          "list " + peer + " [p50, p99, cpu/list, requests, bytes]",
+          r.p50Nanos() / 1e6,
+          r.p99Nanos() / 1e6,
+          cpuPerList,
+          last.requests,
+          last.bytes);
+    }
+  }
+
+  private void cold(int run, String peer) throws Exception {
+    long[] millis = new long[o.coldRuns];
+    String load0 = loadAverage();
+    Listing listing = null;
+    for (int i = 0; i < o.coldRuns; i++) {
+      long t0 = System.nanoTime();
+      ProcessBuilder b = new ProcessBuilder(command(peer, true, 0, true));
+      b.environment().putAll(environment(peer));
+      Process p = b.redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      try {
+        listing = stdioList(p);
+        millis[i] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+      } finally {
+        p.getOutputStream().close();
+        p.destroy();
+        if (!p.waitFor(10, TimeUnit.SECONDS)) {
+          p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+      }
+    }
+    long[] sorted = millis.clone();
+    Arrays.sort(sorted);
+    out.printf(
+        Locale.ROOT,
+        "run %d cold  %-9s %d tools in %d pages: median %d ms best %d ms worst %d ms %s load"
+            + " %s -> %s%n",
+        run,
+        peer,
+        listing.tools,
+        listing.requests,
+        sorted[sorted.length / 2],
+        sorted[0],
+        sorted[sorted.length - 1],
+        Arrays.toString(millis),
+        load0,
+        loadAverage());
+    record("cold " + peer + " [median ms]", sorted[sorted.length / 2]);
+  }
+
+  /** Sends initialize, then tools/list page by page on the child's stdin, as soon as possible. */
+  private static Listing stdioList(Process p) throws IOException {
+    OutputStream in = p.getOutputStream();
+    BufferedReader reader =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    String init =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
+            + PROTOCOL
+            + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"cold-start\",\"version\":\"1\"}}}\n"
+            + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+            + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n";
+    in.write(init.getBytes(StandardCharsets.UTF_8));
+    in.flush();
+    int requests = 1;
+    int tools = 0;
+    long bytes = 0;
+    int expect = 2;
+    String line;
+    while ((line = reader.readLine()) != null) {
+      if (!line.contains("\"id\":" + expect)) {
+        continue;
+      }
+      JsonNode msg = JSON.readTree(line);
+      if (msg.path("id").asInt() != expect) {
+        continue;
+      }
+      JsonNode result = msg.path("result");
+      if (!result.has("tools")) {
+        throw new IllegalStateException("tools/list failed: " + line);
+      }
+      bytes += line.length();
+      tools += result.path("tools").size();
+      String cursor = result.path("nextCursor").asText(null);
+      if (cursor == null) {
+        return new Listing(tools, requests, bytes);
+      }
+      expect++;
+      requests++;
+      ObjectNode next =
+          JSON.createObjectNode()
+              .put("jsonrpc", "2.0")
+              .put("id", expect)
+              .put("method", "tools/list");
+      next.putObject("params").put("cursor", cursor);
+      in.write((next + "\n").getBytes(StandardCharsets.UTF_8));
+      in.flush();
+    }
+    throw new IllegalStateException("the server closed stdout before the listing was complete");
+  }
+
+  // ---------------------------------------------------------------- servers
+
+  private URI url;
+
+  private ServerProcess http(String peer, boolean wide) throws Exception {
+    int port = ServerProcess.freePort();
+    url = URI.create("http://127.0.0.1:" + port + "/mcp");
+    Path log = fixture.root().resolve("server-" + (logs++) + ".log");
+    ServerProcess server =
+        ServerProcess.start(command(peer, false, port, wide), environment(peer), log);
+    try {
+      server.awaitHttp(url, Duration.ofSeconds(120));
+    } catch (Exception e) {
+      server.close();
+      throw new IllegalStateException(e.getMessage() + "; log: " + Files.readString(log), e);
+    }
+    return server;
+  }
+
+  private List<String> command(String peer, boolean stdio, int port, boolean wide)
+      throws IOException, InterruptedException {
+    List<String> c = new ArrayList<>();
+    if (o.serverCpu != null) {
+      c.addAll(List.of("taskset", "-c", o.serverCpu));
+    }
+    List<String> transport =
+        stdio ? List.of("--stdio") : List.of("--http", "--port", Integer.toString(port));
+    switch (peer) {
+      case "skillport", "before" -> {
+        boolean before = peer.equals("before");
+        c.add((before ? o.beforeLauncher : o.launcher).toString());
+        c.add("serve");
+        c.addAll(transport);
+        if (!stdio) {
+          c.addAll(List.of("--host", "127.0.0.1", "--max-sessions", "10000"));
+        }
+        c.addAll(
+            List.of(
+                "--no-watch",
+                "--no-bundled",
+                "--skills",
+                fixture.skills().toString(),
+                "--plugins",
+                fixture.plugins().toString(),
+                "--preload",
+                wide ? "bench-wide" : "bench-echo"));
+        c.addAll(before ? o.beforeArgs : o.skillportArgs);
+      }
+      case "java-sdk" -> {
+        c.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        c.addAll(o.javaPeerOpts);
+        c.addAll(List.of("-cp", benchJar(), JavaSdkPeer.class.getName()));
+        c.addAll(transport);
+        c.addAll(List.of("--tools", Integer.toString(wide ? o.tools : 0)));
+      }
+      case "ts-sdk" -> {
+        c.add(o.node());
+        c.add(o.repo.resolve("benchmarks/peers/ts-sdk-server.mjs").toString());
+        c.addAll(List.of("--sdk", o.tsSdk()));
+        c.addAll(transport);
+        c.addAll(List.of("--tools", Integer.toString(wide ? o.tools : 0)));
+      }
+      default -> throw new IllegalArgumentException("unknown peer " + peer);
+    }
+    return c;
+  }
+
+  private Map<String, String> environment(String peer) {
+    Map<String, String> env = new HashMap<>();
+    if (peer.equals("skillport") || peer.equals("before")) {
+      boolean before = peer.equals("before");
+      env.put("SKILLPORT_JAR", (before ? o.beforeJar : o.jar).toAbsolutePath().toString());
+      env.put("HOME", fixture.home().toString());
+      env.put("TMPDIR", fixture.home().toString());
+      env.put("JAVA_OPTS", before ? o.beforeJavaOpts : o.javaOpts);
+    }
+    return env;
+  }
+
+  private static String benchJar() {
+    try {
+      return Path.of(PeerBench.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toString();
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private void record(String key, double... values) {
+    medians.computeIfAbsent(key, k -> new ArrayList<>()).add(values);
+  }
+
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return f[0] + "/" + f[1];
+    } catch (IOException e) {
+      return "?";
+    }
+  }
+
+  // ---------------------------------------------------------------- client
+
+  /** A whole listing: tools, requests (pages) and response bytes. */
+  record Listing(int tools, int requests, long bytes) {}
+
+  private static final class Client {
+    private final URI url;
+    private final HttpClient http =
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(10))
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
+
+    Client(URI url) {
+      this.url = url;
+    }
+
+    String initialize() throws Exception {
+      ObjectNode params = JSON.createObjectNode().put("protocolVersion", PROTOCOL);
+      params.putObject("capabilities");
+      params.putObject("clientInfo").put("name", "skillport-peers").put("version", "1");
+      HttpResponse<byte[]> r = post(null, message(0, "initialize", params));
+      String id =
+          r.headers()
+              .firstValue("Mcp-Session-Id")
+              .orElseThrow(() -> new IllegalStateException("no session id: " + r.statusCode()));
+      post(
+          id,
+          JSON.createObjectNode().put("jsonrpc", "2.0").put("method", "notifications/initialized"));
+      return id;
+    }
+
+    Listing listAll(String session) throws Exception {
+      int requests = 0;
+      int tools = 0;
+      long bytes = 0;
+      String cursor = null;
+      do {
+        ObjectNode params = JSON.createObjectNode();
+        if (cursor != null) {
+          params.put("cursor", cursor);
+        }
+        HttpResponse<byte[]> r = post(session, message(++requests, "tools/list", params));
+        bytes += r.body().length;
+        JsonNode result =
+            McpLoadHarness.body(new String(r.body(), StandardCharsets.UTF_8)).path("result");
+        if (!result.has("tools")) {
+          throw new IllegalStateException(
+              "tools/list failed: " + new String(r.body(), StandardCharsets.UTF_8));
+        }
+        tools += result.path("tools").size();
+        cursor = result.path("nextCursor").asText(null);
+      } while (cursor != null);
+      return new Listing(tools, requests, bytes);
+    }
+
+    long[] drive(ExecutorService pool, List<String> ids, int seconds) throws Exception {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+      List<Future<long[]>> futures = new ArrayList<>();
+      for (String id : ids) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  long[] samples = new long[1 << 16];
+                  int n = 0;
+                  int requestId = 10;
+                  ObjectNode params = JSON.createObjectNode().put("name", BenchFixture.ECHO);
+                  params.putObject("arguments").put("text", "hello");
+                  while (System.nanoTime() < end) {
+                    long t0 = System.nanoTime();
+                    HttpResponse<byte[]> r = post(id, message(requestId++, "tools/call", params));
+                    long t1 = System.nanoTime();
+                    JsonNode response =
+                        McpLoadHarness.body(new String(r.body(), StandardCharsets.UTF_8));
+                    if (!response.path("result").has("content")
+                        || response.path("result").path("isError").asBoolean(false)) {
+                      throw new IllegalStateException("call failed: " + response);
+                    }
+                    if (n == samples.length) {
+                      samples = Arrays.copyOf(samples, n * 2);
+                    }
+                    samples[n++] = t1 - t0;
+                  }
+                  return Arrays.copyOf(samples, n);
+                }));
+      }
+      List<long[]> all = new ArrayList<>();
+      for (Future<long[]> f : futures) {
+        all.add(f.get());
+      }
+      return all.stream().flatMapToLong(Arrays::stream).toArray();
+    }
+
+    private static ObjectNode message(int id, String method, JsonNode params) {
+      ObjectNode m =
+          JSON.createObjectNode().put("jsonrpc", "2.0").put("id", id).put("method", method);
+      m.set("params", params);
+      return m;
+    }
+
+    private HttpResponse<byte[]> post(String session, JsonNode message) throws Exception {
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(url)
+              .timeout(Duration.ofSeconds(60))
+              .header("Content-Type", "application/json")
+              .header("Accept", "application/json, text/event-stream")
+              .POST(
+                  HttpRequest.BodyPublishers.ofString(message.toString(), StandardCharsets.UTF_8));
+      if (session != null) {
+        b.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", PROTOCOL);
+      }
+      return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+  }
+
+  // ---------------------------------------------------------------- options
+
+  private static final class Options {
+    Path jar;
+    Path launcher = Path.of("bin/skillport");
+    Path repo = Path.of(".");
+    String serverCpu;
+    List<String> peers = List.of("skillport", "java-sdk", "ts-sdk");
+    List<String> workloads = List.of("calls", "list", "cold");
+    int[] sessions = {1, 16, 64};
+    int warmup = 10;
+    int seconds = 20;
+    int runs = 3;
+    int tools = 1000;
+    int coldRuns = 5;
+    List<String> skillportArgs = List.of();
+    String javaOpts = "";
+    Path beforeJar;
+    Path beforeLauncher;
+    List<String> beforeArgs = List.of();
+    String beforeJavaOpts = "";
+    List<String> javaPeerOpts = List.of();
+    private String node;
+    private String tsSdk;
+
+    static Options parse(String[] argv) {
+      Options o = new Options();
+      for (int i = 0; i < argv.length; i += 2) {
+        String v = argv[i + 1];
+        switch (argv[i]) {
+          case "--jar" -> o.jar = Path.of(v);
+          case "--launcher" -> o.launcher = Path.of(v);
+          case "--repo" -> o.repo = Path.of(v);
+          case "--server-cpu" -> o.serverCpu = v;
+          case "--peers" -> o.peers = List.of(v.split(","));
+          case "--workloads" -> o.workloads = List.of(v.split(","));
+          case "--sessions" ->
+              o.sessions = Arrays.stream(v.split(",")).mapToInt(Integer::parseInt).toArray();
+          case "--warmup" -> o.warmup = Integer.parseInt(v);
+          case "--seconds" -> o.seconds = Integer.parseInt(v);
+          case "--runs" -> o.runs = Integer.parseInt(v);
+          case "--tools" -> o.tools = Integer.parseInt(v);
+          case "--cold-runs" -> o.coldRuns = Integer.parseInt(v);
+          case "--skillport-args" -> o.skillportArgs = words(v);
+          case "--java-opts" -> o.javaOpts = v;
+          case "--before-jar" -> o.beforeJar = Path.of(v);
+          case "--before-launcher" -> o.beforeLauncher = Path.of(v);
+          case "--before-args" -> o.beforeArgs = words(v);
+          case "--before-java-opts" -> o.beforeJavaOpts = v;
+          case "--java-peer-opts" -> o.javaPeerOpts = words(v);
+          default -> throw new IllegalArgumentException("unknown option " + argv[i]);
+        }
+      }
+      if (o.jar == null || !Files.isRegularFile(o.jar)) {
+        throw new IllegalArgumentException("--jar must name the built skillport.jar");
+      }
+      if (o.beforeJar != null) {
+        if (o.beforeLauncher == null) {
+          o.beforeLauncher = o.launcher;
+        }
+        if (!o.peers.contains("before")) {
+          List<String> peers = new ArrayList<>(List.of("before"));
+          peers.addAll(o.peers);
+          o.peers = List.copyOf(peers);
+        }
+      }
+      return o;
+    }
+
+    private static List<String> words(String v) {
+      return v.isBlank() ? List.of() : List.of(v.trim().split("\\s+"));
+    }
+
+    String node() throws IOException, InterruptedException {
+      if (node == null) {
+        node = interop("path", "node@22");
+      }
+      return node;
+    }
+
+    String tsSdk() throws IOException, InterruptedException {
+      if (tsSdk == null) {
+        tsSdk = interop("dir", "sdk@1");
+      }
+      return tsSdk;
+    }
+
+    /** Asks the project's interop installer for a pinned tool (installing it on first use). */
+    private String interop(String what, String tool) throws IOException, InterruptedException {
+      Process p =
+          new ProcessBuilder("node", repo.resolve("interop/interop.mjs").toString(), what, tool)
+              .redirectError(ProcessBuilder.Redirect.INHERIT)
+              .start();
+      String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      if (p.waitFor() != 0 || text.isEmpty()) {
+        throw new IllegalStateException("interop.mjs " + what + " " + tool + " failed");
+      }
+      return text;
+    }
+  }
+}
