@@ -1,6 +1,7 @@
 package dev.skillport.mcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
 
 /**
  * What a {@link PostExchange} needs from what it belongs to: a legacy session (event ids unique in
@@ -8,8 +9,13 @@ import com.fasterxml.jackson.databind.JsonNode;
  * (no event ids, no replay, nowhere to fall back).
  */
 interface ExchangeHost {
-  /** Compact JSON text of a message. */
-  String serialize(JsonNode message);
+  /** A message as compact UTF-8 JSON, ready to be written as a plain JSON body. */
+  byte[] bytes(JsonNode message);
+
+  /** Compact JSON text of a message, for an event stream. */
+  default String serialize(JsonNode message) {
+    return new String(bytes(message), StandardCharsets.UTF_8);
+  }
 
   /** A new key for a stream, under which its events are recorded for replay. */
   String newStreamKey(String kind);

@@ -5,7 +5,6 @@ import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.McpSession;
 import dev.skillport.mcp.OutboundChannel;
 import dev.skillport.mcp.ProtocolVersion;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,8 +112,8 @@ final class HttpSession implements OutboundChannel, RequestStreams, ExchangeHost
   }
 
   @Override
-  public String serialize(JsonNode message) {
-    return new String(server.write(message), StandardCharsets.UTF_8);
+  public byte[] bytes(JsonNode message) {
+    return server.write(message);
   }
 
   /**

@@ -360,7 +360,7 @@ final class McpHttpHandler extends Handler.Abstract {
     // initialize is answered synchronously by the core, so the outcome is known here.
     JsonNode reply = server.dispatch(session.mcp(), request, session).join();
     // Through the server's writer, like every other answer: its outbound filter applies.
-    String body = new String(server.write(reply), StandardCharsets.UTF_8);
+    byte[] body = server.write(reply);
     if (!reply.has("result")) {
       server.closeSession(session.mcp());
       plainJson(response, callback, 200, body);
@@ -647,8 +647,8 @@ final class McpHttpHandler extends Handler.Abstract {
     private final AtomicLong streams = new AtomicLong();
 
     @Override
-    public String serialize(JsonNode message) {
-      return new String(server.write(message), StandardCharsets.UTF_8);
+    public byte[] bytes(JsonNode message) {
+      return server.write(message);
     }
 
     @Override
@@ -691,8 +691,13 @@ final class McpHttpHandler extends Handler.Abstract {
   }
 
   private static void plainJson(Response response, Callback callback, int status, String body) {
+    plainJson(response, callback, status, body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Writes {@code body} as it is: the serializer's array is the response buffer. */
+  static void plainJson(Response response, Callback callback, int status, byte[] body) {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-    response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+    response.write(true, ByteBuffer.wrap(body), callback);
   }
 }

@@ -2,9 +2,7 @@ package dev.skillport.mcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.mcp.OutboundChannel;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.BufferUtil;
@@ -75,8 +73,17 @@ final class PostExchange implements OutboundChannel {
     this.onClientGone = hook;
   }
 
-  /** A request id as a map key; the number 1 and the string "1" stay apart. */
+  /**
+   * A request id as a map key; the number 1 and the string "1" stay apart. Built on every request,
+   * so the usual ids (a string, an integer) skip Jackson's tree writer.
+   */
   static String requestKey(JsonNode requestId) {
+    if (requestId.isTextual()) {
+      return "s" + requestId.textValue();
+    }
+    if (requestId.isIntegralNumber()) {
+      return "n" + requestId.asText();
+    }
     return requestId.toString();
   }
 
@@ -112,7 +119,9 @@ final class PostExchange implements OutboundChannel {
    * already answered 200), or ends without one for null, and finishes the exchange.
    */
   void complete(JsonNode message, int status) {
-    String json = message == null ? null : session.serialize(message);
+    // The serializer's bytes are the plain JSON body as they are (a listing is hundreds of KB: no
+    // text copy, no second encoding); only an event stream needs the text.
+    byte[] json = message == null ? null : session.bytes(message);
     synchronized (this) {
       switch (state) {
         case PENDING -> {
@@ -121,14 +130,12 @@ final class PostExchange implements OutboundChannel {
             response.setStatus(202);
             response.write(true, BufferUtil.EMPTY_BUFFER, callback);
           } else {
-            response.setStatus(status);
-            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-            response.write(true, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)), callback);
+            McpHttpHandler.plainJson(response, callback, status, json);
           }
         }
         case STREAMING, DETACHED -> {
           if (json != null) {
-            emit(json);
+            emit(new String(json, StandardCharsets.UTF_8));
           }
           state = State.DONE;
           stream.close();

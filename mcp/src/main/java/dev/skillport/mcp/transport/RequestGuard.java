@@ -120,20 +120,38 @@ final class RequestGuard {
         return false;
       }
       String rest = host.substring(end + 1);
-      if (!rest.isEmpty() && !rest.matches(":\\d{1,5}")) {
+      if (!rest.isEmpty() && !(rest.charAt(0) == ':' && isPort(rest, 1))) {
         return false;
       }
       host = host.substring(0, end + 1);
     } else {
       int colon = host.indexOf(':');
       if (colon >= 0) {
-        if (!host.substring(colon + 1).matches("\\d{1,5}")) {
+        if (!isPort(host, colon + 1)) {
           return false;
         }
         host = host.substring(0, colon);
       }
     }
     return LOOPBACK_NAMES.contains(host);
+  }
+
+  /**
+   * Whether {@code text} from {@code start} on is one to five ASCII digits (checked on every
+   * request, so without a regular expression).
+   */
+  private static boolean isPort(String text, int start) {
+    int digits = text.length() - start;
+    if (digits < 1 || digits > 5) {
+      return false;
+    }
+    for (int i = start; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private boolean isAllowedOrigin(String origin) {
