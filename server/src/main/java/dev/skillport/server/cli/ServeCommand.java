@@ -118,6 +118,13 @@ final class ServeCommand implements Callable<Integer> {
   private List<String> preload = new ArrayList<>();
 
   @Option(
+      names = "--page-size",
+      paramLabel = "N",
+      description =
+          "Entries per page of tools/list, prompts/list and resources/list (${DEFAULT-VALUE}).")
+  private int pageSize = ServeConfig.DEFAULT_PAGE_SIZE;
+
+  @Option(
       names = "--strict",
       description = "Upstream strictness: unknown keys and invalid entries reject a skill.")
   private boolean strict;
@@ -328,6 +335,9 @@ final class ServeCommand implements Callable<Integer> {
       checkAddress();
     }
     checkInstance();
+    if (pageSize < 1) {
+      throw StartupFailure.usage("--page-size " + pageSize + " is not a page size: give 1 or more");
+    }
     // Before anything is read or logged: every output channel masks what is secret.
     Redactor.shared().configure(SecretNames.defaults().with(secretNames), env.variables());
     authTokens.forEach(Redactor.shared()::addSecret);
@@ -363,6 +373,7 @@ final class ServeCommand implements Callable<Integer> {
                       .withStrict(strict)
                       .withParallelism(Runtime.getRuntime().availableProcessors()))
               .withPreload(preload)
+              .withPageSize(pageSize)
               .withWatch(!noWatch);
       new AuthoringHandlers(authoring).handlers().forEach(config.handlers()::register);
       Stores stores = openStores(env, resources);

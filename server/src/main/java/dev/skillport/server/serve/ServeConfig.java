@@ -18,6 +18,8 @@ import java.util.ServiceLoader;
  * @param scriptTimeout a script's timeout when its tool declares none
  * @param watch whether changes under the roots reload the catalog
  * @param resourceProviders Java code serving dynamic resources to every session
+ * @param pageSize entries per page of {@code tools/list}, {@code prompts/list} and {@code
+ *     resources/list} (and resource templates)
  */
 public record ServeConfig(
     List<SkillRoot> roots,
@@ -26,7 +28,15 @@ public record ServeConfig(
     HandlerRegistry handlers,
     Duration scriptTimeout,
     boolean watch,
-    List<ResourceProvider> resourceProviders) {
+    List<ResourceProvider> resourceProviders,
+    int pageSize) {
+  /**
+   * Entries per list page unless configured. Clients fetch every page, so each page costs them a
+   * round trip and the server a request's fixed work; the measurements behind the number are in
+   * {@code benchmarks/README.md}.
+   */
+  public static final int DEFAULT_PAGE_SIZE = 100;
+
   public ServeConfig {
     roots = List.copyOf(roots);
     Objects.requireNonNull(loaderOptions, "loaderOptions");
@@ -34,6 +44,29 @@ public record ServeConfig(
     Objects.requireNonNull(handlers, "handlers");
     Objects.requireNonNull(scriptTimeout, "scriptTimeout");
     resourceProviders = List.copyOf(resourceProviders);
+    if (pageSize < 1) {
+      throw new IllegalArgumentException("pageSize must be at least 1, not " + pageSize);
+    }
+  }
+
+  /** A configuration with the default page size. */
+  public ServeConfig(
+      List<SkillRoot> roots,
+      LoaderOptions loaderOptions,
+      List<String> preload,
+      HandlerRegistry handlers,
+      Duration scriptTimeout,
+      boolean watch,
+      List<ResourceProvider> resourceProviders) {
+    this(
+        roots,
+        loaderOptions,
+        preload,
+        handlers,
+        scriptTimeout,
+        watch,
+        resourceProviders,
+        DEFAULT_PAGE_SIZE);
   }
 
   /** A configuration without resource providers. */
@@ -62,26 +95,32 @@ public record ServeConfig(
         true,
         ServiceLoader.load(ResourceProvider.class, loader).stream()
             .map(ServiceLoader.Provider::get)
-            .toList());
+            .toList(),
+        DEFAULT_PAGE_SIZE);
   }
 
   public ServeConfig withPreload(List<String> names) {
     return new ServeConfig(
-        roots, loaderOptions, names, handlers, scriptTimeout, watch, resourceProviders);
+        roots, loaderOptions, names, handlers, scriptTimeout, watch, resourceProviders, pageSize);
   }
 
   public ServeConfig withLoaderOptions(LoaderOptions options) {
     return new ServeConfig(
-        roots, options, preload, handlers, scriptTimeout, watch, resourceProviders);
+        roots, options, preload, handlers, scriptTimeout, watch, resourceProviders, pageSize);
   }
 
   public ServeConfig withWatch(boolean value) {
     return new ServeConfig(
-        roots, loaderOptions, preload, handlers, scriptTimeout, value, resourceProviders);
+        roots, loaderOptions, preload, handlers, scriptTimeout, value, resourceProviders, pageSize);
   }
 
   public ServeConfig withResourceProviders(List<ResourceProvider> providers) {
     return new ServeConfig(
-        roots, loaderOptions, preload, handlers, scriptTimeout, watch, providers);
+        roots, loaderOptions, preload, handlers, scriptTimeout, watch, providers, pageSize);
+  }
+
+  public ServeConfig withPageSize(int value) {
+    return new ServeConfig(
+        roots, loaderOptions, preload, handlers, scriptTimeout, watch, resourceProviders, value);
   }
 }

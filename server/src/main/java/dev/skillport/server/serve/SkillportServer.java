@@ -151,7 +151,7 @@ public final class SkillportServer implements AutoCloseable {
             config.handlers(),
             new ScriptToolRunner(config.scriptTimeout(), MAX_STDOUT, MAX_STDERR),
             config.preload(),
-            100,
+            config.pageSize(),
             plugins.adapters());
     // The bundled skillport-diagnostics tools report on this server, so they are bound here.
     LiveIntrospection introspection =
@@ -251,8 +251,9 @@ public final class SkillportServer implements AutoCloseable {
     // Host adapters' resources (a DCC's open scene) are served beside the configured providers.
     List<ResourceProvider> providers = new ArrayList<>(config.resourceProviders());
     providers.addAll(plugins.resourceProviders());
-    ResourcesFeature resources = new ResourcesFeature(holder, views, providers, 100);
-    PromptsFeature prompts = new PromptsFeature(holder, views, resources, service::signer, 100);
+    ResourcesFeature resources = new ResourcesFeature(holder, views, providers, config.pageSize());
+    PromptsFeature prompts =
+        new PromptsFeature(holder, views, resources, service::signer, config.pageSize());
     CompletionsFeature completions = new CompletionsFeature(prompts, resources);
     SkillsFeature skills = new SkillsFeature(holder, 50);
     return new Surfaces(

@@ -65,6 +65,11 @@ class ServeStartupErrorsIT {
   }
 
   @Test
+  void pageSizeZero_oneLineExitTwo() throws Exception {
+    assertOneLine(serve("--page-size", "0"), 2, "--page-size 0 is not a page size");
+  }
+
+  @Test
   void publicAddressWithoutToken_oneLineExitTwo() throws Exception {
     assertOneLine(
         serve("--http", "--host", "0.0.0.0", "--port", "0"),

@@ -102,4 +102,73 @@ class SkillportServerLaunchTest {
     assertThat(server.isReady()).isTrue();
     assertThat(server.catalogLoaded().get(1, TimeUnit.SECONDS).skills()).hasSize(SKILLS);
   }
+
+  @Test
+  void pageSize_configured_pagesToolsListAndEveryPageIsReached() throws Exception {
+    writeSkills();
+    ServeConfig config =
+        new ServeConfig(
+                List.of(SkillRoot.of(skills, Scope.REPO)),
+                LoaderOptions.DEFAULTS,
+                List.of(),
+                new HandlerRegistry(),
+                Duration.ofSeconds(20),
+                false)
+            .withPageSize(150);
+    server = SkillportServer.start(config, "test");
+    StringBuilder session =
+        new StringBuilder(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                + "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n");
+    List<Integer> pageSizes = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    String cursor = null;
+    // Each round replays the session with one more page requested, following the cursors.
+    for (int round = 0; round < 10; round++) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      new StdioTransport(
+              server.mcp(),
+              new ByteArrayInputStream(session.toString().getBytes(StandardCharsets.UTF_8)),
+              out)
+          .run();
+      JsonNode last = null;
+      for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+        JsonNode message = JSON.readTree(line);
+        if (message.path("id").asInt() == 2 + round) {
+          last = message;
+        }
+      }
+      assertThat(last).as("the answer to page " + (round + 1)).isNotNull();
+      JsonNode tools = last.path("result").path("tools");
+      pageSizes.add(tools.size());
+      tools.forEach(t -> names.add(t.path("name").asText()));
+      cursor = last.path("result").path("nextCursor").asText(null);
+      if (cursor == null) {
+        break;
+      }
+      session
+          .append("{\"jsonrpc\":\"2.0\",\"id\":")
+          .append(3 + round)
+          .append(",\"method\":\"tools/list\",\"params\":{\"cursor\":\"")
+          .append(cursor)
+          .append("\"}}\n");
+    }
+
+    assertThat(cursor).as("the last page has no cursor").isNull();
+    assertThat(pageSizes).hasSizeGreaterThan(2);
+    assertThat(pageSizes.subList(0, pageSizes.size() - 1)).allMatch(n -> n == 150);
+    assertThat(pageSizes.get(pageSizes.size() - 1)).isBetween(1, 150);
+    assertThat(names).doesNotHaveDuplicates().contains("__skill__batch-skill-399");
+  }
+
+  @Test
+  void pageSize_belowOne_isRefused() {
+    ServeConfig config = ServeConfig.of(List.of());
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> config.withPageSize(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("pageSize");
+  }
 }
