@@ -20,24 +20,17 @@ import picocli.CommandLine.Command;
 /** Keeps the README's reference and examples equal to what the code does. */
 class ReadmeTest {
   private static final Path REPO = Path.of(System.getProperty("skillport.repo", "..")).normalize();
-  private static final Pattern FENCE = Pattern.compile("(?ms)^```(\\w*)\\n(.*?)^```$");
-
+  private static MarkdownPage page;
   private static String readme;
 
   @BeforeAll
-  static void read() throws Exception {
-    readme = Files.readString(REPO.resolve("README.md"), StandardCharsets.UTF_8);
+  static void read() {
+    page = MarkdownPage.read(REPO.resolve("README.md"));
+    readme = page.text();
   }
 
-  private record Block(String language, String body) {}
-
-  private static List<Block> blocks() {
-    List<Block> blocks = new ArrayList<>();
-    Matcher m = FENCE.matcher(readme);
-    while (m.find()) {
-      blocks.add(new Block(m.group(1), m.group(2)));
-    }
-    return blocks;
+  private static List<MarkdownPage.Block> blocks() {
+    return page.blocks();
   }
 
   /** The README row for a code: default severity, severity under --strict, summary. */
@@ -90,21 +83,18 @@ class ReadmeTest {
 
   @Test
   void examples_everyCommandBlockPrintsExactlyItsOutput() {
-    List<Block> examples =
-        blocks().stream().filter(b -> b.body().startsWith("$ bin/skillport ")).toList();
+    List<MarkdownPage.Block> examples =
+        blocks().stream().filter(MarkdownPage.Block::isTranscript).toList();
 
     assertThat(examples).hasSizeGreaterThanOrEqualTo(2);
-    for (Block example : examples) {
-      String[] lines = example.body().split("\n", 2);
-      String[] args = lines[0].substring("$ bin/skillport ".length()).trim().split(" +");
-      CliRun run = CliRun.execute(REPO, args);
-      assertThat(run.out().strip()).as(lines[0]).isEqualTo(lines[1].strip());
+    for (MarkdownPage.Block example : examples) {
+      Transcripts.assertPrintsItsOutput(REPO, example, "README.md:" + example.line());
     }
   }
 
   @Test
   void jsonShape_exampleEqualsRealOutput() throws Exception {
-    Block json =
+    MarkdownPage.Block json =
         blocks().stream().filter(b -> b.language().equals("json")).findFirst().orElseThrow();
     CliRun run =
         CliRun.execute(REPO, "validate", "--format", "json", "samples/invalid/legacy-frontmatter");
@@ -126,7 +116,7 @@ class ReadmeTest {
 
   @Test
   void pythonExample_isTheScriptTheInteropTestRuns() throws Exception {
-    Block python =
+    MarkdownPage.Block python =
         blocks().stream()
             .filter(b -> b.language().equals("python") && b.body().contains("dcc_mcp_core"))
             .findFirst()
@@ -142,7 +132,7 @@ class ReadmeTest {
 
   @Test
   void askExample_isTheScriptTheInteropTestsRun() throws Exception {
-    Block python =
+    MarkdownPage.Block python =
         blocks().stream()
             .filter(b -> b.language().equals("python") && b.body().contains("::ask"))
             .findFirst()

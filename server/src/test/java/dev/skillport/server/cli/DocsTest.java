@@ -1,0 +1,585 @@
+package dev.skillport.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.api.diagnostic.DiagnosticCode;
+import dev.skillport.api.diagnostic.Severity;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Keeps the guide in {@code docs/} equal to the code: every example there is a file of the build, a
+ * transcript that runs, or a table checked against the model it describes (picocli's commands,
+ * {@link DiagnosticCode}, the root pom's modules). Run with {@code -Dskillport.docs.update=true} to
+ * rewrite the generated part of {@code docs/diagnostics.md}.
+ */
+class DocsTest {
+  private static final Path REPO = Path.of(System.getProperty("skillport.repo", "..")).normalize();
+  private static final Path DOCS = REPO.resolve("docs");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Rewrites the generated parts of the pages (transcripts' output, the diagnostics reference). */
+  private static final boolean UPDATE = Boolean.getBoolean("skillport.docs.update");
+
+  /** Where the host configuration snippets put the repository. */
+  static final String CHECKOUT = "/path/to/skillport";
+
+  private static final String GENERATED_BEGIN = "<!-- generated from DiagnosticCode: begin -->";
+  private static final String GENERATED_END = "<!-- generated from DiagnosticCode: end -->";
+
+  /** The guide's pages, each one linked from the index. */
+  private static final List<String> PAGES =
+      List.of(
+          "getting-started.md",
+          "writing-skills.md",
+          "diagnostics.md",
+          "running.md",
+          "host-adapters.md",
+          "architecture.md",
+          "blender.md");
+
+  private static List<MarkdownPage> guide() {
+    return PAGES.stream().map(p -> MarkdownPage.read(DOCS.resolve(p))).toList();
+  }
+
+  private static List<Path> markdownFiles() {
+    try (Stream<Path> files = Files.walk(DOCS)) {
+      List<Path> all =
+          new ArrayList<>(files.filter(p -> p.toString().endsWith(".md")).sorted().toList());
+      all.add(REPO.resolve("README.md"));
+      return all;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String where(MarkdownPage page, MarkdownPage.Block block) {
+    return REPO.relativize(page.file()) + ":" + block.line();
+  }
+
+  @Test
+  void index_linksEveryPage() {
+    MarkdownPage index = MarkdownPage.read(DOCS.resolve("README.md"));
+    assertThat(index.relativeLinks()).containsAll(PAGES);
+  }
+
+  @Test
+  void links_everyRelativeLinkAndAnchorResolves() {
+    List<String> dead = new ArrayList<>();
+    for (Path file : markdownFiles()) {
+      MarkdownPage page = MarkdownPage.read(file);
+      for (String link : page.relativeLinks()) {
+        String path = link.contains("#") ? link.substring(0, link.indexOf('#')) : link;
+        String anchor = link.contains("#") ? link.substring(link.indexOf('#') + 1) : null;
+        Path target = path.isEmpty() ? file : file.getParent().resolve(path).normalize();
+        if (!target.startsWith(REPO) || !Files.exists(target)) {
+          dead.add(REPO.relativize(file) + ": " + link);
+        } else if (anchor != null
+            && target.toString().endsWith(".md")
+            && !MarkdownPage.read(target).anchors().contains(anchor)) {
+          dead.add(REPO.relativize(file) + ": " + link + " (no such heading)");
+        }
+      }
+    }
+    assertThat(dead).as("dead relative links").isEmpty();
+  }
+
+  @Test
+  void transcripts_everyCommandPrintsExactlyItsOutput() throws IOException {
+    int run = 0;
+    for (MarkdownPage page : guide()) {
+      if (UPDATE) {
+        String text = page.text();
+        for (MarkdownPage.Block block : page.blocks()) {
+          if (block.isTranscript()) {
+            text =
+                text.replace(
+                    "```\n" + block.body() + "```",
+                    "```\n" + Transcripts.actual(REPO, block) + "```");
+          }
+        }
+        Files.writeString(page.file(), text, StandardCharsets.UTF_8);
+        page = MarkdownPage.read(page.file());
+      }
+      for (MarkdownPage.Block block : page.blocks()) {
+        if (block.isTranscript()) {
+          Transcripts.assertPrintsItsOutput(REPO, block, where(page, block));
+          run++;
+        }
+      }
+    }
+    assertThat(run).as("transcripts in the guide").isGreaterThanOrEqualTo(3);
+  }
+
+  /**
+   * A block noted {@code <!-- file: PATH -->} is that file; {@code PATH#NAME} is the region between
+   * the lines holding {@code docs:begin NAME} and {@code docs:end NAME}, indentation removed.
+   */
+  @Test
+  void files_everyExampleIsTheFileItNames() throws IOException {
+    int checked = 0;
+    for (MarkdownPage page : guide()) {
+      for (MarkdownPage.Block block : page.blocksNoted("file:")) {
+        String ref = block.note().substring("file:".length()).strip();
+        assertThat(block.body().strip())
+            .as("%s is %s", where(page, block), ref)
+            .isEqualTo(excerpt(ref).strip());
+        checked++;
+      }
+    }
+    assertThat(checked).as("examples taken from files").isGreaterThanOrEqualTo(10);
+  }
+
+  /**
+   * Every skill a page takes an example from passes {@code validate --strict} with nothing said.
+   */
+  @Test
+  void files_everySkillAnExampleComesFromIsStrictlyClean() {
+    Set<Path> skills = new TreeSet<>();
+    for (MarkdownPage page : guide()) {
+      for (MarkdownPage.Block block : page.blocksNoted("file:")) {
+        String ref = block.note().substring("file:".length()).strip().split("#")[0];
+        if (ref.contains("/src/test/")) {
+          continue;
+        }
+        for (Path dir = REPO.resolve(ref).getParent();
+            dir.startsWith(REPO);
+            dir = dir.getParent()) {
+          if (Files.isRegularFile(dir.resolve("SKILL.md"))) {
+            skills.add(dir);
+            break;
+          }
+        }
+      }
+    }
+    assertThat(skills).isNotEmpty();
+    for (Path skill : skills) {
+      CliRun run =
+          CliRun.execute(
+              REPO, "validate", "--strict", REPO.relativize(skill.getParent()).toString());
+      assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+      assertThat(run.out())
+          .as(skill.toString())
+          .contains("PASS " + skill.getFileName() + " ")
+          .contains("0 with warnings, 0 failed; 0 errors, 0 warnings, 0 notices");
+    }
+  }
+
+  static String excerpt(String ref) {
+    String[] parts = ref.split("#", 2);
+    String text;
+    try {
+      text = Files.readString(REPO.resolve(parts[0]), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new AssertionError("the example's file " + parts[0] + " cannot be read", e);
+    }
+    if (parts.length == 1) {
+      return text;
+    }
+    List<String> region = new ArrayList<>();
+    boolean in = false;
+    for (String line : text.split("\n", -1)) {
+      if (line.contains("docs:end " + parts[1])) {
+        in = false;
+      } else if (in) {
+        region.add(line);
+      } else if (line.contains("docs:begin " + parts[1])) {
+        in = true;
+      }
+    }
+    assertThat(region).as("region %s in %s", parts[1], parts[0]).isNotEmpty();
+    int indent =
+        region.stream()
+            .filter(l -> !l.isBlank())
+            .mapToInt(l -> l.length() - l.stripLeading().length())
+            .min()
+            .orElse(0);
+    return region.stream()
+        .map(l -> l.length() >= indent ? l.substring(indent) : l.strip())
+        .collect(Collectors.joining("\n"));
+  }
+
+  // --- diagnostics reference -------------------------------------------------------------------
+
+  /** Where each group of codes starts, in the enum's order. */
+  private static final Map<DiagnosticCode, String> GROUPS = new LinkedHashMap<>();
+
+  static {
+    GROUPS.put(DiagnosticCode.ROOT_NOT_DIRECTORY, "Discovery and roots");
+    GROUPS.put(DiagnosticCode.FRONTMATTER_MISSING, "SKILL.md frontmatter");
+    GROUPS.put(DiagnosticCode.DCC_MCP_NOT_MAPPING, "metadata.dcc-mcp");
+    GROUPS.put(DiagnosticCode.SIBLING_MISSING, "Sibling files");
+    GROUPS.put(DiagnosticCode.TOOL_ENTRY_INVALID, "Tools and groups");
+    GROUPS.put(DiagnosticCode.PROMPT_INVALID, "Prompts, resources, workflows");
+    GROUPS.put(DiagnosticCode.EXTERNAL_DEPS_INVALID, "External requirements and bridges");
+    GROUPS.put(DiagnosticCode.DEPENDENCY_MISSING, "Across skills");
+    GROUPS.put(DiagnosticCode.LOADER_INTERNAL_ERROR, "The loader itself");
+    GROUPS.put(DiagnosticCode.PLUGIN_INVALID, "Host-adapter plugins");
+  }
+
+  /** The reference part of {@code docs/diagnostics.md}, made from {@link DiagnosticCode}. */
+  static String diagnosticsReference() {
+    StringBuilder out = new StringBuilder();
+    for (DiagnosticCode code : DiagnosticCode.values()) {
+      String group = GROUPS.get(code);
+      if (group != null) {
+        out.append("\n## ").append(group).append('\n');
+      }
+      Severity strict = code.raisedByStrict() ? Severity.ERROR : code.defaultSeverity();
+      out.append("\n### ").append(code.name()).append("\n\n");
+      out.append("Severity: **")
+          .append(code.defaultSeverity().label())
+          .append("**")
+          .append(
+              strict == code.defaultSeverity()
+                  ? ", also under `--strict`."
+                  : " (**" + strict.label() + "** under `--strict`).")
+          .append("\n\n");
+      out.append("Means: ").append(sentence(code.summary())).append("\n\n");
+      out.append("Fix: ").append(sentence(code.hint())).append('\n');
+    }
+    return out.toString();
+  }
+
+  private static String sentence(String s) {
+    return s.endsWith(".") ? s : s + ".";
+  }
+
+  @Test
+  void diagnostics_pageIsGeneratedFromDiagnosticCode() throws IOException {
+    Path file = DOCS.resolve("diagnostics.md");
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    int begin = text.indexOf(GENERATED_BEGIN);
+    int end = text.indexOf(GENERATED_END);
+    assertThat(begin).as("the generated part's begin marker").isNotNegative();
+    assertThat(end).as("the generated part's end marker").isGreaterThan(begin);
+    String expected = diagnosticsReference();
+    String actual = text.substring(begin + GENERATED_BEGIN.length(), end);
+    if (UPDATE && !actual.equals(expected + "\n")) {
+      Files.writeString(
+          file,
+          text.substring(0, begin + GENERATED_BEGIN.length())
+              + expected
+              + "\n"
+              + text.substring(end),
+          StandardCharsets.UTF_8);
+      actual = expected + "\n";
+    }
+    assertThat(actual)
+        .as(
+            "docs/diagnostics.md is out of date; run the server module's DocsTest with"
+                + " -Dskillport.docs.update=true to rewrite it")
+        .isEqualTo(expected + "\n");
+  }
+
+  @Test
+  void diagnostics_everyCodeAPageNamesExists() {
+    Set<String> codes = new TreeSet<>();
+    for (DiagnosticCode code : DiagnosticCode.values()) {
+      codes.add(code.name());
+    }
+    Pattern link = Pattern.compile("diagnostics\\.md#([a-z_]+)");
+    List<String> unknown = new ArrayList<>();
+    for (Path file : markdownFiles()) {
+      Matcher m = link.matcher(MarkdownPage.read(file).text());
+      while (m.find()) {
+        if (!codes.contains(m.group(1).toUpperCase(java.util.Locale.ROOT))) {
+          unknown.add(REPO.relativize(file) + ": " + m.group(1));
+        }
+      }
+    }
+    assertThat(unknown).isEmpty();
+  }
+
+  // --- command-line reference ------------------------------------------------------------------
+
+  private static CommandLine commandLine() {
+    return SkillportCommand.commandLine(
+        new CliOutput(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter())),
+        new CliEnvironment(REPO, null, false, Map.of(), CliEnvironment.DEFAULT_PROGRESS_DELAY));
+  }
+
+  /** How a page writes an option in a table's first cell: names and, for a value, its label. */
+  private static String usage(OptionSpec option) {
+    String names = String.join(", ", option.names());
+    return option.typeInfo().isBoolean() ? names : names + " " + option.paramLabel();
+  }
+
+  /**
+   * For each command, {@code docs/running.md} has a table whose first header is {@code <command>
+   * option}, one row per option, in picocli's order: the usage cell is exact, and a default value
+   * is stated as {@code default VALUE}.
+   */
+  @Test
+  void flags_everyCommandsTableIsPicoclisModel() {
+    MarkdownPage running = MarkdownPage.read(DOCS.resolve("running.md"));
+    CommandLine root = commandLine();
+    Map<String, CommandSpec> commands = new LinkedHashMap<>();
+    commands.put("serve", root.getSubcommands().get("serve").getCommandSpec());
+    commands.put("validate", root.getSubcommands().get("validate").getCommandSpec());
+    commands.put("list", root.getSubcommands().get("list").getCommandSpec());
+    commands.put(
+        "new skill",
+        root.getSubcommands().get("new").getSubcommands().get("skill").getCommandSpec());
+    for (Map.Entry<String, CommandSpec> command : commands.entrySet()) {
+      List<List<String>> rows = running.requireTable(command.getKey() + " option");
+      List<OptionSpec> options =
+          command.getValue().options().stream()
+              .filter(o -> !o.usageHelp() && !o.versionHelp())
+              .toList();
+      assertThat(rows.stream().map(r -> r.get(0)).toList())
+          .as("the rows of the '%s option' table", command.getKey())
+          .containsExactlyElementsOf(options.stream().map(o -> "`" + usage(o) + "`").toList());
+      for (int i = 0; i < options.size(); i++) {
+        OptionSpec option = options.get(i);
+        String value = option.defaultValue();
+        if (value != null && !option.typeInfo().isBoolean()) {
+          assertThat(rows.get(i).get(1))
+              .as("the row of %s states its default", option.longestName())
+              .contains("default `" + value + "`");
+        }
+      }
+    }
+  }
+
+  /**
+   * Every {@code SKILLPORT_*} variable the guide names is read by the code, its tests or the
+   * launcher.
+   */
+  @Test
+  void environment_everyVariableNamedIsReadByTheCode() throws IOException {
+    Set<String> named = new TreeSet<>();
+    Pattern variable = Pattern.compile("\\bSKILLPORT_[A-Z_]*[A-Z]\\b");
+    for (MarkdownPage page : guide()) {
+      Matcher m = variable.matcher(page.text());
+      while (m.find()) {
+        named.add(m.group());
+      }
+    }
+    StringBuilder code = new StringBuilder(Files.readString(REPO.resolve("bin/skillport")));
+    try (Stream<Path> files = Files.walk(REPO)) {
+      for (Path source :
+          files
+              .filter(p -> p.toString().contains("/src/"))
+              .filter(p -> p.toString().endsWith(".java") || p.toString().endsWith(".py"))
+              .filter(p -> !p.toString().contains("/target/"))
+              .toList()) {
+        code.append(Files.readString(source, StandardCharsets.UTF_8));
+      }
+    }
+    code.append(Files.readString(REPO.resolve("interop/interop.mjs"), StandardCharsets.UTF_8));
+    assertThat(named).isNotEmpty();
+    assertThat(named.stream().filter(v -> !code.toString().contains(v)).toList())
+        .as("variables the guide names that no code reads")
+        .isEmpty();
+  }
+
+  /** The architecture page links every decision record, so a new record cannot go unlisted. */
+  @Test
+  void architecture_linksEveryDecisionRecord() throws IOException {
+    List<String> links = MarkdownPage.read(DOCS.resolve("architecture.md")).relativeLinks();
+    try (Stream<Path> records = Files.list(DOCS.resolve("decisions"))) {
+      assertThat(links)
+          .containsAll(
+              records
+                  .map(p -> "decisions/" + p.getFileName())
+                  .filter(p -> p.endsWith(".md"))
+                  .sorted()
+                  .toList());
+    }
+  }
+
+  // --- host configuration snippets ------------------------------------------------------------
+
+  /** A server entry of a host's configuration snippet. */
+  record HostEntry(String where, JsonNode entry) {}
+
+  /** The server entries of every JSON block of getting-started.md noted {@code host-config:}. */
+  static List<HostEntry> hostEntries() {
+    MarkdownPage page = MarkdownPage.read(DOCS.resolve("getting-started.md"));
+    List<HostEntry> entries = new ArrayList<>();
+    for (MarkdownPage.Block block : page.blocksNoted("host-config:")) {
+      JsonNode config;
+      try {
+        config = JSON.readTree(block.body());
+      } catch (IOException e) {
+        throw new AssertionError(where(page, block) + " is not JSON", e);
+      }
+      assertThat(block.language()).isEqualTo("json");
+      JsonNode servers =
+          config.has("mcpServers") ? config.get("mcpServers") : config.get("servers");
+      assertThat(servers).as("%s has mcpServers or servers", where(page, block)).isNotNull();
+      assertThat(config.size()).as(where(page, block)).isEqualTo(1);
+      for (Iterator<JsonNode> it = servers.elements(); it.hasNext(); ) {
+        entries.add(new HostEntry(where(page, block) + " (" + block.note() + ")", it.next()));
+      }
+    }
+    return entries;
+  }
+
+  /** The arguments of a stdio entry, the checkout placeholder replaced by this repository. */
+  static List<String> stdioArguments(JsonNode entry) {
+    List<String> args = new ArrayList<>();
+    entry
+        .get("args")
+        .forEach(a -> args.add(a.asText().replace(CHECKOUT, REPO.toAbsolutePath().toString())));
+    return args;
+  }
+
+  @Test
+  void hostConfigs_stdioEntriesParseWithTheRealCommandLine() {
+    List<HostEntry> stdio = hostEntries().stream().filter(e -> e.entry().has("command")).toList();
+    assertThat(stdio).hasSizeGreaterThanOrEqualTo(2);
+    for (HostEntry e : stdio) {
+      JsonNode entry = e.entry();
+      Set<String> keys = new LinkedHashSet<>();
+      entry.fieldNames().forEachRemaining(keys::add);
+      assertThat(keys).as(e.where()).isSubsetOf("type", "command", "args", "env");
+      if (entry.has("type")) {
+        assertThat(entry.get("type").asText()).as(e.where()).isEqualTo("stdio");
+      }
+      assertThat(entry.get("command").asText())
+          .as(e.where())
+          .isEqualTo(CHECKOUT + "/bin/skillport");
+      List<String> args = stdioArguments(entry);
+      ParseResult parsed = commandLine().parseArgs(args.toArray(String[]::new));
+      assertThat(parsed.subcommand()).as(e.where()).isNotNull();
+      ParseResult serve = parsed.subcommand();
+      assertThat(serve.commandSpec().name()).as(e.where()).isEqualTo("serve");
+      assertThat(serve.hasMatchedOption("--http")).as(e.where()).isFalse();
+      if (serve.hasMatchedOption("--skills")) {
+        List<String> roots = serve.matchedOptionValue("--skills", List.of());
+        assertThat(roots)
+            .as(e.where())
+            .allSatisfy(
+                root -> assertThat(Path.of(root.replaceFirst("^[a-z]+=", ""))).isDirectory());
+      }
+    }
+  }
+
+  @Test
+  void hostConfigs_urlEntriesNameTheDefaultEndpoint() {
+    List<HostEntry> http = hostEntries().stream().filter(e -> e.entry().has("url")).toList();
+    assertThat(http).hasSizeGreaterThanOrEqualTo(2);
+    CommandSpec serve = commandLine().getSubcommands().get("serve").getCommandSpec();
+    for (HostEntry e : http) {
+      JsonNode entry = e.entry();
+      Set<String> keys = new LinkedHashSet<>();
+      entry.fieldNames().forEachRemaining(keys::add);
+      assertThat(keys).as(e.where()).isSubsetOf("type", "url", "headers");
+      if (entry.has("type")) {
+        assertThat(entry.get("type").asText()).as(e.where()).isEqualTo("http");
+      }
+      URI url = URI.create(entry.get("url").asText());
+      assertThat(url.getScheme()).isEqualTo("http");
+      assertThat(url.getHost()).as(e.where()).isEqualTo(serve.findOption("--host").defaultValue());
+      assertThat(String.valueOf(url.getPort()))
+          .as(e.where())
+          .isEqualTo(serve.findOption("--port").defaultValue());
+      assertThat(url.getPath()).as(e.where()).isEqualTo("/mcp");
+    }
+  }
+
+  // --- architecture ----------------------------------------------------------------------------
+
+  private static Document pom(Path file) {
+    try {
+      DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+      factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+      return factory.newDocumentBuilder().parse(file.toFile());
+    } catch (Exception e) {
+      throw new AssertionError("cannot read " + file, e);
+    }
+  }
+
+  private static List<Element> children(Element parent, String name) {
+    List<Element> out = new ArrayList<>();
+    NodeList nodes = parent.getChildNodes();
+    for (int i = 0; i < nodes.getLength(); i++) {
+      Node n = nodes.item(i);
+      if (n instanceof Element el && el.getTagName().equals(name)) {
+        out.add(el);
+      }
+    }
+    return out;
+  }
+
+  private static String child(Element parent, String name) {
+    List<Element> found = children(parent, name);
+    return found.isEmpty() ? null : found.get(0).getTextContent().strip();
+  }
+
+  /**
+   * {@code docs/architecture.md}'s module table lists the root pom's modules in its order, and for
+   * each the modules its main code uses (the pom's dependencies on project modules outside the test
+   * scope).
+   */
+  @Test
+  void architecture_moduleTableIsTheRootPom() {
+    Element root = pom(REPO.resolve("pom.xml")).getDocumentElement();
+    List<String> modules =
+        children(children(root, "modules").get(0), "module").stream()
+            .map(m -> m.getTextContent().strip())
+            .toList();
+    Map<String, String> moduleOfArtifact = new LinkedHashMap<>();
+    for (String module : modules) {
+      moduleOfArtifact.put(
+          child(pom(REPO.resolve(module).resolve("pom.xml")).getDocumentElement(), "artifactId"),
+          module);
+    }
+    List<List<String>> rows =
+        MarkdownPage.read(DOCS.resolve("architecture.md")).requireTable("module");
+    assertThat(rows.stream().map(r -> r.get(0)).toList())
+        .as("architecture.md's modules")
+        .containsExactlyElementsOf(modules.stream().map(m -> "`" + m + "`").toList());
+    Pattern name = Pattern.compile("`([^`]+)`");
+    for (int i = 0; i < modules.size(); i++) {
+      Element pom = pom(REPO.resolve(modules.get(i)).resolve("pom.xml")).getDocumentElement();
+      Set<String> uses = new TreeSet<>();
+      List<Element> deps = children(pom, "dependencies");
+      for (Element dep :
+          deps.isEmpty() ? List.<Element>of() : children(deps.get(0), "dependency")) {
+        String module = moduleOfArtifact.get(child(dep, "artifactId"));
+        if (module != null && !"test".equals(child(dep, "scope"))) {
+          uses.add(module);
+        }
+      }
+      Set<String> documented = new TreeSet<>();
+      Matcher m = name.matcher(rows.get(i).get(1));
+      while (m.find()) {
+        documented.add(m.group(1));
+      }
+      assertThat(documented).as("what %s uses", modules.get(i)).isEqualTo(uses);
+    }
+  }
+}
