@@ -372,6 +372,72 @@ class DocsTest {
     }
   }
 
+  /** Splits a shell line into words the way a POSIX shell does for simple quoting. */
+  static List<String> words(String line) {
+    List<String> words = new ArrayList<>();
+    StringBuilder word = new StringBuilder();
+    boolean inWord = false;
+    char quote = 0;
+    for (char c : line.toCharArray()) {
+      if (quote != 0) {
+        if (c == quote) {
+          quote = 0;
+        } else {
+          word.append(c);
+        }
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+        inWord = true;
+      } else if (Character.isWhitespace(c)) {
+        if (inWord) {
+          words.add(word.toString());
+          word.setLength(0);
+          inWord = false;
+        }
+      } else {
+        word.append(c);
+        inWord = true;
+      }
+    }
+    if (inWord) {
+      words.add(word.toString());
+    }
+    return words;
+  }
+
+  /**
+   * Every {@code bin/skillport ...} command line shown in a shell block (of the guide and the
+   * README) parses with the real command line: a renamed or removed flag fails here.
+   */
+  @Test
+  void commands_everyCommandLineShownParses() {
+    int parsed = 0;
+    for (Path file : markdownFiles()) {
+      MarkdownPage page = MarkdownPage.read(file);
+      for (MarkdownPage.Block block : page.blocks()) {
+        if (!List.of("", "sh", "shell", "bash").contains(block.language())) {
+          continue;
+        }
+        for (String line : block.body().split("\n")) {
+          for (String command : line.replaceFirst("^\\$ ", "").split("&&")) {
+            List<String> words = words(command.strip());
+            if (words.isEmpty() || !words.get(0).equals("bin/skillport")) {
+              continue;
+            }
+            String[] args = words.subList(1, words.size()).toArray(String[]::new);
+            try {
+              commandLine().parseArgs(args);
+            } catch (CommandLine.ParameterException e) {
+              throw new AssertionError(where(page, block) + ": " + command.strip(), e);
+            }
+            parsed++;
+          }
+        }
+      }
+    }
+    assertThat(parsed).as("command lines shown").isGreaterThanOrEqualTo(10);
+  }
+
   /**
    * Every {@code SKILLPORT_*} variable the guide names is read by the code, its tests or the
    * launcher.
