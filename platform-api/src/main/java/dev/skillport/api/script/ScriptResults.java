@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.tool.Content;
+import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import java.io.IOException;
 import java.io.InputStream;
@@ -151,7 +152,7 @@ public final class ScriptResults {
       message = "script exited with code " + exit;
     }
     ObjectNode body = NODES.objectNode();
-    body.put("code", "SCRIPT_FAILED");
+    body.put("code", ToolFailureCode.SCRIPT_FAILED.name());
     body.put("message", message);
     body.put("exit_code", exit);
     return new ToolResult(List.of(new Content.Text(message)), body, true);
@@ -194,7 +195,7 @@ public final class ScriptResults {
       text.append('\n').append(prompt);
     }
     if (!body.has("code")) {
-      body.put("code", "SCRIPT_FAILED");
+      body.put("code", ToolFailureCode.SCRIPT_FAILED.name());
     }
     if (!body.has("message")) {
       body.put("message", message);

@@ -1,6 +1,8 @@
 package dev.skillport.api.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
 /**
@@ -27,5 +29,34 @@ public record ToolResult(List<Content> content, JsonNode structured, boolean isE
   /** A structured result; its text content is the JSON rendering. */
   public static ToolResult structured(JsonNode object) {
     return new ToolResult(List.of(new Content.Text(object.toString())), object, false);
+  }
+
+  /**
+   * A tool failure: {@code isError} with structured content {@code {code, message, hint}} and the
+   * text {@code "CODE: message (hint)"}.
+   *
+   * @param hint what the caller can do about it, or {@code null}
+   */
+  public static ToolResult failure(ToolFailureCode code, String message, String hint) {
+    return failure(code, message, hint, null);
+  }
+
+  /**
+   * Like {@link #failure(ToolFailureCode, String, String)}, with {@code details} (an object, or
+   * {@code null}) beside the message.
+   */
+  public static ToolResult failure(
+      ToolFailureCode code, String message, String hint, JsonNode details) {
+    ObjectNode body = JsonNodeFactory.instance.objectNode();
+    body.put("code", code.name());
+    body.put("message", message);
+    if (hint != null) {
+      body.put("hint", hint);
+    }
+    if (details != null) {
+      body.set("details", details);
+    }
+    String text = code.name() + ": " + message + (hint == null ? "" : " (" + hint + ")");
+    return new ToolResult(List.of(new Content.Text(text)), body, true);
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.skill.Skill;
+import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.server.secrets.Redactor;
 import java.io.BufferedWriter;
@@ -74,8 +75,8 @@ public final class CallGuard implements AutoCloseable {
       return Optional.empty();
     }
     return Optional.of(
-        ToolCallErrors.result(
-            "SKILL_DENIED",
+        ToolResult.failure(
+            ToolFailureCode.SKILL_DENIED,
             "skill '" + skill.name() + "' is denied by the server's configuration",
             "ask the operator"));
   }

@@ -19,6 +19,7 @@ import dev.skillport.api.skill.WorkflowSpec;
 import dev.skillport.api.tool.ClientRequestException;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolContext;
+import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.files.RegularFiles;
 import dev.skillport.registry.Catalog;
@@ -260,7 +261,7 @@ final class CoreTools {
   }
 
   private static ToolResult invalid(String message, String hint) {
-    return ToolCallErrors.result("INVALID_ARGUMENTS", message, hint);
+    return ToolResult.failure(ToolFailureCode.INVALID_ARGUMENTS, message, hint);
   }
 
   // ---- search_skills ----------------------------------------------------------------------
@@ -457,8 +458,10 @@ final class CoreTools {
     Catalog catalog = service.catalog();
     Skill s = catalog.skill(name).orElse(null);
     if (s == null) {
-      return ToolCallErrors.result(
-          "SKILL_NOT_FOUND", "no skill named '" + name + "'", "call search_skills to find one");
+      return ToolResult.failure(
+          ToolFailureCode.SKILL_NOT_FOUND,
+          "no skill named '" + name + "'",
+          "call search_skills to find one");
     }
     SessionView view = session.view();
     DccExtensions ext = s.manifest().extensions();
@@ -762,8 +765,11 @@ final class CoreTools {
       List<String> messages = new ArrayList<>();
       errors.forEach(e -> messages.add(e.get("message").asText()));
       String message = String.join("; ", messages);
-      out.put("code", "SKILL_NOT_LOADABLE").put("message", message);
-      return new ToolResult(List.of(new Content.Text("SKILL_NOT_LOADABLE: " + message)), out, true);
+      out.put("code", ToolFailureCode.SKILL_NOT_LOADABLE.name()).put("message", message);
+      return new ToolResult(
+          List.of(new Content.Text(ToolFailureCode.SKILL_NOT_LOADABLE.name() + ": " + message)),
+          out,
+          true);
     }
     return ToolResult.structured(out);
   }
@@ -825,8 +831,8 @@ final class CoreTools {
               });
     }
     if (owners.isEmpty()) {
-      return ToolCallErrors.result(
-          "GROUP_NOT_FOUND",
+      return ToolResult.failure(
+          ToolFailureCode.GROUP_NOT_FOUND,
           "no loaded skill"
               + (skillName == null ? "" : " named '" + skillName + "'")
               + " has a group '"
@@ -835,8 +841,8 @@ final class CoreTools {
           "load the skill first; get_skill_info lists its groups");
     }
     if (owners.size() > 1) {
-      return ToolCallErrors.result(
-          "GROUP_AMBIGUOUS",
+      return ToolResult.failure(
+          ToolFailureCode.GROUP_AMBIGUOUS,
           "several loaded skills have a group '" + group + "'",
           "pass skill_name");
     }
@@ -980,7 +986,7 @@ final class CoreTools {
       out.put("error", e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return ToolCallErrors.result("CANCELLED", "the call was interrupted", null);
+      return ToolResult.failure(ToolFailureCode.CANCELLED, "the call was interrupted", null);
     }
     out.put("count", roots.size());
     out.set("roots", roots);
@@ -1024,8 +1030,10 @@ final class CoreTools {
   }
 
   private static ToolResult noSuchJob(String id) {
-    return ToolCallErrors.result(
-        "JOB_NOT_FOUND", "no job with id '" + id + "'", "job ids come from an async call's result");
+    return ToolResult.failure(
+        ToolFailureCode.JOB_NOT_FOUND,
+        "no job with id '" + id + "'",
+        "job ids come from an async call's result");
   }
 
   private static ArrayNode strings(List<String> values) {

@@ -8,6 +8,7 @@ import dev.skillport.api.script.ScriptResults;
 import dev.skillport.api.tool.ClientRequest;
 import dev.skillport.api.tool.ClientRequestException;
 import dev.skillport.api.tool.ToolContext;
+import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -178,14 +179,14 @@ public final class ScriptToolRunner implements AutoCloseable {
       String dcc) {
     Optional<String> kind = kindOf(script);
     if (kind.isEmpty()) {
-      return ToolCallErrors.result(
-          "NO_INTERPRETER",
+      return ToolResult.failure(
+          ToolFailureCode.NO_INTERPRETER,
           "no interpreter is allowed for " + script.getFileName(),
           "use a .py, .sh, .bash, .js or .mjs script");
     }
     if (policy.deniedInterpreters().contains(kind.get())) {
-      return ToolCallErrors.result(
-          "INTERPRETER_DENIED",
+      return ToolResult.failure(
+          ToolFailureCode.INTERPRETER_DENIED,
           kind.get() + " scripts are denied by the server's configuration",
           "ask the operator, or use a tool of another kind");
     }
@@ -199,8 +200,8 @@ public final class ScriptToolRunner implements AutoCloseable {
       try {
         compat = PythonCompat.writeTo(Files.createTempDirectory("skillport-py-"));
       } catch (IOException | RuntimeException e) {
-        return ToolCallErrors.result(
-            "SCRIPT_START_FAILED",
+        return ToolResult.failure(
+            ToolFailureCode.SCRIPT_START_FAILED,
             "could not write the dcc_mcp_core package for the script: " + e.getMessage(),
             "check the temporary folder, or serve with --no-python-compat");
       }
@@ -255,14 +256,14 @@ public final class ScriptToolRunner implements AutoCloseable {
       Map<String, ClientRequest> open = new LinkedHashMap<>(attempt.asks());
       open.keySet().removeIf(answers::has);
       if (open.isEmpty()) {
-        return ToolCallErrors.result(
-            "SCRIPT_ASKED_AGAIN",
+        return ToolResult.failure(
+            ToolFailureCode.SCRIPT_ASKED_AGAIN,
             script.getFileName() + " asked again what it was answered: " + attempt.asks().keySet(),
             "read " + INPUT_RESPONSES_ENV + " before asking");
       }
       if (round >= MAX_ROUNDS) {
-        return ToolCallErrors.result(
-            "TOO_MANY_QUESTIONS",
+        return ToolResult.failure(
+            ToolFailureCode.TOO_MANY_QUESTIONS,
             script.getFileName() + " kept asking after " + MAX_ROUNDS + " rounds",
             "ask everything the script needs at once");
       }
@@ -270,19 +271,22 @@ public final class ScriptToolRunner implements AutoCloseable {
         context.requestAll(open).forEach(answers::set);
       } catch (ClientRequestException e) {
         return e.reason() == ClientRequestException.Reason.INPUT_REQUIRED
-            ? ToolCallErrors.result("INPUT_REQUIRED", "the client is asked for input", null)
-            : ToolCallErrors.result(
-                "CLIENT_REQUEST_FAILED",
+            ? ToolResult.failure(
+                ToolFailureCode.INPUT_REQUIRED, "the client is asked for input", null)
+            : ToolResult.failure(
+                ToolFailureCode.CLIENT_REQUEST_FAILED,
                 script.getFileName() + " asked the client: " + e.getMessage(),
                 null);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return ToolCallErrors.result(
-            "SCRIPT_CANCELLED", script.getFileName() + " cancelled while asking", null);
+        return ToolResult.failure(
+            ToolFailureCode.SCRIPT_CANCELLED,
+            script.getFileName() + " cancelled while asking",
+            null);
       }
       if (answers.toString().getBytes(StandardCharsets.UTF_8).length > MAX_ANSWERS_BYTES) {
-        return ToolCallErrors.result(
-            "INPUT_TOO_LARGE",
+        return ToolResult.failure(
+            ToolFailureCode.INPUT_TOO_LARGE,
             "the client's answers exceed " + MAX_ANSWERS_BYTES + " bytes",
             "ask for less");
       }
@@ -294,8 +298,8 @@ public final class ScriptToolRunner implements AutoCloseable {
 
   /** The refusal for a Python script of a product with neither interpreter nor host adapter. */
   static ToolResult dccInterpreterMissing(String dcc) {
-    return ToolCallErrors.result(
-        "DCC_INTERPRETER_MISSING",
+    return ToolResult.failure(
+        ToolFailureCode.DCC_INTERPRETER_MISSING,
         "this skill's scripts are written for '"
             + dcc
             + "' and need its Python interpreter, which is not configured; the machine's own"
@@ -368,8 +372,8 @@ public final class ScriptToolRunner implements AutoCloseable {
       process = pb.start();
     } catch (IOException e) {
       return new Attempt(
-          ToolCallErrors.result(
-              "SCRIPT_START_FAILED",
+          ToolResult.failure(
+              ToolFailureCode.SCRIPT_START_FAILED,
               "could not start " + interpreter + ": " + e.getMessage(),
               "check that " + interpreter + " is installed and on PATH"),
           Map.of());
@@ -442,8 +446,8 @@ public final class ScriptToolRunner implements AutoCloseable {
       boolean cancelled = interrupted || context.isCancelled();
       String why = cancelled ? "cancelled" : "timed out after " + timeout.toSeconds() + " s";
       return new Attempt(
-          ToolCallErrors.result(
-              "SCRIPT_" + (cancelled ? "CANCELLED" : "TIMEOUT"),
+          ToolResult.failure(
+              cancelled ? ToolFailureCode.SCRIPT_CANCELLED : ToolFailureCode.SCRIPT_TIMEOUT,
               script.getFileName() + " " + why + tailSuffix(stderr),
               cancelled ? null : "raise timeout_hint_secs if the tool needs longer"),
           Map.of());
@@ -468,8 +472,8 @@ public final class ScriptToolRunner implements AutoCloseable {
   }
 
   private static ToolResult stoppingResult(Path script) {
-    return ToolCallErrors.result(
-        "SCRIPT_CANCELLED",
+    return ToolResult.failure(
+        ToolFailureCode.SCRIPT_CANCELLED,
         script.getFileName() + " was stopped: the server is shutting down",
         "call the tool again once the server is back");
   }

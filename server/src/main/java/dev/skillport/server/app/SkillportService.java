@@ -14,6 +14,7 @@ import dev.skillport.api.skill.ToolBinding;
 import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolContext;
+import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.api.tool.ToolInvocation;
 import dev.skillport.api.tool.ToolResult;
@@ -384,7 +385,8 @@ public final class SkillportService {
     }
     if (!args.isObject()) {
       return wire(
-          ToolCallErrors.result("INVALID_ARGUMENTS", "arguments must be a JSON object", null),
+          ToolResult.failure(
+              ToolFailureCode.INVALID_ARGUMENTS, "arguments must be a JSON object", null),
           null);
     }
     if (resolution instanceof ToolResolution.Core core) {
@@ -400,8 +402,8 @@ public final class SkillportService {
         // Where callers authenticate, another caller's job reads as no job at all.
         String id = args.path("job_id").asText("");
         return wire(
-            ToolCallErrors.result(
-                "JOB_NOT_FOUND",
+            ToolResult.failure(
+                ToolFailureCode.JOB_NOT_FOUND,
                 "no job with id '" + id + "'",
                 "job ids come from an async call's result"),
             null);
@@ -421,16 +423,16 @@ public final class SkillportService {
     if (resolution instanceof ToolResolution.SkillNotLoaded s && session.isStateless()) {
       String why = hosts.refusal(s.skill()).orElse("it is " + s.skill().state().label());
       return wire(
-          ToolCallErrors.result(
-              "SKILL_NOT_AVAILABLE",
+          ToolResult.failure(
+              ToolFailureCode.SKILL_NOT_AVAILABLE,
               "skill '" + s.skill().name() + "' cannot be called: " + why,
               "search_skills shows the skills this server runs"),
           null);
     }
     if (resolution instanceof ToolResolution.GroupNotActive g && session.isStateless()) {
       return wire(
-          ToolCallErrors.result(
-              "GROUP_NOT_ACTIVATED",
+          ToolResult.failure(
+              ToolFailureCode.GROUP_NOT_ACTIVATED,
               "group '" + g.group() + "' of skill '" + g.skill().name() + "' is not active",
               "call activate_tool_group(\""
                   + g.group()
@@ -441,16 +443,16 @@ public final class SkillportService {
     }
     if (resolution instanceof ToolResolution.SkillNotLoaded s) {
       return wire(
-          ToolCallErrors.result(
-              "SKILL_NOT_LOADED",
+          ToolResult.failure(
+              ToolFailureCode.SKILL_NOT_LOADED,
               "skill '" + s.skill().name() + "' is not loaded in this session",
               "call load_skill(\"" + s.skill().name() + "\") first"),
           null);
     }
     if (resolution instanceof ToolResolution.GroupNotActive g) {
       return wire(
-          ToolCallErrors.result(
-              "GROUP_NOT_ACTIVATED",
+          ToolResult.failure(
+              ToolFailureCode.GROUP_NOT_ACTIVATED,
               "group '" + g.group() + "' of skill '" + g.skill().name() + "' is not active",
               "call activate_tool_group(\""
                   + g.group()
@@ -492,18 +494,21 @@ public final class SkillportService {
     JsonNode target = args.get("name");
     if (target == null || !target.isTextual() || target.asText().isBlank()) {
       return wire(
-          ToolCallErrors.result(
-              "INVALID_ARGUMENTS", "name (a qualified tool name) is required", null),
+          ToolResult.failure(
+              ToolFailureCode.INVALID_ARGUMENTS, "name (a qualified tool name) is required", null),
           null);
     }
     if (target.asText().equals(StatelessTools.CALL_TOOL)) {
       return wire(
-          ToolCallErrors.result("INVALID_ARGUMENTS", "call_tool cannot call itself", null), null);
+          ToolResult.failure(
+              ToolFailureCode.INVALID_ARGUMENTS, "call_tool cannot call itself", null),
+          null);
     }
     JsonNode inner = args.get("arguments");
     if (inner != null && !inner.isNull() && !inner.isObject()) {
       return wire(
-          ToolCallErrors.result("INVALID_ARGUMENTS", "arguments must be a JSON object", null),
+          ToolResult.failure(
+              ToolFailureCode.INVALID_ARGUMENTS, "arguments must be a JSON object", null),
           null);
     }
     String handle =
@@ -513,7 +518,8 @@ public final class SkillportService {
     try {
       result = dispatch(session, target.asText(), inner, ctx, meta, handle);
     } catch (UnknownToolException e) {
-      return wire(ToolCallErrors.result("ACTION_NOT_FOUND", e.getMessage(), e.hint()), null);
+      return wire(
+          ToolResult.failure(ToolFailureCode.ACTION_NOT_FOUND, e.getMessage(), e.hint()), null);
     }
     ObjectNode called = NODES.objectNode().put("name", target.asText());
     ToolSpec spec = null;
@@ -581,11 +587,14 @@ public final class SkillportService {
             result = produced == null ? ToolResult.text("") : produced;
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            result = ToolCallErrors.result("CANCELLED", "the call was interrupted", null);
+            result =
+                ToolResult.failure(ToolFailureCode.CANCELLED, "the call was interrupted", null);
           } catch (Exception e) {
             result =
-                ToolCallErrors.result(
-                    "HANDLER_FAILED", e.getClass().getSimpleName() + ": " + e.getMessage(), null);
+                ToolResult.failure(
+                    ToolFailureCode.HANDLER_FAILED,
+                    e.getClass().getSimpleName() + ": " + e.getMessage(),
+                    null);
           }
           ObjectNode wired = wire(result, null);
           audit(
@@ -635,8 +644,8 @@ public final class SkillportService {
     if (violations.isEmpty()) {
       return null;
     }
-    return ToolCallErrors.result(
-        "INVALID_ARGUMENTS",
+    return ToolResult.failure(
+        ToolFailureCode.INVALID_ARGUMENTS,
         "arguments do not match the input schema: " + String.join("; ", violations),
         "fix every listed argument and call again");
   }
@@ -661,8 +670,8 @@ public final class SkillportService {
       return wrapOutput(skill, tool, result);
     }
     if (result.structured() == null) {
-      return ToolCallErrors.result(
-          "OUTPUT_SCHEMA_MISMATCH",
+      return ToolResult.failure(
+          ToolFailureCode.OUTPUT_SCHEMA_MISMATCH,
           "tool '" + tool.name() + "' declares output_schema but returned no structured content",
           "return a JSON object matching output_schema");
     }
@@ -677,8 +686,8 @@ public final class SkillportService {
     if (violations.isEmpty()) {
       return result;
     }
-    return ToolCallErrors.result(
-        "OUTPUT_SCHEMA_MISMATCH",
+    return ToolResult.failure(
+        ToolFailureCode.OUTPUT_SCHEMA_MISMATCH,
         "structuredContent does not match output_schema: " + String.join("; ", violations),
         "the tool or its output_schema needs fixing");
   }
@@ -734,8 +743,8 @@ public final class SkillportService {
         return new ToolResult(content, wrapped, false);
       }
     }
-    return ToolCallErrors.result(
-        "OUTPUT_SCHEMA_MISMATCH",
+    return ToolResult.failure(
+        ToolFailureCode.OUTPUT_SCHEMA_MISMATCH,
         "the result does not match output_schema: " + String.join("; ", violations),
         "the tool or its output_schema needs fixing");
   }
@@ -745,8 +754,8 @@ public final class SkillportService {
     if (binding instanceof ToolBinding.Handler h) {
       ToolHandler handler = handlers.find(h.handlerId()).orElse(null);
       if (handler == null) {
-        return ToolCallErrors.result(
-            "NO_HANDLER",
+        return ToolResult.failure(
+            ToolFailureCode.NO_HANDLER,
             "no Java handler is registered with id '" + h.handlerId() + "'",
             "install the plugin or SDK jar that provides it");
       }
@@ -755,16 +764,21 @@ public final class SkillportService {
         return result == null ? ToolResult.text("") : result;
       } catch (dev.skillport.api.tool.ClientRequestException e) {
         return e.reason() == dev.skillport.api.tool.ClientRequestException.Reason.INPUT_REQUIRED
-            ? ToolCallErrors.result("INPUT_REQUIRED", "the client is asked for input", null)
-            : ToolCallErrors.result(
-                "HANDLER_FAILED", e.getClass().getSimpleName() + ": " + e.getMessage(), null);
+            ? ToolResult.failure(
+                ToolFailureCode.INPUT_REQUIRED, "the client is asked for input", null)
+            : ToolResult.failure(
+                ToolFailureCode.HANDLER_FAILED,
+                e.getClass().getSimpleName() + ": " + e.getMessage(),
+                null);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return ToolCallErrors.result("CANCELLED", "the call was interrupted", null);
+        return ToolResult.failure(ToolFailureCode.CANCELLED, "the call was interrupted", null);
       } catch (Exception e) {
         LOG.debug("handler {} failed", h.handlerId(), e);
-        return ToolCallErrors.result(
-            "HANDLER_FAILED", e.getClass().getSimpleName() + ": " + e.getMessage(), null);
+        return ToolResult.failure(
+            ToolFailureCode.HANDLER_FAILED,
+            e.getClass().getSimpleName() + ": " + e.getMessage(),
+            null);
       }
     }
     if (binding instanceof ToolBinding.Script s && tool.affinity() == ThreadAffinity.MAIN) {
@@ -781,8 +795,8 @@ public final class SkillportService {
       return scripts.run(
           s.script(), skill.location().directory(), args, tool.timeoutHintSecs(), ctx, dcc);
     }
-    return ToolCallErrors.result(
-        "NO_HANDLER",
+    return ToolResult.failure(
+        ToolFailureCode.NO_HANDLER,
         "tool '" + tool.name() + "' is bound to no code",
         "declare handler or source_file in the tools file, or add a script named after the tool");
   }
@@ -792,8 +806,8 @@ public final class SkillportService {
       Skill skill, ToolSpec tool, ToolBinding.Script s, JsonNode args, ToolContext ctx) {
     HostExecutor executor = hosts.mainThreadExecutor(skill).orElse(null);
     if (executor == null) {
-      return ToolCallErrors.result(
-          "HOST_ADAPTER_MISSING",
+      return ToolResult.failure(
+          ToolFailureCode.HOST_ADAPTER_MISSING,
           hosts
               .refusal(skill)
               .orElse("no host adapter runs '" + skill.name() + "' on its main thread"),
@@ -818,11 +832,13 @@ public final class SkillportService {
       return result == null ? ToolResult.text("") : result;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return ToolCallErrors.result("CANCELLED", "the call was interrupted", null);
+      return ToolResult.failure(ToolFailureCode.CANCELLED, "the call was interrupted", null);
     } catch (Exception e) {
       LOG.debug("host call {}/{} failed", skill.name(), tool.name(), e);
-      return ToolCallErrors.result(
-          "HOST_CALL_FAILED", e.getClass().getSimpleName() + ": " + e.getMessage(), null);
+      return ToolResult.failure(
+          ToolFailureCode.HOST_CALL_FAILED,
+          e.getClass().getSimpleName() + ": " + e.getMessage(),
+          null);
     }
   }
 

@@ -9,6 +9,7 @@ import dev.skillport.api.skill.GroupSpec;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
 import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CoreTool;
@@ -144,8 +145,8 @@ final class StatelessTools {
     }
     a.path("skill_names").forEach(n -> names.add(n.asText()));
     if (names.isEmpty()) {
-      return ToolCallErrors.result(
-          "INVALID_ARGUMENTS",
+      return ToolResult.failure(
+          ToolFailureCode.INVALID_ARGUMENTS,
           "give skill_name or skill_names",
           "for example {\"skill_name\": \"x\"}");
     }
@@ -238,8 +239,10 @@ final class StatelessTools {
       if (ready.isEmpty()) {
         String message = String.join("; ", (Iterable<String>) () -> values(errors));
         return new ToolResult(
-            List.of(new dev.skillport.api.tool.Content.Text("SKILL_NOT_LOADABLE: " + message)),
-            out.put("code", "SKILL_NOT_LOADABLE").put("message", message),
+            List.of(
+                new dev.skillport.api.tool.Content.Text(
+                    ToolFailureCode.SKILL_NOT_LOADABLE.name() + ": " + message)),
+            out.put("code", ToolFailureCode.SKILL_NOT_LOADABLE.name()).put("message", message),
             true);
       }
     }
@@ -249,8 +252,8 @@ final class StatelessTools {
   private ToolResult activateGroup(SessionState state, JsonNode a, String principal) {
     String group = firstText(a, "group", "group_name", "tool_group");
     if (group == null) {
-      return ToolCallErrors.result(
-          "INVALID_ARGUMENTS", "give group", "for example {\"group\": \"advanced\"}");
+      return ToolResult.failure(
+          ToolFailureCode.INVALID_ARGUMENTS, "give group", "for example {\"group\": \"advanced\"}");
     }
     Catalog catalog = service.catalog();
     String skillName = a.path("skill_name").isTextual() ? a.get("skill_name").asText() : null;
@@ -265,8 +268,8 @@ final class StatelessTools {
           .ifPresent(owners::add);
     }
     if (owners.isEmpty()) {
-      return ToolCallErrors.result(
-          "GROUP_NOT_FOUND",
+      return ToolResult.failure(
+          ToolFailureCode.GROUP_NOT_FOUND,
           "no available skill"
               + (skillName == null ? "" : " named '" + skillName + "'")
               + " has a group '"
@@ -275,8 +278,8 @@ final class StatelessTools {
           "load_skill shows a skill's groups");
     }
     if (owners.size() > 1) {
-      return ToolCallErrors.result(
-          "AMBIGUOUS_GROUP",
+      return ToolResult.failure(
+          ToolFailureCode.GROUP_AMBIGUOUS,
           "several skills have a group '" + group + "'",
           "give skill_name as well");
     }

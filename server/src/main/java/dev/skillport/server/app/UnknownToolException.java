@@ -1,5 +1,7 @@
 package dev.skillport.server.app;
 
+import dev.skillport.api.tool.ToolFailureCode;
+
 /** A {@code tools/call} named no tool of the session: a protocol error, not a tool failure. */
 public final class UnknownToolException extends Exception {
   private static final long serialVersionUID = 1L;
@@ -17,8 +19,8 @@ public final class UnknownToolException extends Exception {
   }
 
   /** The stable error code served in the error's data. */
-  public String code() {
-    return "ACTION_NOT_FOUND";
+  public ToolFailureCode code() {
+    return ToolFailureCode.ACTION_NOT_FOUND;
   }
 
   public String hint() {

@@ -197,7 +197,7 @@ public final class SkillportMcp {
       }
       return round == null ? result : round.finish(result, service.signer());
     } catch (UnknownToolException e) {
-      ObjectNode data = NODES.objectNode().put("code", e.code()).put("hint", e.hint());
+      ObjectNode data = NODES.objectNode().put("code", e.code().name()).put("hint", e.hint());
       throw new McpException(ErrorKind.INVALID_PARAMS, e.getMessage(), data);
     } catch (CapabilityRequiredException e) {
       ObjectNode data = NODES.objectNode();

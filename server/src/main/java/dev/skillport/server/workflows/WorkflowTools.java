@@ -11,6 +11,7 @@ import dev.skillport.api.skill.WorkflowStep;
 import dev.skillport.api.tool.ClientRequestException;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolContext;
+import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.mcp.McpSession;
 import dev.skillport.mcp.SessionListener;
@@ -23,9 +24,9 @@ import dev.skillport.server.app.ClientReplies;
 import dev.skillport.server.app.SessionState;
 import dev.skillport.server.app.SessionTools;
 import dev.skillport.server.app.SkillportService;
-import dev.skillport.server.app.ToolCallErrors;
 import dev.skillport.server.app.UnknownToolException;
 import dev.skillport.server.jobs.JobRecord;
+import dev.skillport.server.jobs.JobStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -183,7 +184,8 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
       case "workflows_cancel" -> cancel(args);
       case "workflows_lookup" -> lookup(session, args);
       case "workflows_approve" -> approve(args);
-      default -> ToolCallErrors.result("ACTION_NOT_FOUND", "no tool '" + name + "'", null);
+      default ->
+          ToolResult.failure(ToolFailureCode.ACTION_NOT_FOUND, "no tool '" + name + "'", null);
     };
   }
 
@@ -194,20 +196,22 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
       try {
         spec = InlineWorkflow.parse(args.get("spec"));
       } catch (IllegalArgumentException e) {
-        return ToolCallErrors.result(
-            "WORKFLOW_INVALID", e.getMessage(), "fix the spec (skill-format.md section 7)");
+        return ToolResult.failure(
+            ToolFailureCode.WORKFLOW_INVALID,
+            e.getMessage(),
+            "fix the spec (skill-format.md section 7)");
       }
     } else if (args.hasNonNull("name")) {
       List<Found> found = find(session.view(), args.get("name").asText());
       if (found.isEmpty()) {
-        return ToolCallErrors.result(
-            "WORKFLOW_NOT_FOUND",
+        return ToolResult.failure(
+            ToolFailureCode.WORKFLOW_NOT_FOUND,
             "no loaded skill has a workflow '" + args.get("name").asText() + "'",
             "call workflows_lookup, or load_skill the skill that declares it");
       }
       if (found.size() > 1) {
-        return ToolCallErrors.result(
-            "WORKFLOW_AMBIGUOUS",
+        return ToolResult.failure(
+            ToolFailureCode.WORKFLOW_AMBIGUOUS,
             "several loaded skills have a workflow '" + args.get("name").asText() + "'",
             "name it as <skill>/<workflow>: "
                 + String.join(
@@ -216,18 +220,21 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
       spec = found.get(0).spec;
       skill = found.get(0).skill;
     } else {
-      return ToolCallErrors.result(
-          "INVALID_ARGUMENTS", "give name or spec", "for example {\"name\": \"convert-all\"}");
+      return ToolResult.failure(
+          ToolFailureCode.INVALID_ARGUMENTS,
+          "give name or spec",
+          "for example {\"name\": \"convert-all\"}");
     }
     JsonNode given = args.path("inputs");
     if (!given.isMissingNode() && !given.isNull() && !given.isObject()) {
-      return ToolCallErrors.result("INVALID_ARGUMENTS", "inputs must be an object", null);
+      return ToolResult.failure(
+          ToolFailureCode.INVALID_ARGUMENTS, "inputs must be an object", null);
     }
     ObjectNode inputs = given.isObject() ? (ObjectNode) given : NODES.objectNode();
     List<String> missing = WorkflowInputs.missing(spec.inputs(), inputs);
     if (!missing.isEmpty()) {
-      return ToolCallErrors.result(
-          "INVALID_ARGUMENTS",
+      return ToolResult.failure(
+          ToolFailureCode.INVALID_ARGUMENTS,
           "missing required inputs: " + String.join(", ", missing),
           "workflows_lookup shows the declared inputs");
     }
@@ -239,7 +246,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
           } catch (UnknownToolException e) {
             return errorResult(e.code(), e.getMessage() + " (" + e.hint() + ")");
           } catch (CapabilityRequiredException e) {
-            return errorResult("CAPABILITY_REQUIRED", e.getMessage());
+            return errorResult(ToolFailureCode.CAPABILITY_REQUIRED, e.getMessage());
           }
         };
     String runKey =
@@ -256,7 +263,8 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
               clients.apply(meta.sessionId()),
               runKey);
     } catch (TemplateException e) {
-      return ToolCallErrors.result("INVALID_ARGUMENTS", "idempotency_key: " + e.getMessage(), null);
+      return ToolResult.failure(
+          ToolFailureCode.INVALID_ARGUMENTS, "idempotency_key: " + e.getMessage(), null);
     }
     ObjectNode out =
         NODES
@@ -288,12 +296,13 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
       while (true) {
         JobRecord job = service.jobs().status(jobId).orElse(null);
         if (job == null) {
-          return errorResult("JOB_NOT_FOUND", "job " + jobId + " of this step is gone");
+          return errorResult(
+              ToolFailureCode.JOB_NOT_FOUND, "job " + jobId + " of this step is gone");
         }
         if (job.status().terminal()) {
           return job.result() != null
               ? job.result()
-              : errorResult("JOB_" + job.status().name(), "job " + jobId + ": " + job.error());
+              : errorResult(jobFailure(job.status()), "job " + jobId + ": " + job.error());
         }
         if (ctx.isCancelled()) {
           // The cancel may have interrupted this thread; the job store must not see that flag
@@ -303,19 +312,29 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
           if (interrupted) {
             Thread.currentThread().interrupt();
           }
-          return errorResult("CANCELLED", "the step was cancelled");
+          return errorResult(ToolFailureCode.CANCELLED, "the step was cancelled");
         }
         Thread.sleep(JOB_POLL.toMillis());
       }
     } catch (InterruptedException e) {
       service.jobs().cancel(jobId);
       Thread.currentThread().interrupt();
-      return errorResult("CANCELLED", "the step was cancelled");
+      return errorResult(ToolFailureCode.CANCELLED, "the step was cancelled");
     }
   }
 
-  private static JsonNode errorResult(String code, String message) {
-    ToolResult r = ToolCallErrors.result(code, message, null);
+  /** The failure a step reads for a job that ended without a result. */
+  private static ToolFailureCode jobFailure(JobStatus status) {
+    return switch (status) {
+      case CANCELLED -> ToolFailureCode.JOB_CANCELLED;
+      case INTERRUPTED -> ToolFailureCode.JOB_INTERRUPTED;
+      case FAILED, COMPLETED -> ToolFailureCode.JOB_FAILED;
+      case PENDING, RUNNING -> throw new IllegalStateException("job is not finished: " + status);
+    };
+  }
+
+  private static JsonNode errorResult(ToolFailureCode code, String message) {
+    ToolResult r = ToolResult.failure(code, message, null);
     ObjectNode o = NODES.objectNode().put("isError", true);
     o.putArray("content").addObject().put("type", "text").put("text", text(r));
     o.set("structuredContent", r.structured());
@@ -381,7 +400,8 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   private ToolResult approve(JsonNode args) {
     String id = args.path("run_id").asText("");
     if (!args.path("approved").isBoolean()) {
-      return ToolCallErrors.result("INVALID_ARGUMENTS", "approved must be true or false", null);
+      return ToolResult.failure(
+          ToolFailureCode.INVALID_ARGUMENTS, "approved must be true or false", null);
     }
     if (engine.status(id).isEmpty()) {
       return noSuchRun(id);
@@ -393,8 +413,10 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
             args.get("approved").asBoolean(),
             args.hasNonNull("comment") ? args.get("comment").asText() : null);
     if (!outcome.accepted()) {
-      return ToolCallErrors.result(
-          "NO_PENDING_APPROVAL", outcome.problem(), "workflows_get_status shows the run's state");
+      return ToolResult.failure(
+          ToolFailureCode.NO_PENDING_APPROVAL,
+          outcome.problem(),
+          "workflows_get_status shows the run's state");
     }
     return ToolResult.structured(
         NODES
@@ -445,8 +467,10 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   }
 
   private static ToolResult noSuchRun(String id) {
-    return ToolCallErrors.result(
-        "RUN_NOT_FOUND", "no workflow run with id '" + id + "'", "run ids come from workflows_run");
+    return ToolResult.failure(
+        ToolFailureCode.RUN_NOT_FOUND,
+        "no workflow run with id '" + id + "'",
+        "run ids come from workflows_run");
   }
 
   private void define(String name, String description, String schema, boolean readOnly) {

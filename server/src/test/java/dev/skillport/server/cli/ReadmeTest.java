@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.diagnostic.Severity;
+import dev.skillport.api.tool.ToolFailureCode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,6 +69,36 @@ class ReadmeTest {
         .isNotEmpty()
         .allSatisfy(
             n -> assertThat(Arrays.stream(DiagnosticCode.values()).map(Enum::name)).contains(n))
+        .doesNotHaveDuplicates();
+  }
+
+  @Test
+  void toolFailureCodes_everyCodeHasItsExactRow() {
+    List<String> lines = readme.lines().toList();
+    List<String> missing =
+        Arrays.stream(ToolFailureCode.values())
+            .map(c -> "| `%s` | %s |".formatted(c.name(), c.summary().replace("|", "\\|")))
+            .filter(row -> !lines.contains(row))
+            .toList();
+
+    assertThat(missing).as("rows to put in the README's tool failure code table").isEmpty();
+  }
+
+  @Test
+  void toolFailureCodes_tableNamesNoCodeThatDoesNotExist() {
+    String section =
+        readme.substring(
+            readme.indexOf("### Tool failure codes"),
+            readme.indexOf("\n### ", readme.indexOf("### Tool failure codes")));
+    Matcher m = Pattern.compile("(?m)^\\| `([A-Z_]+)` \\|").matcher(section);
+    List<String> named = new ArrayList<>();
+    while (m.find()) {
+      named.add(m.group(1));
+    }
+    assertThat(named)
+        .hasSize(ToolFailureCode.values().length)
+        .allSatisfy(
+            n -> assertThat(Arrays.stream(ToolFailureCode.values()).map(Enum::name)).contains(n))
         .doesNotHaveDuplicates();
   }
 

@@ -9,6 +9,7 @@ import dev.skillport.api.host.HostExecutor;
 import dev.skillport.api.resource.ResourceProvider;
 import dev.skillport.api.script.PythonCompat;
 import dev.skillport.api.tool.ToolContext;
+import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import java.io.IOException;
 import java.io.InputStream;
@@ -166,7 +167,7 @@ public class BlenderAdapter implements HostAdapter {
     BlenderHost h = host;
     if (h == null) {
       return HostResults.failure(
-          "HOST_UNAVAILABLE", "the Blender adapter is not started", null, null);
+          ToolFailureCode.HOST_UNAVAILABLE, "the Blender adapter is not started", null, null);
     }
     ObjectNode request = JsonNodeFactory.instance.objectNode();
     request.put("op", "call");

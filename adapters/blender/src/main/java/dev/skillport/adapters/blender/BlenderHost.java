@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.adapters.blender.HostOutcome.Failed;
 import dev.skillport.api.tool.ToolContext;
+import dev.skillport.api.tool.ToolFailureCode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -160,11 +161,11 @@ final class BlenderHost implements AutoCloseable {
       ObjectNode request, String what, boolean changesScene, Duration timeout, ToolContext context)
       throws InterruptedException {
     if (closed) {
-      return new Failed("HOST_UNAVAILABLE", "the Blender adapter is stopped", null);
+      return new Failed(ToolFailureCode.HOST_UNAVAILABLE, "the Blender adapter is stopped", null);
     }
     if (queue.size() >= QUEUE_LIMIT) {
       return new Failed(
-          "HOST_BUSY",
+          ToolFailureCode.HOST_BUSY,
           what + " was refused: " + queue.size() + " requests already wait for Blender",
           "try again when earlier calls have finished");
     }
@@ -180,13 +181,15 @@ final class BlenderHost implements AutoCloseable {
             if (job.abandon()) {
               queue.remove(job);
               return new Failed(
-                  "HOST_CALL_CANCELLED", what + " was cancelled before Blender started it", null);
+                  ToolFailureCode.HOST_CALL_CANCELLED,
+                  what + " was cancelled before Blender started it",
+                  null);
             }
           }
           if (System.nanoTime() - job.deadline > 0 && job.abandon()) {
             queue.remove(job);
             return new Failed(
-                "HOST_CALL_TIMEOUT",
+                ToolFailureCode.HOST_CALL_TIMEOUT,
                 what
                     + " timed out after "
                     + timeout.toSeconds()
@@ -194,7 +197,7 @@ final class BlenderHost implements AutoCloseable {
                 "try again; a call's timeout covers its wait in the queue");
           }
         } catch (ExecutionException e) {
-          return new Failed("HOST_CALL_FAILED", String.valueOf(e.getCause()), null);
+          return new Failed(ToolFailureCode.HOST_CALL_FAILED, String.valueOf(e.getCause()), null);
         }
       }
     } catch (InterruptedException e) {
@@ -282,7 +285,8 @@ final class BlenderHost implements AutoCloseable {
         LOG.error("the Blender dispatcher failed; it keeps serving", e);
       }
     }
-    Failed stopped = new Failed("HOST_UNAVAILABLE", "the Blender adapter stopped", null);
+    Failed stopped =
+        new Failed(ToolFailureCode.HOST_UNAVAILABLE, "the Blender adapter stopped", null);
     failAll(held, stopped);
     Work w;
     while ((w = queue.pollFirst()) != null) {
@@ -303,7 +307,7 @@ final class BlenderHost implements AutoCloseable {
     synchronized (lock) {
       long wait = Math.max(0, nextAttemptNanos - System.nanoTime());
       return new Failed(
-          "HOST_UNAVAILABLE",
+          ToolFailureCode.HOST_UNAVAILABLE,
           "Blender is not running: "
               + lastFailure
               + "; the next attempt to start it is in "
@@ -400,7 +404,8 @@ final class BlenderHost implements AutoCloseable {
     } catch (IOException e) {
       LOG.debug("cancel of request {} could not be sent: {}", job.id, e.toString());
     }
-    String code = cancelled ? "HOST_CALL_CANCELLED" : "HOST_CALL_TIMEOUT";
+    ToolFailureCode code =
+        cancelled ? ToolFailureCode.HOST_CALL_CANCELLED : ToolFailureCode.HOST_CALL_TIMEOUT;
     try {
       JsonNode answer = job.answer.get(CANCEL_GRACE.toMillis(), TimeUnit.MILLISECONDS);
       if (!answer.path("cancelled").asBoolean()) {
@@ -439,7 +444,7 @@ final class BlenderHost implements AutoCloseable {
 
   private Failed crashed(Job job, String how) {
     return new Failed(
-        "HOST_CRASHED",
+        ToolFailureCode.HOST_CRASHED,
         "Blender exited while running "
             + job.what
             + ": "

@@ -1,6 +1,7 @@
 package dev.skillport.adapters.blender;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -50,7 +51,7 @@ sealed interface HostOutcome {
    * @param message what happened, for people
    * @param hint what to do about it, or {@code null}
    */
-  record Failed(String code, String message, String hint) implements HostOutcome {
+  record Failed(ToolFailureCode code, String message, String hint) implements HostOutcome {
     public Failed {
       Objects.requireNonNull(code, "code");
       Objects.requireNonNull(message, "message");

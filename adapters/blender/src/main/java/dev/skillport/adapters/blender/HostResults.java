@@ -4,10 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.script.ScriptResults;
-import dev.skillport.api.tool.Content;
+import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * Turns what Blender answered into a tool result. A value a script returned is read by the script
@@ -19,18 +18,8 @@ final class HostResults {
 
   private HostResults() {}
 
-  static ToolResult failure(String code, String message, String hint, JsonNode details) {
-    ObjectNode body = NODES.objectNode();
-    body.put("code", code);
-    body.put("message", message);
-    if (hint != null) {
-      body.put("hint", hint);
-    }
-    if (details != null) {
-      body.set("details", details);
-    }
-    String text = code + ": " + message + (hint == null ? "" : " (" + hint + ")");
-    return new ToolResult(List.of(new Content.Text(text)), body, true);
+  static ToolResult failure(ToolFailureCode code, String message, String hint, JsonNode details) {
+    return ToolResult.failure(code, message, hint, details);
   }
 
   /**
@@ -49,7 +38,10 @@ final class HostResults {
         details.put("traceback", trace);
       }
       return failure(
-          "SCRIPT_FAILED", error + (trace.isEmpty() ? "" : "\n" + trace.strip()), null, details);
+          ToolFailureCode.SCRIPT_FAILED,
+          error + (trace.isEmpty() ? "" : "\n" + trace.strip()),
+          null,
+          details);
     }
     return ScriptResults.ofReturnedValue(answer.path("result"), workDir);
   }
