@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.diagnostic.Severity;
+import dev.skillport.loader.skillmd.DccMetadataReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -319,6 +320,33 @@ class DocsTest {
       }
     }
     assertThat(unknown).isEmpty();
+  }
+
+  /**
+   * The {@code metadata.dcc-mcp} key table of writing-skills.md names exactly the keys the loader
+   * gives a meaning or keeps for display ({@code DccMetadataReader.KNOWN} and {@code DISPLAY_ONLY},
+   * read by reflection: they are the loader's own lists, not an API).
+   */
+  @Test
+  void skillFormat_metadataKeyTableIsTheLoadersKeys() throws ReflectiveOperationException {
+    Set<String> loader = new TreeSet<>();
+    for (String field : List.of("KNOWN", "DISPLAY_ONLY")) {
+      java.lang.reflect.Field f = DccMetadataReader.class.getDeclaredField(field);
+      f.setAccessible(true);
+      for (Object key : (Set<?>) f.get(null)) {
+        loader.add((String) key);
+      }
+    }
+    Set<String> documented = new TreeSet<>();
+    Pattern key = Pattern.compile("`([a-z-]+)`");
+    for (List<String> row :
+        MarkdownPage.read(DOCS.resolve("writing-skills.md")).requireTable("key")) {
+      Matcher m = key.matcher(row.get(0));
+      while (m.find()) {
+        documented.add(m.group(1));
+      }
+    }
+    assertThat(documented).isEqualTo(loader);
   }
 
   // --- command-line reference ------------------------------------------------------------------
