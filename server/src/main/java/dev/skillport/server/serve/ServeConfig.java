@@ -35,7 +35,7 @@ public record ServeConfig(
    * round trip and the server a request's fixed work; the measurements behind the number are in
    * {@code benchmarks/README.md}.
    */
-  public static final int DEFAULT_PAGE_SIZE = 100;
+  public static final int DEFAULT_PAGE_SIZE = 500;
 
   public ServeConfig {
     roots = List.copyOf(roots);

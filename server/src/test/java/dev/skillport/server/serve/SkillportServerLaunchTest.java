@@ -97,8 +97,9 @@ class SkillportServerLaunchTest {
     assertThat(list).as("the tools/list answer").isNotNull();
     List<String> stubs = new ArrayList<>();
     list.path("result").path("tools").forEach(t -> stubs.add(t.path("name").asText()));
-    assertThat(stubs).contains("__skill__batch-skill-000", "__skill__batch-skill-050");
-    assertThat(list.path("result").path("nextCursor").isTextual()).isTrue();
+    // 400 stubs and the core tools fit the default page: the first answer holds the whole catalog.
+    assertThat(stubs).contains("__skill__batch-skill-000", "__skill__batch-skill-399");
+    assertThat(list.path("result").has("nextCursor")).isFalse();
     assertThat(server.isReady()).isTrue();
     assertThat(server.catalogLoaded().get(1, TimeUnit.SECONDS).skills()).hasSize(SKILLS);
   }
