@@ -107,6 +107,26 @@ class LauncherIT {
   }
 
   @Test
+  void launcher_httpServer_startsWithASmallHeapThatGivesBackWhatItFreed() throws Exception {
+    Result r =
+        run(Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal"), "serve", "--http", "--port", "nope");
+
+    assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+    assertThat(r.out())
+        .containsPattern("InitialHeapSize\\s+=\\s+16777216\\s")
+        .containsPattern("MinHeapFreeRatio\\s+=\\s+10\\s")
+        .containsPattern("MaxHeapFreeRatio\\s+=\\s+30\\s");
+  }
+
+  @Test
+  void launcher_stdioSession_keepsTheDefaultHeap() throws Exception {
+    Result r = run(Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal"), "--version");
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).doesNotContainPattern("InitialHeapSize\\s+=\\s+16777216\\s");
+  }
+
+  @Test
   void launcher_logLevelProperty_logsOnStderrOnlyInThePattern() throws Exception {
     Result quiet = run(Map.of(), "serve", "--stdio", "--no-watch", "--no-bundled");
     Result debug =
