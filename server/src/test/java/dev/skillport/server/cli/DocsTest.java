@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.diagnostic.Severity;
-import dev.skillport.loader.skillmd.DccMetadataReader;
+import dev.skillport.api.tool.ToolFailureCode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -54,9 +54,6 @@ class DocsTest {
 
   /** Where the host configuration snippets put the repository. */
   static final String CHECKOUT = "/path/to/skillport";
-
-  private static final String GENERATED_BEGIN = "<!-- generated from DiagnosticCode: begin -->";
-  private static final String GENERATED_END = "<!-- generated from DiagnosticCode: end -->";
 
   /** The guide's pages, each one linked from the index. */
   private static final List<String> PAGES =
@@ -278,75 +275,69 @@ class DocsTest {
 
   @Test
   void diagnostics_pageIsGeneratedFromDiagnosticCode() throws IOException {
+    assertGenerated("DiagnosticCode", diagnosticsReference());
+  }
+
+  /** Where each group of tool failure codes starts, in the enum's order. */
+  private static final Map<ToolFailureCode, String> FAILURE_GROUPS = new LinkedHashMap<>();
+
+  static {
+    FAILURE_GROUPS.put(ToolFailureCode.INVALID_ARGUMENTS, "Arguments and names");
+    FAILURE_GROUPS.put(ToolFailureCode.NO_HANDLER, "Handlers and results");
+    FAILURE_GROUPS.put(ToolFailureCode.NO_INTERPRETER, "Scripts");
+    FAILURE_GROUPS.put(ToolFailureCode.HOST_ADAPTER_MISSING, "Host programs");
+    FAILURE_GROUPS.put(ToolFailureCode.JOB_NOT_FOUND, "Jobs");
+    FAILURE_GROUPS.put(ToolFailureCode.WORKFLOW_INVALID, "Workflows");
+  }
+
+  /** The table of tool failure codes in {@code docs/diagnostics.md}, made from the enum. */
+  static String failureReference() {
+    StringBuilder out = new StringBuilder("\n| code | meaning |\n|---|---|\n");
+    for (ToolFailureCode code : ToolFailureCode.values()) {
+      String group = FAILURE_GROUPS.get(code);
+      if (group != null) {
+        out.append("| **").append(group).append("** | |\n");
+      }
+      out.append("| `")
+          .append(code.name())
+          .append("` | ")
+          .append(code.summary().replace("|", "\\|"))
+          .append(" |\n");
+    }
+    return out.toString();
+  }
+
+  @Test
+  void diagnostics_toolFailureTableIsGeneratedFromToolFailureCode() throws IOException {
+    assertGenerated("ToolFailureCode", failureReference());
+  }
+
+  /**
+   * The part of {@code docs/diagnostics.md} between {@code <!-- generated from SOURCE: begin -->}
+   * and its end marker is {@code expected}; with {@code -Dskillport.docs.update=true} it is
+   * rewritten first.
+   */
+  private static void assertGenerated(String source, String expected) throws IOException {
     Path file = DOCS.resolve("diagnostics.md");
+    String begin = "<!-- generated from " + source + ": begin -->";
+    String end = "<!-- generated from " + source + ": end -->";
     String text = Files.readString(file, StandardCharsets.UTF_8);
-    int begin = text.indexOf(GENERATED_BEGIN);
-    int end = text.indexOf(GENERATED_END);
-    assertThat(begin).as("the generated part's begin marker").isNotNegative();
-    assertThat(end).as("the generated part's end marker").isGreaterThan(begin);
-    String expected = diagnosticsReference();
-    String actual = text.substring(begin + GENERATED_BEGIN.length(), end);
+    int from = text.indexOf(begin);
+    int to = text.indexOf(end);
+    assertThat(from).as("%s in docs/diagnostics.md", begin).isNotNegative();
+    assertThat(to).as("%s in docs/diagnostics.md", end).isGreaterThan(from);
+    String actual = text.substring(from + begin.length(), to);
     if (UPDATE && !actual.equals(expected + "\n")) {
-      Files.writeString(
-          file,
-          text.substring(0, begin + GENERATED_BEGIN.length())
-              + expected
-              + "\n"
-              + text.substring(end),
-          StandardCharsets.UTF_8);
+      text = text.substring(0, from + begin.length()) + expected + "\n" + text.substring(to);
+      Files.writeString(file, text, StandardCharsets.UTF_8);
       actual = expected + "\n";
     }
     assertThat(actual)
         .as(
-            "docs/diagnostics.md is out of date; run the server module's DocsTest with"
-                + " -Dskillport.docs.update=true to rewrite it")
+            "docs/diagnostics.md differs from %s; run the server module's DocsTest with"
+                + " -Dskillport.docs.update=true to regenerate it",
+            source)
         .isEqualTo(expected + "\n");
-  }
-
-  @Test
-  void diagnostics_everyCodeAPageNamesExists() {
-    Set<String> codes = new TreeSet<>();
-    for (DiagnosticCode code : DiagnosticCode.values()) {
-      codes.add(code.name());
-    }
-    Pattern link = Pattern.compile("diagnostics\\.md#([a-z_]+)");
-    List<String> unknown = new ArrayList<>();
-    for (Path file : markdownFiles()) {
-      Matcher m = link.matcher(MarkdownPage.read(file).text());
-      while (m.find()) {
-        if (!codes.contains(m.group(1).toUpperCase(java.util.Locale.ROOT))) {
-          unknown.add(REPO.relativize(file) + ": " + m.group(1));
-        }
-      }
-    }
-    assertThat(unknown).isEmpty();
-  }
-
-  /**
-   * The {@code metadata.dcc-mcp} key table of writing-skills.md names exactly the keys the loader
-   * gives a meaning or keeps for display ({@code DccMetadataReader.KNOWN} and {@code DISPLAY_ONLY},
-   * read by reflection: they are the loader's own lists, not an API).
-   */
-  @Test
-  void skillFormat_metadataKeyTableIsTheLoadersKeys() throws ReflectiveOperationException {
-    Set<String> loader = new TreeSet<>();
-    for (String field : List.of("KNOWN", "DISPLAY_ONLY")) {
-      java.lang.reflect.Field f = DccMetadataReader.class.getDeclaredField(field);
-      f.setAccessible(true);
-      for (Object key : (Set<?>) f.get(null)) {
-        loader.add((String) key);
-      }
-    }
-    Set<String> documented = new TreeSet<>();
-    Pattern key = Pattern.compile("`([a-z-]+)`");
-    for (List<String> row :
-        MarkdownPage.read(DOCS.resolve("writing-skills.md")).requireTable("key")) {
-      Matcher m = key.matcher(row.get(0));
-      while (m.find()) {
-        documented.add(m.group(1));
-      }
-    }
-    assertThat(documented).isEqualTo(loader);
   }
 
   // --- command-line reference ------------------------------------------------------------------
@@ -386,7 +377,10 @@ class DocsTest {
               .filter(o -> !o.usageHelp() && !o.versionHelp())
               .toList();
       assertThat(rows.stream().map(r -> r.get(0)).toList())
-          .as("the rows of the '%s option' table", command.getKey())
+          .as(
+              "docs/running.md's '%s option' table must list the command's options in picocli's"
+                  + " order, as `--name LABEL`",
+              command.getKey())
           .containsExactlyElementsOf(options.stream().map(o -> "`" + usage(o) + "`").toList());
       for (int i = 0; i < options.size(); i++) {
         OptionSpec option = options.get(i);
@@ -504,6 +498,7 @@ class DocsTest {
     List<String> links = MarkdownPage.read(DOCS.resolve("architecture.md")).relativeLinks();
     try (Stream<Path> records = Files.list(DOCS.resolve("decisions"))) {
       assertThat(links)
+          .as("docs/architecture.md's decision record table must link every record")
           .containsAll(
               records
                   .map(p -> "decisions/" + p.getFileName())
@@ -654,7 +649,9 @@ class DocsTest {
     List<List<String>> rows =
         MarkdownPage.read(DOCS.resolve("architecture.md")).requireTable("module");
     assertThat(rows.stream().map(r -> r.get(0)).toList())
-        .as("architecture.md's modules")
+        .as(
+            "docs/architecture.md's module table must list the root pom's modules in its order;"
+                + " update the table when modules change")
         .containsExactlyElementsOf(modules.stream().map(m -> "`" + m + "`").toList());
     Pattern name = Pattern.compile("`([^`]+)`");
     for (int i = 0; i < modules.size(); i++) {
@@ -673,7 +670,12 @@ class DocsTest {
       while (m.find()) {
         documented.add(m.group(1));
       }
-      assertThat(documented).as("what %s uses", modules.get(i)).isEqualTo(uses);
+      assertThat(documented)
+          .as(
+              "docs/architecture.md: what %s uses (its pom's project dependencies outside the"
+                  + " test scope)",
+              modules.get(i))
+          .isEqualTo(uses);
     }
   }
 }
