@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -32,6 +33,11 @@ import java.util.stream.Collectors;
  * core tools and the view's loaded tools only, in the same deterministic order (core tools, then
  * skills in the view's load order, each skill's tools in declaration order), with each tool's full
  * input schema (that era's clients understand any JSON Schema 2020-12 keyword).
+ *
+ * <p>Entries depend on the session only through which tools, groups and skills it lists and under
+ * which name; their wire objects depend on the catalog alone. So core-tool entries are rendered
+ * once, and every tool, group stub and skill stub (with its simplified schema) once per catalog
+ * generation, shared by every session's listing.
  */
 public final class ToolListing {
   public static final String GROUP_STUB_PREFIX = "__group__";
@@ -42,11 +48,12 @@ public final class ToolListing {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final String CURSOR_PREFIX = "o:";
 
-  private final List<CoreTool> coreTools;
   private final Map<String, CoreTool> coreByName;
   private final int pageSize;
   private final boolean stubs;
   private final Cache<SessionView, Entries> cache;
+  private final List<ListedTool> coreEntries;
+  private volatile Rendered rendered = new Rendered(Long.MIN_VALUE);
 
   /**
    * @param coreTools listed first in every session, in this order
@@ -66,13 +73,24 @@ public final class ToolListing {
     if (pageSize < 1) {
       throw new IllegalArgumentException("pageSize must be >= 1");
     }
-    this.coreTools = List.copyOf(coreTools);
     Map<String, CoreTool> byName = new LinkedHashMap<>();
-    this.coreTools.forEach(t -> byName.put(t.name(), t));
+    coreTools.forEach(t -> byName.put(t.name(), t));
     this.coreByName = Map.copyOf(byName);
     this.pageSize = pageSize;
     this.stubs = stubs;
     this.cache = Caffeine.newBuilder().weakKeys().maximumSize(100_000).build();
+    List<ListedTool> core = new ArrayList<>();
+    for (CoreTool tool : coreTools) {
+      ObjectNode wire = NODES.objectNode();
+      wire.put("name", tool.name());
+      wire.put("description", tool.description());
+      wire.set("inputSchema", tool.inputSchema());
+      if (tool.annotations() != null) {
+        wire.set("annotations", tool.annotations());
+      }
+      core.add(new ListedTool(tool.name(), ListedTool.Kind.CORE, null, null, null, wire));
+    }
+    this.coreEntries = List.copyOf(core);
   }
 
   /** One page of the listing. {@code cursor} is null for the first page. */
@@ -190,18 +208,9 @@ public final class ToolListing {
   }
 
   private Entries build(Catalog catalog, SessionView view, long version) {
-    List<ListedTool> out = new ArrayList<>();
+    Rendered wires = rendered(catalog.generation());
+    List<ListedTool> out = new ArrayList<>(coreEntries);
     List<String> unlistable = new ArrayList<>();
-    for (CoreTool core : coreTools) {
-      ObjectNode wire = NODES.objectNode();
-      wire.put("name", core.name());
-      wire.put("description", core.description());
-      wire.set("inputSchema", core.inputSchema());
-      if (core.annotations() != null) {
-        wire.set("annotations", core.annotations());
-      }
-      out.add(new ListedTool(core.name(), ListedTool.Kind.CORE, null, null, null, wire));
-    }
 
     List<Skill> loaded = new ArrayList<>();
     for (String name : view.loadedSkills()) {
@@ -240,7 +249,7 @@ public final class ToolListing {
                 skill.name(),
                 tool.group(),
                 tool,
-                toolWire(listedName, skill, tool, stubs)));
+                wires.tool(listedName, skill, tool, stubs)));
       }
       for (GroupSpec group : skill.groups()) {
         if (!stubs || active.contains(group.name())) {
@@ -262,7 +271,7 @@ public final class ToolListing {
                 skill.name(),
                 group.name(),
                 null,
-                groupStubWire(stubName, skill, group)));
+                wires.groupStub(stubName, skill, group)));
       }
     }
     out.addAll(groupStubs);
@@ -285,9 +294,49 @@ public final class ToolListing {
               skill.name(),
               null,
               null,
-              skillStubWire(stubName, skill)));
+              wires.skillStub(stubName, skill)));
     }
     return new Entries(catalog.generation(), version, out, unlistable);
+  }
+
+  /** The wire objects of one catalog generation, a new set when the generation changes. */
+  private Rendered rendered(long generation) {
+    Rendered current = rendered;
+    if (current.generation != generation) {
+      current = new Rendered(generation);
+      rendered = current;
+    }
+    return current;
+  }
+
+  /**
+   * Wire objects rendered for one catalog generation, keyed by listed name and what it names (a
+   * listed name is the same tool, group or skill for every session within a generation).
+   */
+  private static final class Rendered {
+    final long generation;
+    private final Map<String, ObjectNode> tools = new ConcurrentHashMap<>();
+    private final Map<String, ObjectNode> groupStubs = new ConcurrentHashMap<>();
+    private final Map<String, ObjectNode> skillStubs = new ConcurrentHashMap<>();
+
+    Rendered(long generation) {
+      this.generation = generation;
+    }
+
+    ObjectNode tool(String listedName, Skill skill, ToolSpec tool, boolean simplify) {
+      return tools.computeIfAbsent(
+          skill.name() + '/' + tool.name() + '/' + listedName,
+          k -> toolWire(listedName, skill, tool, simplify));
+    }
+
+    ObjectNode groupStub(String stubName, Skill skill, GroupSpec group) {
+      return groupStubs.computeIfAbsent(
+          skill.name() + '/' + stubName, k -> groupStubWire(stubName, skill, group));
+    }
+
+    ObjectNode skillStub(String stubName, Skill skill) {
+      return skillStubs.computeIfAbsent(stubName, k -> skillStubWire(stubName, skill));
+    }
   }
 
   private static ObjectNode toolWire(

@@ -84,6 +84,54 @@ class ToolListingTest {
   }
 
   @Test
+  void all_twoSessions_shareEachEntrysWireWithinACatalogGeneration() {
+    ToolListing listing = new ToolListing(CORE, 100);
+    SessionView one = new SessionView();
+    one.load(catalog, List.of("alpha", "beta"), true);
+    SessionView other = new SessionView();
+    other.load(catalog, List.of("alpha", "beta"), true);
+    SessionView onlyAlpha = new SessionView();
+    onlyAlpha.load(catalog, List.of("alpha"), true);
+
+    List<ListedTool> a = listing.all(catalog, one);
+    List<ListedTool> b = listing.all(catalog, other);
+
+    assertThat(a).isNotSameAs(b).hasSameSizeAs(b);
+    for (int i = 0; i < a.size(); i++) {
+      assertThat(b.get(i).wire()).as(a.get(i).name()).isSameAs(a.get(i).wire());
+    }
+    // The same tool under another listed name is another entry; under the same name, shared.
+    ListedTool shared = byName(a, "alpha__shared");
+    ListedTool bare = byName(listing.all(catalog, onlyAlpha), "shared");
+    assertThat(bare.wire()).isNotSameAs(shared.wire());
+    assertThat(bare.wire().get("name").asText()).isEqualTo("shared");
+    assertThat(byName(listing.all(catalog, onlyAlpha), "render").wire())
+        .isSameAs(byName(a, "render").wire());
+  }
+
+  @Test
+  void all_newCatalogGeneration_rendersItsOwnEntries() {
+    ToolListing listing = new ToolListing(CORE, 100);
+    SessionView view = new SessionView();
+    view.load(catalog, List.of("gamma"), true);
+    ListedTool before = byName(listing.all(catalog, view), "g1");
+
+    Catalog reloaded = TestSkills.catalog(2, TestSkills.named("gamma").tool("g1", null).build());
+    SessionView next = new SessionView();
+    next.load(reloaded, List.of("gamma"), true);
+    ListedTool after = byName(listing.all(reloaded, next), "g1");
+
+    assertThat(after.wire()).isNotSameAs(before.wire());
+    assertThat(after.spec()).isSameAs(reloaded.skill("gamma").orElseThrow().tools().get(0));
+    assertThat(byName(listing.all(reloaded, next), "search_skills").wire())
+        .isSameAs(byName(listing.all(catalog, view), "search_skills").wire());
+  }
+
+  private static ListedTool byName(List<ListedTool> tools, String name) {
+    return tools.stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  @Test
   void all_nameTooLong_isLeftOutAndReported() {
     String longName = "t".repeat(70);
     Catalog c = TestSkills.catalog(1, TestSkills.named("s").tool(longName).tool("ok").build());

@@ -95,6 +95,17 @@ public class RegistryBenchmark {
     return new ToolListing(core, 100).all(catalog, view);
   }
 
+  /**
+   * A new session's whole listing on a catalog the server already lists: the same two skills loaded
+   * into a fresh view, listed by the server's one listing.
+   */
+  @Benchmark
+  public Object toolsListNewSession() {
+    SessionView fresh = new SessionView();
+    fresh.load(catalog, List.of(tree.skillNames().get(0), tree.skillNames().get(1)), true);
+    return listing.all(catalog, fresh);
+  }
+
   /** One {@code search_skills} query, rotating through keyword, prefix and typo queries. */
   @Benchmark
   public List<SkillHit> searchSkills() {
