@@ -105,7 +105,7 @@ final class CoreTools {
   /** One core tool's code. */
   @FunctionalInterface
   private interface Impl {
-    ToolResult call(SessionState session, JsonNode args, ToolContext ctx);
+    ToolResult call(Catalog catalog, SessionState session, JsonNode args, ToolContext ctx);
   }
 
   private final SkillportService service;
@@ -126,7 +126,7 @@ final class CoreTools {
           "limit":{"type":"integer","minimum":1,"maximum":100,"default":20},
           "include_hidden":{"type":"boolean","default":false}}}""",
         true,
-        (s, a, c) -> searchSkills(s, a));
+        (k, s, a, c) -> searchSkills(k, s, a));
     define(
         "list_skills",
         "List skills with their status (loaded, unloaded, pending_deps, skipped, shadowed)."
@@ -138,7 +138,7 @@ final class CoreTools {
           "offset":{"type":"integer","minimum":0,"default":0},
           "fields":{"type":"array","items":{"type":"string"}}}}""",
         true,
-        (s, a, c) -> listSkills(s, a));
+        (k, s, a, c) -> listSkills(k, s, a));
     define(
         "get_skill_info",
         "Show a skill's metadata, its SKILL.md, tools with full schemas, groups, scripts,"
@@ -146,7 +146,7 @@ final class CoreTools {
         """
         {"type":"object","properties":{"skill_name":{"type":"string"}},"required":["skill_name"]}""",
         true,
-        (s, a, c) -> skillInfo(s, a));
+        (k, s, a, c) -> skillInfo(k, s, a));
     define(
         "load_skill",
         "Load skills (and their dependencies) into this session so their tools are listed;"
@@ -158,14 +158,14 @@ final class CoreTools {
           "activate_groups":{"type":"boolean","default":true},
           "tool_group":{"type":"string","description":"a group to activate as well (aliases group, group_name)"}}}""",
         false,
-        (s, a, c) -> loadSkill(s, a));
+        (k, s, a, c) -> loadSkill(k, s, a));
     define(
         "unload_skill",
         "Remove a skill's tools from this session.",
         """
         {"type":"object","properties":{"skill_name":{"type":"string"}},"required":["skill_name"]}""",
         false,
-        (s, a, c) -> unloadSkill(s, a));
+        (k, s, a, c) -> unloadSkill(k, s, a));
     define(
         "activate_tool_group",
         "Activate a tool group of a loaded skill so its tools are listed.",
@@ -174,7 +174,7 @@ final class CoreTools {
           "group_name":{"type":"string","description":"the group (alias group)"},
           "skill_name":{"type":"string"}}}""",
         false,
-        (s, a, c) -> setGroup(s, a, true));
+        (k, s, a, c) -> setGroup(k, s, a, true));
     define(
         "deactivate_tool_group",
         "Deactivate a tool group of a loaded skill.",
@@ -183,7 +183,7 @@ final class CoreTools {
           "group_name":{"type":"string","description":"the group (alias group)"},
           "skill_name":{"type":"string"}}}""",
         false,
-        (s, a, c) -> setGroup(s, a, false));
+        (k, s, a, c) -> setGroup(k, s, a, false));
     define(
         "search_tools",
         "Find tools by keyword across loaded skills and, optionally, skills not loaded yet.",
@@ -197,14 +197,14 @@ final class CoreTools {
           "limit":{"type":"integer","minimum":1,"maximum":100,"default":25}},
          "required":["query"]}""",
         true,
-        (s, a, c) -> searchTools(s, a));
+        (k, s, a, c) -> searchTools(k, s, a));
     define(
         "list_roots",
         "List the filesystem roots the client shares with this server (MCP roots).",
         """
         {"type":"object","properties":{}}""",
         true,
-        (s, a, c) -> listRoots(c));
+        (k, s, a, c) -> listRoots(c));
     define(
         "jobs_get_status",
         "Show a job's status and progress, and its result once finished (include_result, true by"
@@ -214,21 +214,21 @@ final class CoreTools {
           "job_id":{"type":"string"},"include_result":{"type":"boolean","default":true}},
          "required":["job_id"]}""",
         true,
-        (s, a, c) -> jobStatus(a));
+        (k, s, a, c) -> jobStatus(a));
     define(
         "jobs_cancel",
         "Cancel a pending or running job and its child jobs.",
         """
         {"type":"object","properties":{"job_id":{"type":"string"}},"required":["job_id"]}""",
         false,
-        (s, a, c) -> cancelJob(a));
+        (k, s, a, c) -> cancelJob(a));
     define(
         "jobs_cleanup",
         "Remove finished jobs older than older_than_hours (24 by default).",
         """
         {"type":"object","properties":{"older_than_hours":{"type":"number","minimum":0,"default":24}}}""",
         false,
-        (s, a, c) -> cleanupJobs(a));
+        (k, s, a, c) -> cleanupJobs(a));
   }
 
   List<CoreTool> definitions() {
@@ -239,8 +239,10 @@ final class CoreTools {
     return impls.containsKey(name);
   }
 
-  ToolResult call(String name, SessionState session, JsonNode args, ToolContext ctx) {
-    return impls.get(name).call(session, args, ctx == null ? ToolContext.NONE : ctx);
+  /** Runs core tool {@code name} on {@code catalog}, the snapshot the call resolved on. */
+  ToolResult call(
+      String name, Catalog catalog, SessionState session, JsonNode args, ToolContext ctx) {
+    return impls.get(name).call(catalog, session, args, ctx == null ? ToolContext.NONE : ctx);
   }
 
   private void define(String name, String description, String schema, boolean readOnly, Impl impl) {
@@ -266,7 +268,7 @@ final class CoreTools {
 
   // ---- search_skills ----------------------------------------------------------------------
 
-  private ToolResult searchSkills(SessionState session, JsonNode a) {
+  private ToolResult searchSkills(Catalog catalog, SessionState session, JsonNode a) {
     Scope scope = null;
     if (a.hasNonNull("scope")) {
       scope = Scope.parse(a.get("scope").asText()).orElse(null);
@@ -285,7 +287,6 @@ final class CoreTools {
             scope,
             limit,
             a.path("include_hidden").asBoolean(false));
-    Catalog catalog = service.catalog();
     SkillSearchIndex index = catalog.searchIndex();
     ObjectNode out = NODES.objectNode();
     out.put("total", index.count(q));
@@ -328,7 +329,7 @@ final class CoreTools {
 
   // ---- list_skills ------------------------------------------------------------------------
 
-  private ToolResult listSkills(SessionState session, JsonNode a) {
+  private ToolResult listSkills(Catalog catalog, SessionState session, JsonNode a) {
     String wanted = a.path("status").asText("all").toLowerCase(Locale.ROOT);
     if (!LIST_STATUSES.contains(wanted)) {
       return invalid("unknown status '" + wanted + "'", "use one of " + LIST_STATUSES);
@@ -349,7 +350,6 @@ final class CoreTools {
         fields.add(field);
       }
     }
-    Catalog catalog = service.catalog();
     SessionView view = session.view();
     List<Skill> matching = new ArrayList<>();
     int skipped = 0;
@@ -453,9 +453,8 @@ final class CoreTools {
 
   // ---- get_skill_info ---------------------------------------------------------------------
 
-  private ToolResult skillInfo(SessionState session, JsonNode a) {
+  private ToolResult skillInfo(Catalog catalog, SessionState session, JsonNode a) {
     String name = a.path("skill_name").asText("");
-    Catalog catalog = service.catalog();
     Skill s = catalog.skill(name).orElse(null);
     if (s == null) {
       return ToolResult.failure(
@@ -675,7 +674,7 @@ final class CoreTools {
 
   // ---- load_skill / unload_skill ----------------------------------------------------------
 
-  private ToolResult loadSkill(SessionState session, JsonNode a) {
+  private ToolResult loadSkill(Catalog catalog, SessionState session, JsonNode a) {
     List<String> names = new ArrayList<>();
     if (a.hasNonNull("skill_name")) {
       names.add(a.get("skill_name").asText());
@@ -685,7 +684,6 @@ final class CoreTools {
       return invalid("give skill_name or skill_names", "for example {\"skill_name\": \"x\"}");
     }
     String toolGroup = firstText(a, "tool_group", "group", "group_name");
-    Catalog catalog = service.catalog();
     SessionView view = session.view();
     SessionView.LoadOutcome outcome =
         view.load(
@@ -789,9 +787,8 @@ final class CoreTools {
     return null;
   }
 
-  private ToolResult unloadSkill(SessionState session, JsonNode a) {
+  private ToolResult unloadSkill(Catalog catalog, SessionState session, JsonNode a) {
     String name = a.path("skill_name").asText("");
-    Catalog catalog = service.catalog();
     String canonical = catalog.skill(name).map(Skill::name).orElse(name);
     int before = listedNames(catalog, session.view(), Set.of(canonical)).size();
     boolean changed = session.view().unload(canonical);
@@ -807,13 +804,12 @@ final class CoreTools {
 
   // ---- activate_tool_group / deactivate_tool_group ----------------------------------------
 
-  private ToolResult setGroup(SessionState session, JsonNode a, boolean active) {
+  private ToolResult setGroup(Catalog catalog, SessionState session, JsonNode a, boolean active) {
     String group = firstText(a, "group_name", "group");
     if (group == null) {
       return invalid("give group_name", "get_skill_info lists a skill's groups");
     }
     String skillName = a.hasNonNull("skill_name") ? a.get("skill_name").asText() : null;
-    Catalog catalog = service.catalog();
     SessionView view = session.view();
     List<Skill> owners = new ArrayList<>();
     for (String loaded : view.loadedSkills()) {
@@ -864,14 +860,13 @@ final class CoreTools {
 
   // ---- search_tools -----------------------------------------------------------------------
 
-  private ToolResult searchTools(SessionState session, JsonNode a) {
+  private ToolResult searchTools(Catalog catalog, SessionState session, JsonNode a) {
     String query = a.path("query").asText("");
     String dcc = a.hasNonNull("dcc") ? a.get("dcc").asText() : null;
     boolean includeDisabled = a.path("include_disabled").asBoolean(false);
     boolean includeUnloaded = a.path("include_unloaded_skills").asBoolean(true);
     boolean includeStubs = a.path("include_stubs").asBoolean(false);
     int limit = Math.max(1, Math.min(100, a.path("limit").asInt(25)));
-    Catalog catalog = service.catalog();
     SessionView view = session.view();
     Map<String, ListedTool> listed = new LinkedHashMap<>();
     for (ListedTool t : service.listing(view).all(catalog, view)) {

@@ -318,7 +318,7 @@ public final class SkillportService {
     long start = System.nanoTime();
     String outcome = "UNKNOWN_TOOL";
     try {
-      ObjectNode result = dispatch(session, name, arguments, ctx, meta, null);
+      ObjectNode result = dispatch(catalog(), session, name, arguments, ctx, meta);
       outcome = CallGuard.outcome(result);
       return result;
     } finally {
@@ -364,38 +364,61 @@ public final class SkillportService {
     return listed;
   }
 
+  /** A call on one catalog snapshot, from resolving the name to the handler's result. */
   private ObjectNode dispatch(
+      Catalog snapshot,
       SessionState session,
       String name,
       JsonNode arguments,
       ToolContext ctx,
-      CallMeta meta,
-      String groupHandle)
+      CallMeta meta)
       throws UnknownToolException, CapabilityRequiredException {
-    Catalog snapshot = catalog();
-    JsonNode args = arguments == null || arguments.isNull() ? NODES.objectNode() : arguments;
     ToolResolution resolution = resolve(snapshot, session, name);
     if (resolution instanceof ToolResolution.NotFound) {
-      throw new UnknownToolException(
-          name,
-          session.isStateless()
-              ? "call search_tools or search_skills to find a tool, then call it by the name"
-                  + " load_skill shows (with call_tool when it is not listed)"
-              : "call search_tools or search_skills to find a tool, then load_skill");
+      throw unknownTool(session, name);
     }
-    if (!args.isObject()) {
+    if (arguments != null && !arguments.isNull() && !arguments.isObject()) {
       return wire(
           ToolResult.failure(
               ToolFailureCode.INVALID_ARGUMENTS, "arguments must be a JSON object", null),
           null);
     }
+    return dispatch(snapshot, session, resolution, objectOrEmpty(arguments), ctx, meta, null);
+  }
+
+  private static UnknownToolException unknownTool(SessionState session, String name) {
+    return new UnknownToolException(
+        name,
+        session.isStateless()
+            ? "call search_tools or search_skills to find a tool, then call it by the name"
+                + " load_skill shows (with call_tool when it is not listed)"
+            : "call search_tools or search_skills to find a tool, then load_skill");
+  }
+
+  private static JsonNode objectOrEmpty(JsonNode arguments) {
+    return arguments == null || arguments.isNull() ? NODES.objectNode() : arguments;
+  }
+
+  /**
+   * A resolved call with its arguments already checked to be an object; {@code resolution} is not
+   * {@link ToolResolution.NotFound}.
+   */
+  private ObjectNode dispatch(
+      Catalog snapshot,
+      SessionState session,
+      ToolResolution resolution,
+      JsonNode args,
+      ToolContext ctx,
+      CallMeta meta,
+      String groupHandle)
+      throws CapabilityRequiredException {
     if (resolution instanceof ToolResolution.Core core) {
       String coreName = core.tool().name();
       if (session.isStateless() && coreName.equals(StatelessTools.CALL_TOOL)) {
-        return callThrough(session, args, ctx, meta);
+        return callThrough(snapshot, session, args, ctx, meta);
       }
       if (session.isStateless() && statelessTools.has(coreName)) {
-        return wire(statelessTools.call(coreName, session, args, meta.principal()), null);
+        return wire(statelessTools.call(coreName, snapshot, session, args, meta.principal()), null);
       }
       if ((coreName.equals("jobs_get_status") || coreName.equals("jobs_cancel"))
           && !ownedByCaller(args.path("job_id").asText(""), meta.principal())) {
@@ -412,7 +435,7 @@ public final class SkillportService {
       if (extra != null && !coreTools.has(coreName)) {
         return wire(extra.call(coreName, session, args, ctx, meta), null);
       }
-      return wire(coreTools.call(coreName, session, args, ctx), null);
+      return wire(coreTools.call(coreName, snapshot, session, args, ctx), null);
     }
     if (resolution instanceof ToolResolution.GroupNotActive g
         && g.tool() != null
@@ -489,7 +512,7 @@ public final class SkillportService {
    * called tool and its annotations in the result's {@code _meta}.
    */
   private ObjectNode callThrough(
-      SessionState session, JsonNode args, ToolContext ctx, CallMeta meta)
+      Catalog snapshot, SessionState session, JsonNode args, ToolContext ctx, CallMeta meta)
       throws CapabilityRequiredException {
     JsonNode target = args.get("name");
     if (target == null || !target.isTextual() || target.asText().isBlank()) {
@@ -513,14 +536,14 @@ public final class SkillportService {
     }
     String handle =
         args.path("group_handle").isTextual() ? args.get("group_handle").asText() : null;
-    ToolResolution resolution = resolve(catalog(), session, target.asText());
-    ObjectNode result;
-    try {
-      result = dispatch(session, target.asText(), inner, ctx, meta, handle);
-    } catch (UnknownToolException e) {
+    ToolResolution resolution = resolve(snapshot, session, target.asText());
+    if (resolution instanceof ToolResolution.NotFound) {
+      UnknownToolException e = unknownTool(session, target.asText());
       return wire(
           ToolResult.failure(ToolFailureCode.ACTION_NOT_FOUND, e.getMessage(), e.hint()), null);
     }
+    ObjectNode result =
+        dispatch(snapshot, session, resolution, objectOrEmpty(inner), ctx, meta, handle);
     ObjectNode called = NODES.objectNode().put("name", target.asText());
     ToolSpec spec = null;
     if (resolution instanceof ToolResolution.Tool t) {
@@ -555,7 +578,11 @@ public final class SkillportService {
             meta.tasks() ? meta.client() : null,
             jobContext -> {
               long start = System.nanoTime();
-              ObjectNode result = wire(invoke(skill, tool, args, jobContext), tool.nextTools());
+              // The arguments were checked above, before the job was queued.
+              ObjectNode result =
+                  wire(
+                      checkOutput(skill, tool, execute(skill, tool, args, jobContext)),
+                      tool.nextTools());
               audit(
                   meta,
                   tool.name() + " (job)",

@@ -117,8 +117,12 @@ final class StatelessTools {
     return name.equals(LOAD_SKILL) || name.equals(ACTIVATE_GROUP);
   }
 
-  ToolResult call(String name, SessionState state, JsonNode args, String principal) {
-    return name.equals(LOAD_SKILL) ? loadSkill(state, args) : activateGroup(state, args, principal);
+  /** Runs {@code name} on {@code catalog}, the snapshot the call resolved on. */
+  ToolResult call(
+      String name, Catalog catalog, SessionState state, JsonNode args, String principal) {
+    return name.equals(LOAD_SKILL)
+        ? loadSkill(catalog, state, args)
+        : activateGroup(catalog, state, args, principal);
   }
 
   /** Whether {@code handle} activates {@code group} of {@code skill} for {@code principal}. */
@@ -138,7 +142,7 @@ final class StatelessTools {
     return skill.equals(p.path("skill").asText(null)) && group.equals(p.path("group").asText(null));
   }
 
-  private ToolResult loadSkill(SessionState state, JsonNode a) {
+  private ToolResult loadSkill(Catalog catalog, SessionState state, JsonNode a) {
     List<String> names = new ArrayList<>();
     if (a.hasNonNull("skill_name")) {
       names.add(a.get("skill_name").asText());
@@ -150,7 +154,6 @@ final class StatelessTools {
           "give skill_name or skill_names",
           "for example {\"skill_name\": \"x\"}");
     }
-    Catalog catalog = service.catalog();
     Map<String, String> callNames = callNames(catalog, state);
     Set<String> ready = new LinkedHashSet<>();
     ObjectNode errors = NODES.objectNode();
@@ -249,13 +252,13 @@ final class StatelessTools {
     return ToolResult.structured(out);
   }
 
-  private ToolResult activateGroup(SessionState state, JsonNode a, String principal) {
+  private ToolResult activateGroup(
+      Catalog catalog, SessionState state, JsonNode a, String principal) {
     String group = firstText(a, "group", "group_name", "tool_group");
     if (group == null) {
       return ToolResult.failure(
           ToolFailureCode.INVALID_ARGUMENTS, "give group", "for example {\"group\": \"advanced\"}");
     }
-    Catalog catalog = service.catalog();
     String skillName = a.path("skill_name").isTextual() ? a.get("skill_name").asText() : null;
     List<Skill> owners = new ArrayList<>();
     for (String name : state.view().loadedSkills()) {
