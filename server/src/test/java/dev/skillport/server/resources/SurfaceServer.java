@@ -44,6 +44,12 @@ public final class SurfaceServer implements AutoCloseable {
     this.http = http;
   }
 
+  /**
+   * Entries per list page here: small, so that the surfaces' tests walk their lists through several
+   * pages and their cursors.
+   */
+  static final int PAGE_SIZE = 50;
+
   /** Starts a server on {@code skills} with these providers, watching the folder for changes. */
   public static SurfaceServer start(Path skills, List<ResourceProvider> providers)
       throws Exception {
@@ -55,7 +61,8 @@ public final class SurfaceServer implements AutoCloseable {
             new HandlerRegistry(),
             Duration.ofSeconds(20),
             true,
-            providers);
+            providers,
+            PAGE_SIZE);
     SkillportServer server = SkillportServer.start(config, "test");
     StreamableHttpTransport http =
         StreamableHttpTransport.builder(server.mcp()).host("127.0.0.1").port(0).build();
