@@ -276,25 +276,18 @@ public final class ToolListing {
     }
     out.addAll(groupStubs);
 
-    for (Skill skill : stubs ? catalog.skills() : List.<Skill>of()) {
-      if (skill.state() != SkillState.AVAILABLE
-          || view.isLoaded(skill.name())
-          || !skill.manifest().extensions().allowImplicitInvocation()) {
-        continue;
+    if (stubs) {
+      SkillStubs all = wires.skillStubs(catalog);
+      for (ListedTool stub : all.entries) {
+        if (!view.isLoaded(stub.skill())) {
+          out.add(stub);
+        }
       }
-      String stubName = SKILL_STUB_PREFIX + skill.name();
-      if (!LISTABLE.matcher(stubName).matches()) {
-        unlistable.add(skill.name());
-        continue;
+      for (String name : all.unlistable) {
+        if (!view.isLoaded(name)) {
+          unlistable.add(name);
+        }
       }
-      out.add(
-          new ListedTool(
-              stubName,
-              ListedTool.Kind.SKILL_STUB,
-              skill.name(),
-              null,
-              null,
-              wires.skillStub(stubName, skill)));
     }
     return new Entries(catalog.generation(), version, out, unlistable);
   }
@@ -317,7 +310,7 @@ public final class ToolListing {
     final long generation;
     private final Map<String, ObjectNode> tools = new ConcurrentHashMap<>();
     private final Map<String, ObjectNode> groupStubs = new ConcurrentHashMap<>();
-    private final Map<String, ObjectNode> skillStubs = new ConcurrentHashMap<>();
+    private volatile SkillStubs skillStubs;
 
     Rendered(long generation) {
       this.generation = generation;
@@ -334,8 +327,50 @@ public final class ToolListing {
           skill.name() + '/' + stubName, k -> groupStubWire(stubName, skill, group));
     }
 
-    ObjectNode skillStub(String stubName, Skill skill) {
-      return skillStubs.computeIfAbsent(stubName, k -> skillStubWire(stubName, skill));
+    /** The stub of every skill a session may list while it has not loaded it. */
+    SkillStubs skillStubs(Catalog catalog) {
+      SkillStubs built = skillStubs;
+      if (built == null) {
+        built = SkillStubs.of(catalog);
+        skillStubs = built;
+      }
+      return built;
+    }
+  }
+
+  /** Skill stubs in catalog order, and the skills whose stub name cannot be listed. */
+  private static final class SkillStubs {
+    final List<ListedTool> entries;
+    final List<String> unlistable;
+
+    private SkillStubs(List<ListedTool> entries, List<String> unlistable) {
+      this.entries = List.copyOf(entries);
+      this.unlistable = List.copyOf(unlistable);
+    }
+
+    static SkillStubs of(Catalog catalog) {
+      List<ListedTool> entries = new ArrayList<>();
+      List<String> unlistable = new ArrayList<>();
+      for (Skill skill : catalog.skills()) {
+        if (skill.state() != SkillState.AVAILABLE
+            || !skill.manifest().extensions().allowImplicitInvocation()) {
+          continue;
+        }
+        String stubName = SKILL_STUB_PREFIX + skill.name();
+        if (!LISTABLE.matcher(stubName).matches()) {
+          unlistable.add(skill.name());
+          continue;
+        }
+        entries.add(
+            new ListedTool(
+                stubName,
+                ListedTool.Kind.SKILL_STUB,
+                skill.name(),
+                null,
+                null,
+                skillStubWire(stubName, skill)));
+      }
+      return new SkillStubs(entries, unlistable);
     }
   }
 

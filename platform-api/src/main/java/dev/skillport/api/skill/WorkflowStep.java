@@ -3,9 +3,36 @@ package dev.skillport.api.skill;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
-/** One step of a workflow; the step kinds form a closed set. */
+/**
+ * One step of a workflow; the step kinds form a closed set, handled through {@link
+ * #accept(Visitor)} so that a new kind fails to compile wherever it is not.
+ */
 public sealed interface WorkflowStep {
+  /** Calls the {@code visitor} method of this kind. */
+  <R> R accept(Visitor<R> visitor);
+
+  /** The steps inside this one, in declaration order ({@code then} before {@code else}). */
+  List<WorkflowStep> nested();
+
+  /**
+   * One method per step kind.
+   *
+   * @param <R> what the visit returns
+   */
+  interface Visitor<R> {
+    R tool(Tool step);
+
+    R foreach(Foreach step);
+
+    R parallel(Parallel step);
+
+    R branch(Branch step);
+
+    R approve(Approve step);
+  }
+
   /** Unique within its workflow. */
   String id();
 
@@ -21,6 +48,16 @@ public sealed interface WorkflowStep {
       Objects.requireNonNull(tool, "tool");
       policy = policy == null ? StepPolicy.DEFAULT : policy;
       args = args == null ? null : args.deepCopy();
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.tool(this);
+    }
+
+    @Override
+    public List<WorkflowStep> nested() {
+      return List.of();
     }
 
     @Override
@@ -41,6 +78,16 @@ public sealed interface WorkflowStep {
     }
 
     @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.foreach(this);
+    }
+
+    @Override
+    public List<WorkflowStep> nested() {
+      return steps;
+    }
+
+    @Override
     public String kind() {
       return "foreach";
     }
@@ -52,6 +99,16 @@ public sealed interface WorkflowStep {
       Objects.requireNonNull(id, "id");
       policy = policy == null ? StepPolicy.DEFAULT : policy;
       steps = List.copyOf(steps);
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.parallel(this);
+    }
+
+    @Override
+    public List<WorkflowStep> nested() {
+      return steps;
     }
 
     @Override
@@ -77,6 +134,16 @@ public sealed interface WorkflowStep {
     }
 
     @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.branch(this);
+    }
+
+    @Override
+    public List<WorkflowStep> nested() {
+      return Stream.concat(then.stream(), otherwise.stream()).toList();
+    }
+
+    @Override
     public String kind() {
       return "branch";
     }
@@ -88,6 +155,16 @@ public sealed interface WorkflowStep {
       Objects.requireNonNull(id, "id");
       policy = policy == null ? StepPolicy.DEFAULT : policy;
       prompt = prompt == null ? "" : prompt;
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.approve(this);
+    }
+
+    @Override
+    public List<WorkflowStep> nested() {
+      return List.of();
     }
 
     @Override

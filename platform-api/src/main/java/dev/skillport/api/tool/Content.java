@@ -2,13 +2,39 @@ package dev.skillport.api.tool;
 
 import java.util.Objects;
 
-/** One content item of a tool result; the kinds form a closed set. */
+/**
+ * One content item of a tool result; the kinds form a closed set, handled through {@link
+ * #accept(Visitor)} so that a new kind fails to compile wherever it is not.
+ */
 public sealed interface Content {
+
+  /** Calls the {@code visitor} method of this kind. */
+  <R> R accept(Visitor<R> visitor);
+
+  /**
+   * One method per kind of content.
+   *
+   * @param <R> what the visit returns
+   */
+  interface Visitor<R> {
+    R text(Text text);
+
+    R image(Image image);
+
+    R audio(Audio audio);
+
+    R embeddedResource(EmbeddedResource resource);
+  }
 
   /** Plain text. */
   record Text(String text) implements Content {
     public Text {
       Objects.requireNonNull(text, "text");
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.text(this);
     }
   }
 
@@ -18,6 +44,11 @@ public sealed interface Content {
       Objects.requireNonNull(base64Data, "base64Data");
       Objects.requireNonNull(mimeType, "mimeType");
     }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.image(this);
+    }
   }
 
   /** Audio, base64-encoded. */
@@ -25,6 +56,11 @@ public sealed interface Content {
     public Audio {
       Objects.requireNonNull(base64Data, "base64Data");
       Objects.requireNonNull(mimeType, "mimeType");
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.audio(this);
     }
   }
 
@@ -41,6 +77,11 @@ public sealed interface Content {
       if ((text == null) == (blob == null)) {
         throw new IllegalArgumentException("exactly one of text and blob must be set");
       }
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.embeddedResource(this);
     }
   }
 }

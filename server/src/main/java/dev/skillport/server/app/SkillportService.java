@@ -331,14 +331,7 @@ public final class SkillportService {
    * to check the HTTP headers that mirror its arguments).
    */
   public java.util.Optional<JsonNode> inputSchemaOf(SessionState session, String name) {
-    ToolResolution resolution = resolve(catalog(), session, name);
-    if (resolution instanceof ToolResolution.Tool t) {
-      return java.util.Optional.of(t.tool().inputSchema());
-    }
-    if (resolution instanceof ToolResolution.GroupNotActive g && g.tool() != null) {
-      return java.util.Optional.of(g.tool().inputSchema());
-    }
-    return java.util.Optional.empty();
+    return resolve(catalog(), session, name).declared().map(ToolSpec::inputSchema);
   }
 
   /** One finished call: to the in-memory statistics and to the guard's audit trail. */
@@ -353,15 +346,39 @@ public final class SkillportService {
       return listing(session.view()).resolve(snapshot, session.view(), name);
     }
     ToolResolution listed = statelessListing(session).resolve(snapshot, session.listedView(), name);
-    if (listed instanceof ToolResolution.NotFound
-        || listed instanceof ToolResolution.SkillNotLoaded) {
-      // Not listed: any reachable skill's tool by its qualified name.
-      ToolResolution reachable = ToolListing.resolveQualified(snapshot, session.view(), name);
-      if (!(reachable instanceof ToolResolution.NotFound)) {
-        return reachable;
-      }
-    }
-    return listed;
+    // Not listed: any reachable skill's tool by its qualified name.
+    return listed.accept(
+        new ToolResolution.Visitor<ToolResolution, RuntimeException>() {
+          @Override
+          public ToolResolution core(ToolResolution.Core core) {
+            return core;
+          }
+
+          @Override
+          public ToolResolution tool(ToolResolution.Tool tool) {
+            return tool;
+          }
+
+          @Override
+          public ToolResolution groupNotActive(ToolResolution.GroupNotActive group) {
+            return group;
+          }
+
+          @Override
+          public ToolResolution skillNotLoaded(ToolResolution.SkillNotLoaded skill) {
+            return reachable(skill);
+          }
+
+          @Override
+          public ToolResolution notFound(ToolResolution.NotFound notFound) {
+            return reachable(notFound);
+          }
+
+          private ToolResolution reachable(ToolResolution otherwise) {
+            ToolResolution found = ToolListing.resolveQualified(snapshot, session.view(), name);
+            return found.owner().isPresent() ? found : otherwise;
+          }
+        });
   }
 
   /** A call on one catalog snapshot, from resolving the name to the handler's result. */
@@ -412,99 +429,128 @@ public final class SkillportService {
       CallMeta meta,
       String groupHandle)
       throws CapabilityRequiredException {
-    if (resolution instanceof ToolResolution.Core core) {
-      String coreName = core.tool().name();
-      if (session.isStateless() && coreName.equals(StatelessTools.CALL_TOOL)) {
-        return callThrough(snapshot, session, args, ctx, meta);
-      }
-      if (session.isStateless() && statelessTools.has(coreName)) {
-        return wire(statelessTools.call(coreName, snapshot, session, args, meta.principal()), null);
-      }
-      if ((coreName.equals("jobs_get_status") || coreName.equals("jobs_cancel"))
-          && !ownedByCaller(args.path("job_id").asText(""), meta.principal())) {
-        // Where callers authenticate, another caller's job reads as no job at all.
-        String id = args.path("job_id").asText("");
-        return wire(
-            ToolResult.failure(
-                ToolFailureCode.JOB_NOT_FOUND,
-                "no job with id '" + id + "'",
-                "job ids come from an async call's result"),
-            null);
-      }
-      SessionTools extra = sessionTools;
-      if (extra != null && !coreTools.has(coreName)) {
-        return wire(extra.call(coreName, session, args, ctx, meta), null);
-      }
-      return wire(coreTools.call(coreName, snapshot, session, args, ctx), null);
+    return resolution.accept(
+        new ToolResolution.Visitor<ObjectNode, CapabilityRequiredException>() {
+          @Override
+          public ObjectNode core(ToolResolution.Core core) throws CapabilityRequiredException {
+            return callCore(snapshot, session, core.tool().name(), args, ctx, meta);
+          }
+
+          @Override
+          public ObjectNode tool(ToolResolution.Tool tool) throws CapabilityRequiredException {
+            return callBound(tool.skill(), tool.tool(), args, ctx, meta);
+          }
+
+          @Override
+          public ObjectNode groupNotActive(ToolResolution.GroupNotActive g)
+              throws CapabilityRequiredException {
+            if (!session.isStateless()) {
+              return groupNotActive(g, "\") first");
+            }
+            if (g.tool() != null
+                && statelessTools.activates(
+                    groupHandle, g.skill().name(), g.group(), meta.principal())) {
+              return callBound(g.skill(), g.tool(), args, ctx, meta);
+            }
+            return groupNotActive(g, "\") and pass its group_handle to call_tool");
+          }
+
+          private ObjectNode groupNotActive(ToolResolution.GroupNotActive g, String hintEnd) {
+            return wire(
+                ToolResult.failure(
+                    ToolFailureCode.GROUP_NOT_ACTIVATED,
+                    "group '" + g.group() + "' of skill '" + g.skill().name() + "' is not active",
+                    "call activate_tool_group(\""
+                        + g.group()
+                        + "\", skill_name=\""
+                        + g.skill().name()
+                        + hintEnd),
+                null);
+          }
+
+          @Override
+          public ObjectNode skillNotLoaded(ToolResolution.SkillNotLoaded s) {
+            if (session.isStateless()) {
+              String why = hosts.refusal(s.skill()).orElse("it is " + s.skill().state().label());
+              return wire(
+                  ToolResult.failure(
+                      ToolFailureCode.SKILL_NOT_AVAILABLE,
+                      "skill '" + s.skill().name() + "' cannot be called: " + why,
+                      "search_skills shows the skills this server runs"),
+                  null);
+            }
+            return wire(
+                ToolResult.failure(
+                    ToolFailureCode.SKILL_NOT_LOADED,
+                    "skill '" + s.skill().name() + "' is not loaded in this session",
+                    "call load_skill(\"" + s.skill().name() + "\") first"),
+                null);
+          }
+
+          @Override
+          public ObjectNode notFound(ToolResolution.NotFound notFound) {
+            throw new IllegalStateException("an unknown tool is refused before dispatch");
+          }
+        });
+  }
+
+  /** A core tool (or a session's extra tool listed among them) on the call's snapshot. */
+  private ObjectNode callCore(
+      Catalog snapshot,
+      SessionState session,
+      String coreName,
+      JsonNode args,
+      ToolContext ctx,
+      CallMeta meta)
+      throws CapabilityRequiredException {
+    if (session.isStateless() && coreName.equals(StatelessTools.CALL_TOOL)) {
+      return callThrough(snapshot, session, args, ctx, meta);
     }
-    if (resolution instanceof ToolResolution.GroupNotActive g
-        && g.tool() != null
-        && session.isStateless()
-        && statelessTools.activates(groupHandle, g.skill().name(), g.group(), meta.principal())) {
-      resolution = new ToolResolution.Tool(g.skill(), g.tool());
+    if (session.isStateless() && statelessTools.has(coreName)) {
+      return wire(statelessTools.call(coreName, snapshot, session, args, meta.principal()), null);
     }
-    if (resolution instanceof ToolResolution.SkillNotLoaded s && session.isStateless()) {
-      String why = hosts.refusal(s.skill()).orElse("it is " + s.skill().state().label());
+    if ((coreName.equals("jobs_get_status") || coreName.equals("jobs_cancel"))
+        && !ownedByCaller(args.path("job_id").asText(""), meta.principal())) {
+      // Where callers authenticate, another caller's job reads as no job at all.
+      String id = args.path("job_id").asText("");
       return wire(
           ToolResult.failure(
-              ToolFailureCode.SKILL_NOT_AVAILABLE,
-              "skill '" + s.skill().name() + "' cannot be called: " + why,
-              "search_skills shows the skills this server runs"),
+              ToolFailureCode.JOB_NOT_FOUND,
+              "no job with id '" + id + "'",
+              "job ids come from an async call's result"),
           null);
     }
-    if (resolution instanceof ToolResolution.GroupNotActive g && session.isStateless()) {
-      return wire(
-          ToolResult.failure(
-              ToolFailureCode.GROUP_NOT_ACTIVATED,
-              "group '" + g.group() + "' of skill '" + g.skill().name() + "' is not active",
-              "call activate_tool_group(\""
-                  + g.group()
-                  + "\", skill_name=\""
-                  + g.skill().name()
-                  + "\") and pass its group_handle to call_tool"),
-          null);
+    SessionTools extra = sessionTools;
+    if (extra != null && !coreTools.has(coreName)) {
+      return wire(extra.call(coreName, session, args, ctx, meta), null);
     }
-    if (resolution instanceof ToolResolution.SkillNotLoaded s) {
-      return wire(
-          ToolResult.failure(
-              ToolFailureCode.SKILL_NOT_LOADED,
-              "skill '" + s.skill().name() + "' is not loaded in this session",
-              "call load_skill(\"" + s.skill().name() + "\") first"),
-          null);
-    }
-    if (resolution instanceof ToolResolution.GroupNotActive g) {
-      return wire(
-          ToolResult.failure(
-              ToolFailureCode.GROUP_NOT_ACTIVATED,
-              "group '" + g.group() + "' of skill '" + g.skill().name() + "' is not active",
-              "call activate_tool_group(\""
-                  + g.group()
-                  + "\", skill_name=\""
-                  + g.skill().name()
-                  + "\") first"),
-          null);
-    }
-    ToolResolution.Tool bound = (ToolResolution.Tool) resolution;
-    ToolResult refused = guard.refusal(bound.skill()).orElse(null);
+    return wire(coreTools.call(coreName, snapshot, session, args, ctx), null);
+  }
+
+  /** A skill's active tool: refused by the guard, queued as a job or task, or run now. */
+  private ObjectNode callBound(
+      Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx, CallMeta meta)
+      throws CapabilityRequiredException {
+    ToolResult refused = guard.refusal(skill).orElse(null);
     if (refused != null) {
       return wire(refused, null);
     }
-    Execution execution = bound.tool().execution();
+    Execution execution = tool.execution();
     if (execution == Execution.TASK && meta.stateless() && !meta.tasks()) {
       ObjectNode required = NODES.objectNode();
       required.putObject("extensions").putObject(TaskView.EXTENSION);
       throw new CapabilityRequiredException(
           "Missing required client capability: tool '"
-              + bound.tool().name()
+              + tool.name()
               + "' runs only as a task; declare the "
               + TaskView.EXTENSION
               + " extension",
           required);
     }
     if (meta.async() || execution == Execution.ASYNC || execution == Execution.TASK) {
-      return queue(bound.skill(), bound.tool(), args, meta);
+      return queue(skill, tool, args, meta);
     }
-    return wire(invoke(bound.skill(), bound.tool(), args, ctx), bound.tool().nextTools());
+    return wire(invoke(skill, tool, args, ctx), tool.nextTools());
   }
 
   /**
@@ -545,18 +591,14 @@ public final class SkillportService {
     ObjectNode result =
         dispatch(snapshot, session, resolution, objectOrEmpty(inner), ctx, meta, handle);
     ObjectNode called = NODES.objectNode().put("name", target.asText());
-    ToolSpec spec = null;
-    if (resolution instanceof ToolResolution.Tool t) {
-      called.put("skill", t.skill().name());
-      spec = t.tool();
-    } else if (resolution instanceof ToolResolution.GroupNotActive g && g.tool() != null) {
-      called.put("skill", g.skill().name());
-      spec = g.tool();
-    }
-    if (spec != null) {
-      called.put("tool", spec.name());
-      called.set("annotations", ToolListing.annotationsWire(spec.annotations()));
-    }
+    resolution
+        .declared()
+        .ifPresent(
+            spec -> {
+              called.put("skill", resolution.owner().orElseThrow().name());
+              called.put("tool", spec.name());
+              called.set("annotations", ToolListing.annotationsWire(spec.annotations()));
+            });
     ObjectNode out = result.deepCopy();
     ObjectNode resultMeta = out.get("_meta") instanceof ObjectNode m ? m : out.putObject("_meta");
     resultMeta.set("dcc.called_tool", called);
@@ -892,27 +934,51 @@ public final class SkillportService {
   }
 
   static ObjectNode contentWire(Content c) {
-    ObjectNode o = NODES.objectNode();
-    if (c instanceof Content.Text t) {
-      o.put("type", "text").put("text", t.text());
-    } else if (c instanceof Content.Image i) {
-      o.put("type", "image").put("data", i.base64Data()).put("mimeType", i.mimeType());
-    } else if (c instanceof Content.Audio a) {
-      o.put("type", "audio").put("data", a.base64Data()).put("mimeType", a.mimeType());
-    } else if (c instanceof Content.EmbeddedResource r) {
-      ObjectNode res = o.put("type", "resource").putObject("resource");
-      res.put("uri", r.uri());
-      if (r.mimeType() != null) {
-        res.put("mimeType", r.mimeType());
-      }
-      if (r.text() != null) {
-        res.put("text", r.text());
-      } else {
-        res.put("blob", r.blob());
-      }
-    }
-    return o;
+    return c.accept(CONTENT_WIRE);
   }
+
+  /** Each kind of content item as MCP renders it. */
+  private static final Content.Visitor<ObjectNode> CONTENT_WIRE =
+      new Content.Visitor<>() {
+        @Override
+        public ObjectNode text(Content.Text t) {
+          return NODES.objectNode().put("type", "text").put("text", t.text());
+        }
+
+        @Override
+        public ObjectNode image(Content.Image i) {
+          return NODES
+              .objectNode()
+              .put("type", "image")
+              .put("data", i.base64Data())
+              .put("mimeType", i.mimeType());
+        }
+
+        @Override
+        public ObjectNode audio(Content.Audio a) {
+          return NODES
+              .objectNode()
+              .put("type", "audio")
+              .put("data", a.base64Data())
+              .put("mimeType", a.mimeType());
+        }
+
+        @Override
+        public ObjectNode embeddedResource(Content.EmbeddedResource r) {
+          ObjectNode o = NODES.objectNode();
+          ObjectNode res = o.put("type", "resource").putObject("resource");
+          res.put("uri", r.uri());
+          if (r.mimeType() != null) {
+            res.put("mimeType", r.mimeType());
+          }
+          if (r.text() != null) {
+            res.put("text", r.text());
+          } else {
+            res.put("blob", r.blob());
+          }
+          return o;
+        }
+      };
 
   /** The stateless era's state for one catalog generation, and the policy it was built under. */
   private record Stateless(long generation, ListingPolicy effective, SessionState state) {

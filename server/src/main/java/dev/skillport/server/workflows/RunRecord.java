@@ -85,18 +85,7 @@ final class RunRecord {
 
   /** The steps inside a step, in declaration order ({@code then} before {@code else}). */
   static List<WorkflowStep> nested(WorkflowStep step) {
-    if (step instanceof WorkflowStep.Foreach f) {
-      return f.steps();
-    }
-    if (step instanceof WorkflowStep.Parallel p) {
-      return p.steps();
-    }
-    if (step instanceof WorkflowStep.Branch b) {
-      List<WorkflowStep> both = new java.util.ArrayList<>(b.then());
-      both.addAll(b.otherwise());
-      return both;
-    }
-    return List.of();
+    return step.nested();
   }
 
   String id() {

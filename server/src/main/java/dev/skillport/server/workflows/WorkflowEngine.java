@@ -482,19 +482,35 @@ final class WorkflowEngine implements AutoCloseable {
 
     private JsonNode body(WorkflowStep step, RunScope in, CancelToken attempt)
         throws StepFailure, RunCancelled, InterruptedException {
-      if (step instanceof WorkflowStep.Tool t) {
-        return tool(t, in, attempt);
-      }
-      if (step instanceof WorkflowStep.Foreach f) {
-        return foreach(f, in, attempt);
-      }
-      if (step instanceof WorkflowStep.Parallel p) {
-        return parallel(p, in, attempt);
-      }
-      if (step instanceof WorkflowStep.Branch b) {
-        return branch(b, in, attempt);
-      }
-      return approve((WorkflowStep.Approve) step, in, attempt);
+      StepBody body =
+          step.accept(
+              new WorkflowStep.Visitor<StepBody>() {
+                @Override
+                public StepBody tool(WorkflowStep.Tool t) {
+                  return () -> Run.this.tool(t, in, attempt);
+                }
+
+                @Override
+                public StepBody foreach(WorkflowStep.Foreach f) {
+                  return () -> Run.this.foreach(f, in, attempt);
+                }
+
+                @Override
+                public StepBody parallel(WorkflowStep.Parallel p) {
+                  return () -> Run.this.parallel(p, in, attempt);
+                }
+
+                @Override
+                public StepBody branch(WorkflowStep.Branch b) {
+                  return () -> Run.this.branch(b, in, attempt);
+                }
+
+                @Override
+                public StepBody approve(WorkflowStep.Approve a) {
+                  return () -> Run.this.approve(a, in, attempt);
+                }
+              });
+      return body.run();
     }
 
     private JsonNode tool(WorkflowStep.Tool step, RunScope in, CancelToken attempt)
@@ -678,6 +694,12 @@ final class WorkflowEngine implements AutoCloseable {
         }
       };
     }
+  }
+
+  /** A step's work, chosen by its kind and run after the choice. */
+  @FunctionalInterface
+  private interface StepBody {
+    JsonNode run() throws StepFailure, RunCancelled, InterruptedException;
   }
 
   /** Evaluating a template or JSONPath; failing is a step failure that no retry can fix. */

@@ -453,16 +453,38 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   private static void describe(List<WorkflowStep> list, ArrayNode into) {
     for (WorkflowStep step : list) {
       ObjectNode o = into.addObject().put("id", step.id()).put("kind", step.kind());
-      if (step instanceof WorkflowStep.Tool t) {
-        o.put("tool", t.tool());
-      } else if (step instanceof WorkflowStep.Foreach f) {
-        describe(f.steps(), o.putArray("steps"));
-      } else if (step instanceof WorkflowStep.Parallel p) {
-        describe(p.steps(), o.putArray("steps"));
-      } else if (step instanceof WorkflowStep.Branch b) {
-        describe(b.then(), o.putArray("then"));
-        describe(b.otherwise(), o.putArray("else"));
-      }
+      step.accept(
+          new WorkflowStep.Visitor<Void>() {
+            @Override
+            public Void tool(WorkflowStep.Tool t) {
+              o.put("tool", t.tool());
+              return null;
+            }
+
+            @Override
+            public Void foreach(WorkflowStep.Foreach f) {
+              describe(f.steps(), o.putArray("steps"));
+              return null;
+            }
+
+            @Override
+            public Void parallel(WorkflowStep.Parallel p) {
+              describe(p.steps(), o.putArray("steps"));
+              return null;
+            }
+
+            @Override
+            public Void branch(WorkflowStep.Branch b) {
+              describe(b.then(), o.putArray("then"));
+              describe(b.otherwise(), o.putArray("else"));
+              return null;
+            }
+
+            @Override
+            public Void approve(WorkflowStep.Approve a) {
+              return null;
+            }
+          });
     }
   }
 
