@@ -193,6 +193,37 @@ class DocsTest {
     }
   }
 
+  /**
+   * A block noted {@code <!-- tree: FOLDER -->} draws that folder: the names it shows are exactly
+   * the files and folders in it (each line's name after the tree drawing, before any comment).
+   */
+  @Test
+  void files_everyFolderTreeShowsTheFolder() throws IOException {
+    int checked = 0;
+    for (MarkdownPage page : guide()) {
+      for (MarkdownPage.Block block : page.blocksNoted("tree:")) {
+        Path folder = REPO.resolve(block.note().substring("tree:".length()).strip());
+        Set<String> shown = new TreeSet<>();
+        for (String line : block.body().split("\n")) {
+          String name = line.replaceFirst("^[│├└─\\s]+", "").split("\\s+")[0];
+          if (!name.isEmpty()) {
+            shown.add(name.replaceFirst("/$", ""));
+          }
+        }
+        shown.remove(folder.getFileName().toString());
+        Set<String> present = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(folder)) {
+          files
+              .filter(p -> !p.equals(folder))
+              .forEach(p -> present.add(p.getFileName().toString()));
+        }
+        assertThat(shown).as(where(page, block)).isEqualTo(present);
+        checked++;
+      }
+    }
+    assertThat(checked).isPositive();
+  }
+
   static String excerpt(String ref) {
     String[] parts = ref.split("#", 2);
     String text;
