@@ -386,22 +386,50 @@ class DocsTest {
   }
 
   /**
-   * For each command, {@code docs/running.md} has a table whose first header is {@code <command>
-   * option}, one row per option, in picocli's order: the usage cell is exact, and a default value
-   * is stated as {@code default VALUE}.
+   * Every command that does something (a leaf of picocli's command tree, {@code help} left out) by
+   * its full name, e.g. {@code new skill}.
+   */
+  private static Map<String, CommandSpec> leafCommands(CommandLine command, String prefix) {
+    Map<String, CommandSpec> leaves = new LinkedHashMap<>();
+    for (Map.Entry<String, CommandLine> sub : command.getSubcommands().entrySet()) {
+      if (sub.getKey().equals("help")) {
+        continue;
+      }
+      String name = (prefix + " " + sub.getKey()).strip();
+      if (sub.getValue().getSubcommands().isEmpty()) {
+        leaves.put(name, sub.getValue().getCommandSpec());
+      } else {
+        leaves.putAll(leafCommands(sub.getValue(), name));
+      }
+    }
+    return leaves;
+  }
+
+  /**
+   * Every command has a section {@code ### <command>} in {@code docs/running.md} and, when it has
+   * options, a table whose first header is {@code <command> option}, one row per option, in
+   * picocli's order: the usage cell is exact, and a default value is stated as {@code default
+   * VALUE}.
    */
   @Test
   void flags_everyCommandsTableIsPicoclisModel() {
     MarkdownPage running = MarkdownPage.read(DOCS.resolve("running.md"));
-    CommandLine root = commandLine();
-    Map<String, CommandSpec> commands = new LinkedHashMap<>();
-    commands.put("serve", root.getSubcommands().get("serve").getCommandSpec());
-    commands.put("validate", root.getSubcommands().get("validate").getCommandSpec());
-    commands.put("list", root.getSubcommands().get("list").getCommandSpec());
-    commands.put(
-        "new skill",
-        root.getSubcommands().get("new").getSubcommands().get("skill").getCommandSpec());
+    Map<String, CommandSpec> commands = leafCommands(commandLine(), "");
+    assertThat(commands).containsKeys("serve", "validate", "list", "new skill");
     for (Map.Entry<String, CommandSpec> command : commands.entrySet()) {
+      assertThat(running.text())
+          .as("docs/running.md needs a section '### %s' for that command", command.getKey())
+          .contains("\n### " + command.getKey() + "\n");
+      List<OptionSpec> documentedOptions =
+          command.getValue().options().stream()
+              .filter(o -> !o.usageHelp() && !o.versionHelp())
+              .toList();
+      if (documentedOptions.isEmpty()) {
+        assertThat(running.table(command.getKey() + " option"))
+            .as("docs/running.md: '%s' has no options to tabulate", command.getKey())
+            .isEmpty();
+        continue;
+      }
       List<List<String>> rows = running.requireTable(command.getKey() + " option");
       List<OptionSpec> options =
           command.getValue().options().stream()
@@ -492,13 +520,13 @@ class DocsTest {
   }
 
   /**
-   * Every {@code SKILLPORT_*} variable the guide names is read by the code, its tests or the
-   * launcher.
+   * Every {@code SKILLPORT_*} variable and {@code skillport_*} metric the guide names occurs in the
+   * code, its tests or the launcher.
    */
   @Test
   void environment_everyVariableNamedIsReadByTheCode() throws IOException {
     Set<String> named = new TreeSet<>();
-    Pattern variable = Pattern.compile("\\bSKILLPORT_[A-Z_]*[A-Z]\\b");
+    Pattern variable = Pattern.compile("\\bSKILLPORT_[A-Z_]*[A-Z]\\b|\\bskillport_[a-z_]*[a-z]\\b");
     for (MarkdownPage page : guide()) {
       Matcher m = variable.matcher(page.text());
       while (m.find()) {
@@ -519,7 +547,7 @@ class DocsTest {
     code.append(Files.readString(REPO.resolve("interop/interop.mjs"), StandardCharsets.UTF_8));
     assertThat(named).isNotEmpty();
     assertThat(named.stream().filter(v -> !code.toString().contains(v)).toList())
-        .as("variables the guide names that no code reads")
+        .as("variables and metric names the guide names that no code has")
         .isEmpty();
   }
 
