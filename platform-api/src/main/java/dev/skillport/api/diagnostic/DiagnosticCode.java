@@ -222,6 +222,11 @@ public enum DiagnosticCode {
       Severity.NOTICE,
       "a tool is bound to no code; calls return NO_HANDLER",
       "declare handler or source_file, or add a script named after the tool under scripts/"),
+  HANDLER_NOT_REGISTERED(
+      Severity.ERROR,
+      "a tool names a Java handler that no installed plugin or SDK jar registers; calls return"
+          + " NO_HANDLER",
+      "install the plugin or SDK jar that provides the handler, or correct the handler id"),
   GROUP_INVALID(
       Severity.WARNING,
       "a group entry is invalid and was dropped",

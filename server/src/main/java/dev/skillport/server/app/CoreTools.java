@@ -518,7 +518,9 @@ final class CoreTools {
     }
     ArrayNode diags = out.putArray("diagnostics");
     int omitted = 0;
-    for (Diagnostic d : catalog.diagnostics()) {
+    List<Diagnostic> diagnostics = new ArrayList<>(catalog.diagnostics());
+    diagnostics.addAll(service.bindings(catalog).diagnostics());
+    for (Diagnostic d : diagnostics) {
       if (s.name().equals(d.skill())) {
         if (diags.size() < MAX_INFO_DIAGNOSTICS) {
           diags.add(d.format());

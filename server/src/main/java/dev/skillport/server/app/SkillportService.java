@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.host.HostCall;
 import dev.skillport.api.host.HostExecutor;
 import dev.skillport.api.skill.Execution;
@@ -65,6 +66,8 @@ public final class SkillportService {
 
   private final CatalogHolder catalog;
   private final HandlerRegistry handlers;
+  // The current generation's bindings; replaced when a call sees a newer catalog.
+  private volatile ToolBindings bindings;
   // Replaced once by configureExecution before serving; volatile for the worker threads.
   private volatile ScriptToolRunner scripts;
   private volatile JobScheduler jobs = new JobScheduler(new MemoryJobStore(), JOB_WORKERS);
@@ -230,6 +233,28 @@ public final class SkillportService {
 
   public Catalog catalog() {
     return catalog.current();
+  }
+
+  /**
+   * The handlers of {@code snapshot}'s tools, bound once per catalog generation; the first use of a
+   * generation logs each handler id that no one registered.
+   */
+  ToolBindings bindings(Catalog snapshot) {
+    ToolBindings current = bindings;
+    if (current == null || current.generation() != snapshot.generation()) {
+      current = ToolBindings.bind(snapshot, handlers);
+      bindings = current;
+      current.diagnostics().forEach(d -> LOG.warn("{}", d.format()));
+    }
+    return current;
+  }
+
+  /** The catalog's diagnostics, with those of binding its tools to handlers. */
+  public List<Diagnostic> skillDiagnostics() {
+    Catalog snapshot = catalog();
+    List<Diagnostic> all = new ArrayList<>(snapshot.diagnostics());
+    all.addAll(bindings(snapshot).diagnostics());
+    return List.copyOf(all);
   }
 
   /**
@@ -438,7 +463,7 @@ public final class SkillportService {
 
           @Override
           public ObjectNode tool(ToolResolution.Tool tool) throws CapabilityRequiredException {
-            return callBound(tool.skill(), tool.tool(), args, ctx, meta);
+            return callBound(bindings(snapshot), tool.skill(), tool.tool(), args, ctx, meta);
           }
 
           @Override
@@ -450,7 +475,7 @@ public final class SkillportService {
             if (g.tool() != null
                 && statelessTools.activates(
                     groupHandle, g.skill().name(), g.group(), meta.principal())) {
-              return callBound(g.skill(), g.tool(), args, ctx, meta);
+              return callBound(bindings(snapshot), g.skill(), g.tool(), args, ctx, meta);
             }
             return groupNotActive(g, "\") and pass its group_handle to call_tool");
           }
@@ -529,7 +554,7 @@ public final class SkillportService {
 
   /** A skill's active tool: refused by the guard, queued as a job or task, or run now. */
   private ObjectNode callBound(
-      Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx, CallMeta meta)
+      ToolBindings bound, Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx, CallMeta meta)
       throws CapabilityRequiredException {
     ToolResult refused = guard.refusal(skill).orElse(null);
     if (refused != null) {
@@ -548,9 +573,9 @@ public final class SkillportService {
           required);
     }
     if (meta.async() || execution == Execution.ASYNC || execution == Execution.TASK) {
-      return queue(skill, tool, args, meta);
+      return queue(bound, skill, tool, args, meta);
     }
-    return wire(invoke(skill, tool, args, ctx), tool.nextTools());
+    return wire(invoke(bound, skill, tool, args, ctx), tool.nextTools());
   }
 
   /**
@@ -605,7 +630,8 @@ public final class SkillportService {
     return out;
   }
 
-  private ObjectNode queue(Skill skill, ToolSpec tool, JsonNode args, CallMeta meta) {
+  private ObjectNode queue(
+      ToolBindings bound, Skill skill, ToolSpec tool, JsonNode args, CallMeta meta) {
     // Bad arguments are answered at once, as for a synchronous call, rather than as a failed job.
     ToolResult invalid = invalidArguments(skill, tool, args);
     if (invalid != null) {
@@ -623,7 +649,7 @@ public final class SkillportService {
               // The arguments were checked above, before the job was queued.
               ObjectNode result =
                   wire(
-                      checkOutput(skill, tool, execute(skill, tool, args, jobContext)),
+                      checkOutput(skill, tool, execute(bound, skill, tool, args, jobContext)),
                       tool.nextTools());
               audit(
                   meta,
@@ -719,12 +745,13 @@ public final class SkillportService {
         "fix every listed argument and call again");
   }
 
-  private ToolResult invoke(Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {
+  private ToolResult invoke(
+      ToolBindings bound, Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {
     ToolResult invalid = invalidArguments(skill, tool, args);
     if (invalid != null) {
       return invalid;
     }
-    return checkOutput(skill, tool, execute(skill, tool, args, ctx));
+    return checkOutput(skill, tool, execute(bound, skill, tool, args, ctx));
   }
 
   /**
@@ -818,10 +845,11 @@ public final class SkillportService {
         "the tool or its output_schema needs fixing");
   }
 
-  private ToolResult execute(Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {
+  private ToolResult execute(
+      ToolBindings bound, Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {
     ToolBinding binding = tool.binding();
     if (binding instanceof ToolBinding.Handler h) {
-      ToolHandler handler = handlers.find(h.handlerId()).orElse(null);
+      ToolHandler handler = bound.handler(tool).orElse(null);
       if (handler == null) {
         return ToolResult.failure(
             ToolFailureCode.NO_HANDLER,

@@ -96,7 +96,7 @@ final class LiveIntrospection implements ServerIntrospection {
 
   @Override
   public List<Diagnostic> skillDiagnostics() {
-    return service.catalog().diagnostics();
+    return service.skillDiagnostics();
   }
 
   @Override
