@@ -520,6 +520,45 @@ class DocsTest {
   }
 
   /**
+   * The other commands the guide shows name what exists: {@code cp MODULE/target/ARTIFACT-*.jar}
+   * copies a jar a module of the build makes, and {@code node interop/interop.mjs smoke@N ...} uses
+   * options the smoke client reads.
+   */
+  @Test
+  void commands_jarsAndInteropOptionsShownExist() throws IOException {
+    Pattern jar = Pattern.compile("\\bcp (\\S+)/target/([\\w.-]+)-\\*\\.jar");
+    String smokeClient =
+        Files.readString(REPO.resolve("interop/smoke-client.mjs"), StandardCharsets.UTF_8);
+    int checked = 0;
+    for (MarkdownPage page : guide()) {
+      for (MarkdownPage.Block block : page.blocks()) {
+        Matcher m = jar.matcher(block.body());
+        while (m.find()) {
+          Path pom = REPO.resolve(m.group(1)).resolve("pom.xml");
+          assertThat(pom).as(where(page, block)).isRegularFile();
+          assertThat(child(pom(pom).getDocumentElement(), "artifactId"))
+              .as("%s: the jar of %s", where(page, block), m.group(1))
+              .isEqualTo(m.group(2));
+          checked++;
+        }
+        for (String line : block.body().split("\\n")) {
+          List<String> words = words(line.replaceFirst("^\\$ ", ""));
+          if (words.size() > 2 && words.get(1).equals("interop/interop.mjs")) {
+            assertThat(words.get(2)).as(where(page, block)).matches("smoke@[12]");
+            for (String word : words.subList(3, words.size())) {
+              if (word.startsWith("--")) {
+                assertThat(smokeClient).as(where(page, block)).contains("case '" + word + "'");
+              }
+            }
+            checked++;
+          }
+        }
+      }
+    }
+    assertThat(checked).isGreaterThanOrEqualTo(3);
+  }
+
+  /**
    * Every {@code SKILLPORT_*} variable and {@code skillport_*} metric the guide names occurs in the
    * code, its tests or the launcher.
    */
