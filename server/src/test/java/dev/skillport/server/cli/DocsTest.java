@@ -559,6 +559,62 @@ class DocsTest {
   }
 
   /**
+   * Every class ({@code `CoreTools`}) and package ({@code `loader.discovery`}, {@code
+   * `server.app.CatalogReloader`}, {@code `dev.skillport.api.skill`}) the guide names in code spans
+   * exists in the sources, so a moved or renamed one fails here.
+   */
+  @Test
+  void code_everyClassAndPackageNamedExists() throws IOException {
+    Set<String> classes = new TreeSet<>();
+    Set<String> paths = new TreeSet<>();
+    Pattern source = Pattern.compile(".*/src/(?:main|test)/java/(.+)\\.java$");
+    try (Stream<Path> files = Files.walk(REPO)) {
+      for (Path file : files.filter(p -> !p.toString().contains("/target/")).toList()) {
+        Matcher m = source.matcher(file.toString().replace('\\', '/'));
+        if (m.matches()) {
+          String path = m.group(1);
+          classes.add(path.substring(path.lastIndexOf('/') + 1));
+          paths.add(path);
+          for (int at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) {
+            paths.add(path.substring(0, at));
+          }
+        }
+      }
+    }
+    Pattern span =
+        Pattern.compile(
+            "`([A-Z][A-Z0-9]*[a-z][A-Za-z0-9]*|[a-z]+(?:\\.[a-z]+)+(?:\\.[A-Z]\\w+)?)`");
+    List<String> missing = new ArrayList<>();
+    int checked = 0;
+    for (MarkdownPage page : guide()) {
+      Matcher m = span.matcher(page.prose());
+      while (m.find()) {
+        String name = m.group(1);
+        if (name.matches(
+            ".*\\.(xml|yaml|yml|md|py|json|txt|jar|sh|mjs|js|exe|blend|png|wav|csv|html)$")) {
+          continue;
+        }
+        boolean found;
+        if (!name.contains(".")) {
+          found = classes.contains(name);
+        } else {
+          String path = name.replace('.', '/');
+          found =
+              paths.contains(path)
+                  || paths.contains("dev/skillport/" + path)
+                  || paths.contains("dev/skillport/api/" + path);
+        }
+        if (!found) {
+          missing.add(REPO.relativize(page.file()) + ": " + name);
+        }
+        checked++;
+      }
+    }
+    assertThat(missing).as("classes and packages the guide names that the sources lack").isEmpty();
+    assertThat(checked).isGreaterThanOrEqualTo(20);
+  }
+
+  /**
    * Every {@code SKILLPORT_*} variable and {@code skillport_*} metric the guide names occurs in the
    * code, its tests or the launcher.
    */
