@@ -10,6 +10,7 @@ import dev.skillport.api.skill.GroupSpec;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
 import dev.skillport.api.skill.ToolAnnotations;
+import dev.skillport.api.skill.ToolBinding;
 import dev.skillport.api.skill.ToolSpec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -236,7 +237,10 @@ public final class ToolListing {
         boolean bare =
             bareCounts.get(tool.name()) == 1
                 && !coreByName.containsKey(tool.name())
-                && !tool.name().startsWith(QUALIFIER);
+                && !tool.name().startsWith(QUALIFIER)
+                // A bridged server's tool always carries its skill's name: a third party's name
+                // must neither shadow nor be shadowed, and must not change as other skills load.
+                && !(tool.binding() instanceof ToolBinding.Bridge);
         String listedName = bare ? tool.name() : skill.name() + QUALIFIER + tool.name();
         if (!LISTABLE.matcher(listedName).matches()) {
           unlistable.add(skill.name() + "/" + tool.name());

@@ -305,10 +305,42 @@ public enum DiagnosticCode {
       Severity.ERROR,
       "the MCP bridge file is invalid",
       "give the bridge file the documented shape: {command, args, env, ...}"),
+  MCP_BRIDGE_SELF_TRUST(
+      Severity.NOTICE,
+      "an MCP bridge file declares trust, which only the server's operator gives",
+      "remove the trust key; the operator trusts a bridge with serve --trust-bridge or a trust"
+          + " file"),
   MCP_BRIDGE_UNTRUSTED(
-      Severity.ERROR,
-      "an MCP bridge must declare trust: explicit",
-      "add 'trust: explicit' and have the operator trust the bridge"),
+      Severity.WARNING,
+      "the operator has not trusted this MCP bridge, so it is not started",
+      "review its command, then serve --trust-bridge NAME, or run skillport trust-bridge DIR"),
+  MCP_BRIDGE_CHANGED(
+      Severity.WARNING,
+      "a trusted MCP bridge changed since it was trusted; it is stopped until trusted again",
+      "review the change, then trust the bridge again (skillport trust-bridge DIR), or restart"
+          + " with --trust-bridge NAME"),
+  MCP_BRIDGE_SECRET_INLINE(
+      Severity.WARNING,
+      "an MCP bridge writes a secret value in its file; it is not started",
+      "take the value from the server's environment: NAME: ${NAME}"),
+  MCP_BRIDGE_START_FAILED(
+      Severity.WARNING,
+      "the bridged MCP server could not be started or did not complete its handshake",
+      "run the bridge's command by hand to see why; its stderr tail is in the message"),
+  MCP_BRIDGE_CRASHED(
+      Severity.WARNING,
+      "the bridged MCP server ended unexpectedly; it is restarted with backoff",
+      "see the stderr tail in the message; fix the server or its configuration"),
+  MCP_BRIDGE_PROTOCOL(
+      Severity.WARNING,
+      "the bridged MCP server broke the protocol (output that is not JSON-RPC, a message too"
+          + " large)",
+      "a stdio MCP server must write only JSON-RPC messages, one per line, to stdout"),
+  MCP_BRIDGE_TOOL_DROPPED(
+      Severity.WARNING,
+      "a tool, prompt or resource of the bridged MCP server was not mounted",
+      "the message says why: a name that cannot be listed, a schema too large or not an object,"
+          + " or more than the limit"),
 
   // Across skills.
   DEPENDENCY_MISSING(
@@ -385,6 +417,25 @@ public enum DiagnosticCode {
         && this != ALLOWED_TOOLS_LIST
         && this != NAME_MISSING
         && this != DEPENDENCY_MISSING
-        && this != SIBLING_GLOB_EMPTY;
+        && this != SIBLING_GLOB_EMPTY
+        && !isServerSide();
+  }
+
+  /**
+   * Whether the running server reports this code about a skill's bridge (trust, the bridged
+   * server's life), rather than the loader about its files: strict loading does not apply to it.
+   */
+  public boolean isServerSide() {
+    return switch (this) {
+      case MCP_BRIDGE_UNTRUSTED,
+          MCP_BRIDGE_CHANGED,
+          MCP_BRIDGE_SECRET_INLINE,
+          MCP_BRIDGE_START_FAILED,
+          MCP_BRIDGE_CRASHED,
+          MCP_BRIDGE_PROTOCOL,
+          MCP_BRIDGE_TOOL_DROPPED ->
+          true;
+      default -> false;
+    };
   }
 }

@@ -59,6 +59,23 @@ public record Skill(
     return Optional.ofNullable(mcpBridge);
   }
 
+  /** This skill with another list of tools (a bridged server's, mounted beside its own). */
+  public Skill withTools(List<ToolSpec> newTools) {
+    return new Skill(
+        manifest,
+        location,
+        state,
+        newTools,
+        groups,
+        prompts,
+        resources,
+        workflows,
+        externalDeps,
+        runtimes,
+        mcpBridge,
+        shadowedBy);
+  }
+
   /** This skill with another state; {@code shadowedBy} must be given exactly for SHADOWED. */
   public Skill withState(SkillState newState, String newShadowedBy) {
     return new Skill(

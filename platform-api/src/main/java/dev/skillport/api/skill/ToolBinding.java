@@ -34,6 +34,22 @@ public sealed interface ToolBinding {
     }
   }
 
+  /**
+   * A tool of the skill's bridged MCP server, called by the name that server gives it.
+   *
+   * @param remoteName the tool's name on the bridged server
+   */
+  record Bridge(String remoteName) implements ToolBinding {
+    public Bridge {
+      Objects.requireNonNull(remoteName, "remoteName");
+    }
+
+    @Override
+    public String describe() {
+      return "bridged MCP tool " + remoteName;
+    }
+  }
+
   /** No code found: calls answer with {@code NO_HANDLER}. */
   record Unbound() implements ToolBinding {
     @Override

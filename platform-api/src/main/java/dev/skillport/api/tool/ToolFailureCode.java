@@ -50,6 +50,20 @@ public enum ToolFailureCode {
   HOST_CALL_CANCELLED("the call to the host program was cancelled"),
   HOST_CRASHED("the host program ended during the call"),
 
+  // Bridged MCP servers.
+  MCP_BRIDGE_UNTRUSTED("the operator has not trusted the skill's MCP bridge; the hint says how"),
+  MCP_BRIDGE_CHANGED(
+      "the skill's MCP bridge changed since the operator trusted it; it runs once trusted again"),
+  MCP_BRIDGE_SECRET_INLINE(
+      "the skill's mcp.yaml writes a secret value instead of a ${VAR} reference; it never runs"),
+  MCP_BRIDGE_START_FAILED(
+      "the skill's bridged MCP server could not be started or did not complete its handshake"),
+  BRIDGE_UNAVAILABLE("the skill's bridged MCP server is not running, or the tool is not bridged"),
+  BRIDGE_INPUT_REQUIRED("the bridged MCP server asked for input during the call"),
+  BRIDGE_TIMEOUT("the bridged MCP server did not answer in time; it was told to cancel the call"),
+  BRIDGE_CALL_FAILED("the bridged MCP server answered the call with a JSON-RPC error"),
+  BRIDGED_TOOL_ERROR("the bridged MCP server's tool reported an error"),
+
   // Jobs.
   JOB_NOT_FOUND("no job with that id is visible to the caller"),
   JOB_FAILED("the job a workflow step waited for failed"),

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,27 +43,62 @@ public final class CatalogReloader implements AutoCloseable {
   private final Duration debounce;
   private final AtomicLong generation = new AtomicLong();
   private final Set<Path> watched = new HashSet<>();
+  private final UnaryOperator<LoadResult> decorator;
+  private LoadResult lastLoaded;
   private WatchService watcher;
   private Thread thread;
   private boolean closed;
 
   public CatalogReloader(
       SkillLoader loader, List<SkillRoot> roots, CatalogHolder holder, Duration debounce) {
+    this(loader, roots, holder, debounce, UnaryOperator.identity());
+  }
+
+  /**
+   * A reloader whose every catalog is the loader's result passed through {@code decorator} (the
+   * bridges add their verdicts, tools and problems).
+   */
+  public CatalogReloader(
+      SkillLoader loader,
+      List<SkillRoot> roots,
+      CatalogHolder holder,
+      Duration debounce,
+      UnaryOperator<LoadResult> decorator) {
     this.loader = loader;
     this.roots = List.copyOf(roots);
     this.holder = holder;
     this.debounce = debounce;
+    this.decorator = decorator;
   }
 
-  /** Loads every root now and swaps the result in; returns the loader's result. */
+  /** Loads every root now and swaps the result in; returns the result served. */
   public LoadResult reload() {
     LoadResult loaded = loader.load(roots);
     // Secrets the skills write in the open are learnt first, so no diagnostic can carry them.
+    Redactor.shared().learn(loaded.skills());
+    synchronized (this) {
+      lastLoaded = loaded;
+      return publish(loaded);
+    }
+  }
+
+  /**
+   * Publishes the last loaded skills again, through the decorator: what decorates them changed (a
+   * bridged server started or listed new tools). A no-op before the first load.
+   */
+  public synchronized void republish() {
+    if (lastLoaded != null) {
+      publish(lastLoaded);
+    }
+  }
+
+  private LoadResult publish(LoadResult loaded) {
+    LoadResult decorated = decorator.apply(loaded);
     Redactor redactor = Redactor.shared();
-    redactor.learn(loaded.skills());
     LoadResult result =
         new LoadResult(
-            loaded.skills(), loaded.diagnostics().stream().map(redactor::diagnostic).toList());
+            decorated.skills(),
+            decorated.diagnostics().stream().map(redactor::diagnostic).toList());
     Catalog current = holder.current();
     if (current.generation() == 0
         || !current.skills().equals(result.skills())

@@ -30,6 +30,7 @@ import dev.skillport.registry.ToolListing;
 import dev.skillport.registry.search.SkillHit;
 import dev.skillport.registry.search.SkillQuery;
 import dev.skillport.registry.search.SkillSearchIndex;
+import dev.skillport.server.bridge.BridgeOutcome;
 import dev.skillport.server.secrets.Redactor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,6 +45,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -676,7 +678,7 @@ final class CoreTools {
 
   // ---- load_skill / unload_skill ----------------------------------------------------------
 
-  private ToolResult loadSkill(Catalog catalog, SessionState session, JsonNode a) {
+  private ToolResult loadSkill(Catalog snapshot, SessionState session, JsonNode a) {
     List<String> names = new ArrayList<>();
     if (a.hasNonNull("skill_name")) {
       names.add(a.get("skill_name").asText());
@@ -686,14 +688,30 @@ final class CoreTools {
       return invalid("give skill_name or skill_names", "for example {\"skill_name\": \"x\"}");
     }
     String toolGroup = firstText(a, "tool_group", "group", "group_name");
+    // A bridge whose tools are not known yet is started now and publishes a catalog with them:
+    // a load that involves a bridge lists that newer catalog.
+    Map<String, BridgeOutcome.Refused> bridgeRefusals = service.prepareBridges(names);
+    boolean bridged =
+        names.stream()
+            .flatMap(n -> snapshot.loadOrder(n).stream())
+            .anyMatch(n -> snapshot.skill(n).filter(s -> s.bridge().isPresent()).isPresent());
+    Catalog catalog = bridged ? service.catalog() : snapshot;
     SessionView view = session.view();
     SessionView.LoadOutcome outcome =
         view.load(
             catalog,
             names,
             a.path("activate_groups").asBoolean(true),
-            // Host adapters decide whether the skill can run in this server.
-            skill -> service.hosts().refusal(skill));
+            // Host adapters decide whether the skill can run in this server, the operator's
+            // trust whether its bridge may.
+            skill ->
+                service
+                    .hosts()
+                    .refusal(skill)
+                    .or(
+                        () ->
+                            Optional.ofNullable(bridgeRefusals.get(skill.name()))
+                                .map(r -> r.code() + ": " + r.message() + " (" + r.hint() + ")")));
     Set<String> requested = new LinkedHashSet<>();
     for (String n : names) {
       catalog.skill(n).map(Skill::name).filter(view::isLoaded).ifPresent(requested::add);
@@ -796,6 +814,7 @@ final class CoreTools {
     boolean changed = session.view().unload(canonical);
     if (changed) {
       session.notifyListChanged();
+      service.releaseIfUnused(canonical);
     }
     ObjectNode out = NODES.objectNode();
     out.put("unloaded", changed);

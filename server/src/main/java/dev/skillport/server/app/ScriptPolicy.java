@@ -1,5 +1,6 @@
 package dev.skillport.server.app;
 
+import dev.skillport.server.process.ChildEnvironment;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -42,23 +43,7 @@ public record ScriptPolicy(
    * Variables every script inherits from the server when set: enough to find programs, a home, a
    * locale and a temporary folder, and nothing that usually carries credentials.
    */
-  public static final List<String> BASE_ENV =
-      List.of(
-          "PATH",
-          "HOME",
-          "USER",
-          "LOGNAME",
-          "LANG",
-          "LC_ALL",
-          "LC_CTYPE",
-          "TZ",
-          "TMPDIR",
-          "TEMP",
-          "TMP",
-          "SYSTEMROOT",
-          "PATHEXT",
-          "COMSPEC",
-          "WINDIR");
+  public static final List<String> BASE_ENV = ChildEnvironment.BASE;
 
   public ScriptPolicy {
     Objects.requireNonNull(python, "python");

@@ -79,6 +79,12 @@ public final class SessionState {
     }
   }
 
+  /** Tells the session its prompts and resources changed (a bridged server's lists). */
+  void notifyContentChanged() {
+    notifier.accept(PROMPTS_CHANGED);
+    notifier.accept(RESOURCES_CHANGED);
+  }
+
   /** Tells the session that tools, prompts and resources may all have changed (a reload). */
   void notifyCatalogChanged() {
     synchronized (this) {

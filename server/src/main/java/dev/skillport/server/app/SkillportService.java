@@ -28,6 +28,8 @@ import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.ToolListing;
 import dev.skillport.registry.ToolResolution;
+import dev.skillport.server.bridge.BridgeOutcome;
+import dev.skillport.server.bridge.BridgeRuntime;
 import dev.skillport.server.jobs.JobRecord;
 import dev.skillport.server.jobs.JobScheduler;
 import dev.skillport.server.jobs.MemoryJobStore;
@@ -35,7 +37,9 @@ import dev.skillport.server.jobs.TaskView;
 import dev.skillport.server.plugins.HostAdapters;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -83,6 +87,8 @@ public final class SkillportService {
   private volatile ToolListing extendedListing;
   private final ArgumentValidator validator = new ArgumentValidator();
   private final Set<SessionState> sessions = ConcurrentHashMap.newKeySet();
+  // Set once before serving, like the execution settings; volatile for the request threads.
+  private volatile BridgeRuntime bridges;
   private final HostAdapters hosts;
   private final List<Runnable> catalogListeners = new CopyOnWriteArrayList<>();
   private final StatelessTools statelessTools;
@@ -281,6 +287,84 @@ public final class SkillportService {
     return listing;
   }
 
+  /**
+   * Sets the runtime of bridge skills (their servers, trust and tools); without one, no bridge
+   * runs. Called once, before the service serves.
+   */
+  public void useBridges(BridgeRuntime runtime) {
+    this.bridges = Objects.requireNonNull(runtime, "runtime");
+  }
+
+  /** The runtime of bridge skills, or null when none was set. */
+  public BridgeRuntime bridges() {
+    return bridges;
+  }
+
+  /**
+   * Gets the bridge skills among {@code names} and their dependencies ready to load (a server whose
+   * tools are not known yet is started and listed, and the catalog republished); returns the
+   * refusal of each bridge that may not run, by skill name.
+   */
+  Map<String, BridgeOutcome.Refused> prepareBridges(List<String> names) {
+    BridgeRuntime runtime = bridges;
+    Map<String, BridgeOutcome.Refused> refused = new LinkedHashMap<>();
+    if (runtime == null) {
+      return refused;
+    }
+    Catalog snapshot = catalog();
+    for (String name : names) {
+      for (String needed : snapshot.loadOrder(name)) {
+        snapshot
+            .skill(needed)
+            .filter(s -> s.bridge().isPresent() && !refused.containsKey(s.name()))
+            .ifPresent(s -> runtime.prepare(s).ifPresent(r -> refused.put(s.name(), r)));
+      }
+    }
+    return refused;
+  }
+
+  /**
+   * Tells every session that has {@code skill} loaded that its prompts and resources changed (its
+   * bridged server's lists did).
+   */
+  public void announceContent(String skill) {
+    for (SessionState session : sessions) {
+      if (session.view().isLoaded(skill)) {
+        session.notifyContentChanged();
+      }
+    }
+  }
+
+  /** Stops a bridge skill's server when no session has the skill loaded any more. */
+  void releaseIfUnused(String skill) {
+    BridgeRuntime runtime = bridges;
+    if (runtime == null || catalog().skill(skill).flatMap(Skill::bridge).isEmpty()) {
+      return;
+    }
+    for (SessionState other : sessions) {
+      if (other.view().isLoaded(skill)) {
+        return;
+      }
+    }
+    runtime.release(skill);
+  }
+
+  /** Starts the bridged servers a listing of {@code view} needs whose tools are not known yet. */
+  private void prepareListed(SessionView view) {
+    BridgeRuntime runtime = bridges;
+    if (runtime == null) {
+      return;
+    }
+    Catalog snapshot = catalog();
+    List<Skill> needed = new ArrayList<>();
+    for (String name : view.loadedSkills()) {
+      snapshot.skill(name).filter(s -> s.bridge().isPresent()).ifPresent(needed::add);
+    }
+    if (!needed.isEmpty()) {
+      runtime.prepareAll(needed);
+    }
+  }
+
   /** The started host adapters (none for a plain server). */
   public HostAdapters hosts() {
     return hosts;
@@ -295,6 +379,9 @@ public final class SkillportService {
 
   public void closeSession(SessionState session) {
     sessions.remove(session);
+    for (String skill : session.view().loadedSkills()) {
+      releaseIfUnused(skill);
+    }
     listing.invalidate(session.view());
     ToolListing extended = extendedListing;
     if (extended != null) {
@@ -308,6 +395,10 @@ public final class SkillportService {
 
   /** The {@code tools/list} result for a session: {@code {tools, nextCursor?}}. */
   public ObjectNode listTools(SessionState session, String cursor) throws InvalidCursorException {
+    if (cursor == null) {
+      // Bridged servers start on first need: a listing that would show their tools.
+      prepareListed(session.isStateless() ? session.listedView() : session.view());
+    }
     ToolListing.Page page =
         session.isStateless()
             ? statelessListing(session).page(catalog(), session.listedView(), cursor)
@@ -891,6 +982,19 @@ public final class SkillportService {
       }
       return scripts.run(
           s.script(), skill.location().directory(), args, tool.timeoutHintSecs(), ctx, dcc);
+    }
+    if (binding instanceof ToolBinding.Bridge) {
+      BridgeRuntime runtime = bridges;
+      if (runtime == null) {
+        return ToolResult.failure(
+            ToolFailureCode.BRIDGE_UNAVAILABLE, "this server runs no MCP bridges", null);
+      }
+      BridgeOutcome outcome = runtime.call(skill, tool, args, ctx);
+      if (outcome instanceof BridgeOutcome.Completed done) {
+        return done.result();
+      }
+      BridgeOutcome.Refused refused = (BridgeOutcome.Refused) outcome;
+      return ToolResult.failure(refused.code(), refused.message(), refused.hint());
     }
     return ToolResult.failure(
         ToolFailureCode.NO_HANDLER,

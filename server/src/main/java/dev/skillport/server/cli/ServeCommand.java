@@ -15,6 +15,9 @@ import dev.skillport.server.app.ScriptPolicy;
 import dev.skillport.server.app.ScriptToolRunner;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.app.StateSigner;
+import dev.skillport.server.bridge.BridgeRuntime;
+import dev.skillport.server.bridge.BridgeTrust;
+import dev.skillport.server.bridge.TrustFile;
 import dev.skillport.server.jobs.JobScheduler;
 import dev.skillport.server.jobs.MvStoreJobStore;
 import dev.skillport.server.jobs.SharedTaskFolder;
@@ -324,6 +327,30 @@ final class ServeCommand implements Callable<Integer> {
               + " output, or a YAML/JSON key; * globs allowed (repeatable).")
   private List<String> secretNames = new ArrayList<>();
 
+  @Option(
+      names = "--trust-bridge",
+      split = ",",
+      paramLabel = "SKILL",
+      description =
+          "Run this skill's MCP bridge (its mcp.yaml's command), as this server first reads it"
+              + " (repeatable).")
+  private List<String> trustedBridges = new ArrayList<>();
+
+  @Option(
+      names = "--trust-file",
+      paramLabel = "FILE",
+      description =
+          "The trusted-bridges file (default ~/.skillport/trusted-bridges.yaml), which"
+              + " skillport trust-bridge writes.")
+  private Path trustFile;
+
+  @Option(
+      names = "--bridge-idle",
+      defaultValue = "600",
+      paramLabel = "SECS",
+      description = "Stop a bridged MCP server after this long without a call (${DEFAULT-VALUE}).")
+  private int bridgeIdleSecs;
+
   @Option(names = "--verbose", description = "On a startup error, print its stack trace as well.")
   private boolean verbose;
 
@@ -380,7 +407,10 @@ final class ServeCommand implements Callable<Integer> {
       // Launched, not started: the transport takes the client's handshake while the catalog
       // loads, and every other request waits for it (decision record 0014).
       SkillportServer server =
-          resources.add("server", SkillportServer.launch(config, version, pluginFolders, settings));
+          resources.add(
+              "server",
+              SkillportServer.launch(
+                  config, version, pluginFolders, settings, bridges(env, version)));
       // Closed after the job scheduler (resources close newest first): jobs are marked interrupted
       // and their scripts cancelled first, then every script still running, and every process a
       // script left behind, is killed.
@@ -683,6 +713,21 @@ final class ServeCommand implements Callable<Integer> {
       settings = settings.with("blender", "executable", blender.toString());
     }
     return settings;
+  }
+
+  /** The bridges this server runs: those the operator trusts, by flag or trust file. */
+  private BridgeRuntime bridges(CliEnvironment env, String version) {
+    Path home = env.userHome() != null ? env.userHome() : env.workingDirectory();
+    Path file =
+        trustFile != null ? env.workingDirectory().resolve(trustFile) : TrustFile.defaultPath(home);
+    BridgeTrust trust = new BridgeTrust(Set.copyOf(trustedBridges), file, Redactor.shared());
+    return new BridgeRuntime(
+        trust,
+        Redactor.shared(),
+        env.variables(),
+        Clock.systemUTC(),
+        BridgeRuntime.Options.defaults().withIdle(Duration.ofSeconds(Math.max(1, bridgeIdleSecs))),
+        version);
   }
 
   private ScriptToolRunner scriptRunner(CliEnvironment env) {

@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
       ListCommand.class,
       ServeCommand.class,
       NewCommand.class,
+      TrustBridgeCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class SkillportCommand implements Callable<Integer> {

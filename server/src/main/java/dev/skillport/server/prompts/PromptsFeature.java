@@ -11,6 +11,8 @@ import dev.skillport.mcp.RequestContext;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
 import dev.skillport.server.app.StateSigner;
+import dev.skillport.server.bridge.BridgeContentException;
+import dev.skillport.server.bridge.BridgeRuntime;
 import dev.skillport.server.resources.Paging;
 import dev.skillport.server.resources.ResourcesFeature;
 import dev.skillport.server.resources.SessionViews;
@@ -41,6 +43,7 @@ public final class PromptsFeature {
   private final ResourcesFeature resources;
   private final Supplier<StateSigner> signer;
   private final int pageSize;
+  private volatile BridgeRuntime bridges;
 
   public PromptsFeature(
       CatalogHolder catalog, SessionViews views, ResourcesFeature resources, int pageSize) {
@@ -82,13 +85,10 @@ public final class PromptsFeature {
 
   private ObjectNode list(SessionView view, String cursor) throws McpException {
     Map<String, PromptDefinition> all = SessionPrompts.of(catalog.current(), view);
-    List<Map.Entry<String, PromptDefinition>> entries = new ArrayList<>(all.entrySet());
-    Paging.Page<Map.Entry<String, PromptDefinition>> page = Paging.page(entries, cursor, pageSize);
-    ObjectNode result = NODES.objectNode();
-    ArrayNode prompts = result.putArray("prompts");
-    for (Map.Entry<String, PromptDefinition> e : page.items()) {
+    List<ObjectNode> entries = new ArrayList<>(all.size());
+    for (Map.Entry<String, PromptDefinition> e : all.entrySet()) {
       PromptDefinition d = e.getValue();
-      ObjectNode p = prompts.addObject().put("name", e.getKey());
+      ObjectNode p = NODES.objectNode().put("name", e.getKey());
       if (!d.description().isEmpty()) {
         p.put("description", d.description());
       }
@@ -100,20 +100,48 @@ public final class PromptsFeature {
         }
         o.put("required", a.required());
       }
+      entries.add(p);
     }
+    for (JsonNode bridged : bridgedPrompts(view)) {
+      ObjectNode p = NODES.objectNode().put("name", bridged.get("name").asText());
+      p.put("description", bridged.path("description").asText(""));
+      p.set("arguments", bridged.path("arguments").deepCopy());
+      entries.add(p);
+    }
+    Paging.Page<ObjectNode> page = Paging.page(entries, cursor, pageSize);
+    ObjectNode result = NODES.objectNode();
+    ArrayNode prompts = result.putArray("prompts");
+    page.items().forEach(prompts::add);
     if (page.nextCursor() != null) {
       result.put("nextCursor", page.nextCursor());
     }
     return result;
   }
 
+  /** The prompts of the bridged servers of the view's loaded skills, namespaced. */
+  private List<JsonNode> bridgedPrompts(SessionView view) {
+    BridgeRuntime runtime = bridges;
+    if (runtime == null) {
+      return List.of();
+    }
+    List<JsonNode> out = new ArrayList<>();
+    for (String skill : view.loadedSkills()) {
+      out.addAll(runtime.prompts(skill));
+    }
+    return out;
+  }
+
   private ObjectNode get(RequestContext ctx, JsonNode params) throws McpException {
     SessionView view = views.reachable(ctx);
-    PromptDefinition prompt = find(view, params.get("name"));
     JsonNode args = params.get("arguments");
     if (args != null && !args.isNull() && !args.isObject()) {
       throw new McpException(ErrorKind.INVALID_PARAMS, "arguments must be an object");
     }
+    ObjectNode bridged = bridgedGet(view, params.get("name"), args);
+    if (bridged != null) {
+      return bridged;
+    }
+    PromptDefinition prompt = find(view, params.get("name"));
     Map<String, String> values = new LinkedHashMap<>();
     if (args != null && args.isObject()) {
       for (Map.Entry<String, JsonNode> e : args.properties()) {
@@ -150,6 +178,40 @@ public final class PromptsFeature {
       }
     }
     return new PromptRenderer(prompt, values, uri -> resources.read(view, uri)).render();
+  }
+
+  /**
+   * Gets a prompt of a loaded skill's bridged server from that server; null when {@code name} is no
+   * such prompt.
+   */
+  private ObjectNode bridgedGet(SessionView view, JsonNode name, JsonNode args)
+      throws McpException {
+    BridgeRuntime runtime = bridges;
+    if (runtime == null || name == null || !name.isTextual()) {
+      return null;
+    }
+    for (String skill : view.loadedSkills()) {
+      for (JsonNode p : runtime.prompts(skill)) {
+        if (p.get("name").asText().equals(name.asText())) {
+          try {
+            return (ObjectNode) runtime.getPrompt(skill, name.asText(), args);
+          } catch (BridgeContentException e) {
+            throw new McpException(
+                e.callersFault() ? ErrorKind.INVALID_PARAMS : ErrorKind.INTERNAL_ERROR,
+                e.getMessage());
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Serves the prompts of bridge skills' servers to the sessions that loaded those skills. Called
+   * once, before serving.
+   */
+  public void useBridges(BridgeRuntime runtime) {
+    this.bridges = Objects.requireNonNull(runtime, "runtime");
   }
 
   /** An elicitation form asking for a prompt's missing arguments. */

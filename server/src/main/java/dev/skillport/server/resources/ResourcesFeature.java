@@ -24,6 +24,9 @@ import dev.skillport.mcp.SessionListener;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
+import dev.skillport.server.bridge.BridgeContentException;
+import dev.skillport.server.bridge.BridgeRuntime;
+import dev.skillport.server.bridge.BridgedContent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,6 +69,7 @@ public final class ResourcesFeature {
   private final Set<McpSession> sessions = ConcurrentHashMap.newKeySet();
   private final AtomicReference<SkillFileListing> fileListing = new AtomicReference<>();
   private final ScheduledThreadPoolExecutor poller;
+  private volatile BridgeRuntime bridges;
   private ScheduledFuture<?> polling;
   // What the stateless era's listen streams watch, as last seen; the feed is set once at start.
   private final Map<String, Subscription> watched = new ConcurrentHashMap<>();
@@ -98,6 +102,14 @@ public final class ResourcesFeature {
     }
   }
 
+  /**
+   * Serves the resources and templates of bridge skills' servers ({@code bridge://} URIs) to the
+   * sessions that loaded those skills. Called once, before serving.
+   */
+  public void useBridges(BridgeRuntime runtime) {
+    this.bridges = Objects.requireNonNull(runtime, "runtime");
+  }
+
   /** Adds this surface's entries to the {@code capabilities} of {@code initialize}. */
   public void capabilities(ObjectNode capabilities) {
     capabilities.putObject("resources").put("subscribe", true).put("listChanged", true);
@@ -120,7 +132,9 @@ public final class ResourcesFeature {
             })
         .handler("resources/list", (ctx, params) -> list(view(ctx), Paging.cursor(params)))
         .handler("resources/read", (ctx, params) -> readResult(views.reachable(ctx), uri(params)))
-        .handler("resources/templates/list", (ctx, params) -> templates(Paging.cursor(params)))
+        .handler(
+            "resources/templates/list",
+            (ctx, params) -> templates(view(ctx), Paging.cursor(params)))
         .handler("resources/subscribe", (ctx, params) -> subscribe(ctx, uri(params), true))
         .handler("resources/unsubscribe", (ctx, params) -> subscribe(ctx, uri(params), false))
         .onlyIn(Era.LEGACY, "resources/subscribe", "resources/unsubscribe");
@@ -162,6 +176,21 @@ public final class ResourcesFeature {
             r.uri(), new ResourceDescriptor(r.uri(), r.name(), r.description(), r.mimeType()));
       }
     }
+    BridgeRuntime runtime = bridges;
+    if (runtime != null) {
+      for (Skill skill : loaded(snapshot, view)) {
+        for (JsonNode r : runtime.resources(skill.name())) {
+          String uri = r.get("uri").asText();
+          out.putIfAbsent(
+              uri,
+              new ResourceDescriptor(
+                  uri,
+                  r.path("name").asText(null),
+                  r.path("description").asText(""),
+                  r.path("mimeType").asText(null)));
+        }
+      }
+    }
     for (ResourceProvider p : providers) {
       for (ResourceDescriptor d : safe(p::resources)) {
         out.putIfAbsent(d.uri(), d);
@@ -186,10 +215,23 @@ public final class ResourcesFeature {
     return result;
   }
 
-  private ObjectNode templates(String cursor) throws McpException {
+  private ObjectNode templates(SessionView view, String cursor) throws McpException {
     List<ResourceTemplate> all = new ArrayList<>();
     for (ResourceProvider p : providers) {
       all.addAll(safe(p::templates));
+    }
+    BridgeRuntime runtime = bridges;
+    if (runtime != null) {
+      for (Skill skill : loaded(catalog.current(), view)) {
+        for (JsonNode t : runtime.templates(skill.name())) {
+          all.add(
+              new ResourceTemplate(
+                  t.get("uriTemplate").asText(),
+                  t.path("name").asText(null),
+                  t.path("description").asText(""),
+                  t.path("mimeType").asText(null)));
+        }
+      }
     }
     Paging.Page<ResourceTemplate> page = Paging.page(all, cursor, pageSize);
     ObjectNode result = NODES.objectNode();
@@ -243,6 +285,12 @@ public final class ResourcesFeature {
   }
 
   private ObjectNode readResult(SessionView view, String uri) throws McpException {
+    Optional<JsonNode> bridged = bridged(view, uri);
+    if (bridged.isPresent()) {
+      ObjectNode result = NODES.objectNode();
+      result.set("contents", bridged.get());
+      return result;
+    }
     ResourceContents c =
         read(view, uri)
             .orElseThrow(
@@ -291,6 +339,15 @@ public final class ResourcesFeature {
    * @throws McpException when something is served there but cannot be read now
    */
   public Optional<ResourceContents> read(SessionView view, String uri) throws McpException {
+    Optional<JsonNode> bridged = bridged(view, uri);
+    if (bridged.isPresent()) {
+      JsonNode first = bridged.get().path(0);
+      String mime = first.path("mimeType").isTextual() ? first.get("mimeType").asText() : null;
+      return Optional.of(
+          first.has("blob")
+              ? new ResourceContents(uri, mime, null, first.path("blob").asText(""))
+              : ResourceContents.text(uri, mime, first.path("text").asText("")));
+    }
     Optional<FileResource> file = file(catalog.current(), view, uri);
     if (file.isPresent()) {
       try {
@@ -315,6 +372,23 @@ public final class ResourcesFeature {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The {@code contents} of a {@code bridge://} resource of a skill the view has loaded, read from
+   * its bridged server; empty for any other URI.
+   */
+  private Optional<JsonNode> bridged(SessionView view, String uri) throws McpException {
+    BridgeRuntime runtime = bridges;
+    if (runtime == null || BridgedContent.parse(uri).isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return runtime.read(uri, view::isLoaded);
+    } catch (BridgeContentException e) {
+      throw new McpException(
+          e.callersFault() ? ErrorKind.INVALID_PARAMS : ErrorKind.INTERNAL_ERROR, e.getMessage());
+    }
   }
 
   /** A resource backed by a file of a skill folder. */

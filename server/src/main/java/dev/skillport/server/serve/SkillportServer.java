@@ -19,6 +19,7 @@ import dev.skillport.registry.SessionView;
 import dev.skillport.server.app.CatalogReloader;
 import dev.skillport.server.app.ScriptToolRunner;
 import dev.skillport.server.app.SkillportService;
+import dev.skillport.server.bridge.BridgeRuntime;
 import dev.skillport.server.plugins.AdapterSettings;
 import dev.skillport.server.plugins.PluginHost;
 import dev.skillport.server.prompts.CompletionsFeature;
@@ -136,6 +137,20 @@ public final class SkillportServer implements AutoCloseable {
   public static SkillportServer launch(
       ServeConfig config, String version, List<Path> pluginFolders, AdapterSettings adapterSettings)
       throws IOException {
+    return launch(config, version, pluginFolders, adapterSettings, BridgeRuntime.none(version));
+  }
+
+  /**
+   * Like {@link #launch(ServeConfig, String, List, AdapterSettings)}, running bridge skills with
+   * {@code bridges} (which the server closes with itself).
+   */
+  public static SkillportServer launch(
+      ServeConfig config,
+      String version,
+      List<Path> pluginFolders,
+      AdapterSettings adapterSettings,
+      BridgeRuntime bridges)
+      throws IOException {
     PluginHost plugins = PluginHost.load(pluginFolders, version, adapterSettings);
     plugins.handlers().forEach(config.handlers()::register);
     List<SkillRoot> roots = new ArrayList<>(config.roots());
@@ -143,7 +158,12 @@ public final class SkillportServer implements AutoCloseable {
     CatalogHolder holder = new CatalogHolder(Catalog.empty());
     CatalogReloader reloader =
         new CatalogReloader(
-            new SkillLoader(config.loaderOptions()), roots, holder, Duration.ofMillis(300));
+            new SkillLoader(config.loaderOptions()),
+            roots,
+            holder,
+            Duration.ofMillis(300),
+            bridges::decorate);
+    bridges.onCatalogChange(reloader::republish);
     CompletableFuture<LoadResult> first = new CompletableFuture<>();
     SkillportService service =
         new SkillportService(
@@ -153,13 +173,14 @@ public final class SkillportServer implements AutoCloseable {
             config.preload(),
             config.pageSize(),
             plugins.adapters());
+    service.useBridges(bridges);
     // The bundled skillport-diagnostics tools report on this server, so they are bound here.
     LiveIntrospection introspection =
         new LiveIntrospection(version, Clock.systemUTC(), service, plugins);
     new DiagnosticsHandlers(introspection).handlers().forEach(config.handlers()::register);
     WorkflowTools workflows = new WorkflowTools(service);
     service.addSessionTools(workflows);
-    Surfaces surfaces = features(holder, config, plugins, service);
+    Surfaces surfaces = features(holder, config, plugins, service, bridges);
     McpServer mcp =
         SkillportMcp.create(
             service,
@@ -172,6 +193,12 @@ public final class SkillportServer implements AutoCloseable {
             workflowFeatures(surfaces.features(), workflows),
             first);
     surfaces.resources().attach(mcp.changes());
+    bridges.onContentChange(
+        skill -> {
+          service.announceContent(skill);
+          mcp.changes().promptsListChanged();
+          mcp.changes().resourcesListChanged();
+        });
     SkillportServer server =
         new SkillportServer(reloader, service, mcp, plugins, introspection, first);
     server.workflows = workflows;
@@ -230,7 +257,11 @@ public final class SkillportServer implements AutoCloseable {
 
   /** The MCP surfaces beyond tools. */
   private static Surfaces features(
-      CatalogHolder holder, ServeConfig config, PluginHost plugins, SkillportService service) {
+      CatalogHolder holder,
+      ServeConfig config,
+      PluginHost plugins,
+      SkillportService service,
+      BridgeRuntime bridges) {
     SessionViews views =
         new SessionViews() {
           @Override
@@ -254,6 +285,8 @@ public final class SkillportServer implements AutoCloseable {
     ResourcesFeature resources = new ResourcesFeature(holder, views, providers, config.pageSize());
     PromptsFeature prompts =
         new PromptsFeature(holder, views, resources, service::signer, config.pageSize());
+    resources.useBridges(bridges);
+    prompts.useBridges(bridges);
     CompletionsFeature completions = new CompletionsFeature(prompts, resources);
     SkillsFeature skills = new SkillsFeature(holder, 50);
     return new Surfaces(
@@ -320,6 +353,11 @@ public final class SkillportServer implements AutoCloseable {
     reloader.close();
     mcp.close();
     workflows.close();
+    // Before the plugins: a bridged server is a child of this process, like a script.
+    BridgeRuntime bridges = service.bridges();
+    if (bridges != null) {
+      bridges.close();
+    }
     plugins.close();
   }
 }

@@ -4,18 +4,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.McpBridgeSpec;
 import dev.skillport.loader.yaml.YamlDocument;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads the MCP bridge file ({@code {command, args, env, cwd, trust: explicit, namespace,
- * timeout_secs, allow_tools, deny_tools}}). Nothing is started here. {@code cwd} defaults to the
- * skill folder and must stay inside it; {@code timeout_secs} defaults to {@value
- * #DEFAULT_TIMEOUT_SECS}. Messages name env keys at most, never their values.
+ * Reads the MCP bridge file ({@code {command, args, env, cwd, namespace, timeout_secs, allow_tools,
+ * deny_tools}}). Nothing is started here, and nothing here makes the bridge trusted: trust is the
+ * operator's, so a {@code trust} key in the file is reported and has no effect. {@code cwd}
+ * defaults to the skill folder and must stay inside it; {@code timeout_secs} defaults to {@value
+ * #DEFAULT_TIMEOUT_SECS}. The spec carries the digest of the text it was read from, which a trust
+ * entry binds. Messages name env keys at most, never their values.
  */
 final class McpBridgeReader {
   static final int DEFAULT_TIMEOUT_SECS = 30;
@@ -30,14 +36,18 @@ final class McpBridgeReader {
     this.yaml = yaml;
   }
 
-  /** The bridge, or null when the file is missing, invalid or untrusted (all reported). */
+  /** The bridge, or null when the file is missing or invalid (both reported). */
   McpBridgeSpec read(String pointer) {
     Optional<Path> located = paths.resolveFromManifest("mcp", pointer, "MCP bridge file");
     if (located.isEmpty()) {
       return null;
     }
     Path file = located.get();
-    Optional<YamlDocument> parsed = yaml.read(file);
+    Optional<String> text = paths.readText(file);
+    if (text.isEmpty()) {
+      return null;
+    }
+    Optional<YamlDocument> parsed = yaml.parse(text.get(), file);
     if (parsed.isEmpty()) {
       return null;
     }
@@ -52,16 +62,16 @@ final class McpBridgeReader {
         "MCP bridge file")) {
       return null;
     }
-    JsonNode trust = root.get("trust");
-    if (trust == null || !trust.isTextual() || !trust.asText().equals("explicit")) {
+    if (root.has("trust")) {
       ctx.diagnostics()
           .report(
-              DiagnosticCode.MCP_BRIDGE_UNTRUSTED,
-              "The MCP bridge is not started: it must declare 'trust: explicit'.",
+              DiagnosticCode.MCP_BRIDGE_SELF_TRUST,
+              "The MCP bridge file declares 'trust'; a file cannot trust itself, so the key has no"
+                  + " effect.",
               file,
-              doc.locate(trust == null ? "" : "/trust"),
-              "Add 'trust: explicit' after reviewing the command it runs.");
-      return null;
+              doc.locate("/trust"),
+              "remove the key: the server's operator trusts a bridge (serve --trust-bridge NAME,"
+                  + " or skillport trust-bridge DIR)");
     }
     Path cwd = paths.skillDir();
     String cwdText = YamlValues.text(root.get("cwd"));
@@ -101,6 +111,21 @@ final class McpBridgeReader {
         YamlValues.text(root.get("namespace")),
         timeout == null || timeout.isNull() ? DEFAULT_TIMEOUT_SECS : timeout.asInt(),
         YamlValues.stringList(root.get("allow_tools")),
-        YamlValues.stringList(root.get("deny_tools")));
+        YamlValues.stringList(root.get("deny_tools")),
+        file,
+        digest(text.get()));
+  }
+
+  /** {@code sha256:<hex>} of the text's UTF-8 bytes. */
+  static String digest(String text) {
+    try {
+      return "sha256:"
+          + HexFormat.of()
+              .formatHex(
+                  MessageDigest.getInstance("SHA-256")
+                      .digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
   }
 }

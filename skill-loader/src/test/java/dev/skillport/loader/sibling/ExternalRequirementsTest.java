@@ -126,7 +126,6 @@ class ExternalRequirementsTest {
                 args: [server.js, --port, 0]
                 env: {API_TOKEN: abc}
                 cwd: server
-                trust: explicit
                 namespace: fs
                 allow_tools: [read]
                 """);
@@ -140,28 +139,39 @@ class ExternalRequirementsTest {
     assertThat(bridge.cwd()).isEqualTo(skill.dir.resolve("server"));
     assertThat(bridge.timeoutSecs()).isEqualTo(McpBridgeReader.DEFAULT_TIMEOUT_SECS);
     assertThat(bridge.allowTools()).containsExactly("read");
+    assertThat(bridge.file()).isEqualTo(skill.dir.resolve("mcp.yaml"));
+    assertThat(bridge.digest()).matches("sha256:[0-9a-f]{64}");
     assertThat(skill.all()).isEmpty();
   }
 
   @Test
-  void read_mcpBridgeWithoutExplicitTrust_isUntrustedError() {
-    SkillFolder skill = SkillFolder.in(tmp).file("mcp.yaml", "command: node\ntrust: yes\n");
+  void read_mcpBridgeDeclaringTrust_isReadWithANoticeThatTheKeyDoesNothing() {
+    SkillFolder skill = SkillFolder.in(tmp).file("mcp.yaml", "command: node\ntrust: explicit\n");
     skill.mcp = "mcp.yaml";
 
-    assertThat(skill.read().mcpBridge()).isNull();
-    assertThat(skill.with(DiagnosticCode.MCP_BRIDGE_UNTRUSTED))
+    assertThat(skill.read().mcpBridge()).isNotNull();
+    assertThat(skill.with(DiagnosticCode.MCP_BRIDGE_SELF_TRUST))
         .singleElement()
         .satisfies(
             d -> {
-              assertThat(d.severity()).isEqualTo(Severity.ERROR);
+              assertThat(d.severity()).isEqualTo(Severity.NOTICE);
               assertThat(d.line()).isEqualTo(2);
             });
   }
 
   @Test
+  void read_mcpBridgeDigest_followsTheFileText() {
+    SkillFolder one = SkillFolder.in(tmp.resolve("one")).file("mcp.yaml", "command: node\n");
+    SkillFolder two = SkillFolder.in(tmp.resolve("two")).file("mcp.yaml", "command: node \n");
+    one.mcp = "mcp.yaml";
+    two.mcp = "mcp.yaml";
+
+    assertThat(one.read().mcpBridge().digest()).isNotEqualTo(two.read().mcpBridge().digest());
+  }
+
+  @Test
   void read_mcpBridgeCwdEscaping_isRefused() {
-    SkillFolder skill =
-        SkillFolder.in(tmp).file("mcp.yaml", "command: node\ntrust: explicit\ncwd: ../..\n");
+    SkillFolder skill = SkillFolder.in(tmp).file("mcp.yaml", "command: node\ncwd: ../..\n");
     skill.mcp = "mcp.yaml";
 
     assertThat(skill.read().mcpBridge()).isNull();
@@ -176,7 +186,6 @@ class ExternalRequirementsTest {
                 "mcp.yaml",
                 """
                 command: node
-                trust: explicit
                 env:
                   GITHUB_TOKEN: [ghp_hunter2secret]
                   DB_PASSWORD: {value: pa55word-secret}
