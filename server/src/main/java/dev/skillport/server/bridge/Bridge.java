@@ -72,6 +72,8 @@ final class Bridge {
   private volatile Instant lastUsed = Instant.MIN;
   private volatile boolean wanted;
   private Instant startedAt;
+  // The first line of the current connection's stdout that was not JSON-RPC, redacted.
+  private volatile String malformedLine;
 
   Bridge(String name, BridgeRuntime runtime) {
     this.name = name;
@@ -194,6 +196,7 @@ final class Bridge {
       Map<String, String> env =
           BridgeEnvironment.of(spec, runtime.serverEnvironment(), runtime.redactor());
       String marker = runtime.markerPrefix() + UUID.randomUUID();
+      malformedLine = null;
       BridgeConnection started =
           BridgeConnection.start(
               name,
@@ -256,6 +259,10 @@ final class Bridge {
     if (c != null) {
       connection = null;
       c.stop(Duration.ofMillis(200));
+    }
+    String stdout = malformedLine;
+    if (stdout != null) {
+      why += "; it wrote a line to stdout that is not a JSON-RPC message: '" + stdout + "'";
     }
     failures++;
     notBefore = runtime.clock().instant().plus(runtime.backoff(failures));
@@ -510,6 +517,7 @@ final class Bridge {
     @Override
     public void malformed(String excerpt) {
       if (malformed.incrementAndGet() == 1) {
+        malformedLine = runtime.redactor().text(excerpt);
         problem(
             DiagnosticCode.MCP_BRIDGE_PROTOCOL,
             "The MCP server of skill '"

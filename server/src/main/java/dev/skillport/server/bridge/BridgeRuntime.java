@@ -418,6 +418,7 @@ public final class BridgeRuntime implements AutoCloseable {
 
   /** Calls a bridged tool; see the class comment. */
   public BridgeOutcome call(Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {
+    refreshTrust();
     Bridge bridge = bridges.get(skill.name());
     if (bridge == null || !(tool.binding() instanceof ToolBinding.Bridge binding)) {
       return new BridgeOutcome.Refused(
