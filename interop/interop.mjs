@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Installs the pinned interop tools (Node 22, the MCP conformance suites, the TypeScript SDK
-// clients, the MCP Inspector, skills-ref) from the npm registry into one cache, and runs them.
+// clients, the MCP Inspector, skills-ref, the MCP reference server 'everything' that bridge tests
+// mount) from the npm registry into one cache, and runs them.
 //
 //   node interop/interop.mjs path TOOL[@VERSION]        installs if needed; prints the tool's entry
 //   node interop/interop.mjs dir TOOL[@VERSION]         installs if needed; prints its folder
@@ -60,6 +61,12 @@ const TOOLS = {
     pins: { '2.12': '2.12.0' },
     fallback: '2.12',
     entry: 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js',
+  },
+  everything: {
+    pkg: '@modelcontextprotocol/server-everything',
+    pins: { 2026: '2026.8.31' },
+    fallback: '2026',
+    entry: 'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
   },
   'skills-ref': {
     pkg: 'skills-ref',

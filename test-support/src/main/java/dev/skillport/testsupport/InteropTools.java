@@ -18,7 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>A tool is named {@code NAME[@VERSION]}: {@code node@22}, {@code conformance@0.1} (0.1.16),
  * {@code conformance@0.2} (0.2.0-alpha.12), {@code sdk@1} (TS SDK 1.x), {@code client@2} (TS SDK
- * 2.x), {@code inspector}, {@code skills-ref}, or any of them at an exact version.
+ * 2.x), {@code inspector}, {@code skills-ref}, {@code everything} (the MCP reference server
+ * {@code @modelcontextprotocol/server-everything} 2026.8.31, a stdio server bridge tests mount), or
+ * any of them at an exact version.
  *
  * <p>The cache is {@code $SKILLPORT_INTEROP_CACHE}, else {@code
  * ${XDG_CACHE_HOME:-~/.cache}/skillport/interop} of the real user (system property {@code

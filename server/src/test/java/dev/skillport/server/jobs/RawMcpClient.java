@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -112,6 +113,46 @@ public final class RawMcpClient {
     throw new AssertionError("no response to " + method + " " + params);
   }
 
+  /**
+   * Sends a request with a given id without waiting; the future completes with every message of the
+   * answer (notifications, then the response, if one came).
+   */
+  public CompletableFuture<List<JsonNode>> requestAsync(int id, String method, ObjectNode params) {
+    ObjectNode r = JSON.createObjectNode().put("jsonrpc", "2.0").put("id", id);
+    r.put("method", method).set("params", params);
+    HttpRequest request =
+        HttpRequest.newBuilder(endpoint)
+            .timeout(Duration.ofSeconds(120))
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("Mcp-Session-Id", session)
+            .POST(HttpRequest.BodyPublishers.ofString(r.toString()))
+            .build();
+    return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+        .thenApply(
+            response -> {
+              try {
+                return messages(response.body());
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
+  }
+
+  /** Sends a notification ({@code notifications/cancelled}, …). */
+  public void notify(String method, ObjectNode params) throws Exception {
+    ObjectNode r = JSON.createObjectNode().put("jsonrpc", "2.0").put("method", method);
+    r.set("params", params);
+    post(r.toString(), session);
+  }
+
+  /** Ends the session ({@code DELETE}), as a client that goes away does. */
+  public void close() throws Exception {
+    http.send(
+        HttpRequest.newBuilder(endpoint).header("Mcp-Session-Id", session).DELETE().build(),
+        HttpResponse.BodyHandlers.discarding());
+  }
+
   /** Calls a tool and returns every message of the answer: notifications, then the response. */
   List<JsonNode> callMessages(ObjectNode params) throws Exception {
     return messages("tools/call", params);
@@ -131,6 +172,9 @@ public final class RawMcpClient {
 
   /** The messages in a body that is either one JSON message or an event stream. */
   private static List<JsonNode> messages(String body) throws IOException {
+    if (body.isBlank()) {
+      return List.of();
+    }
     if (body.stripLeading().startsWith("{")) {
       return List.of(JSON.readTree(body));
     }

@@ -1,0 +1,84 @@
+package dev.skillport.server.bridge;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.testsupport.InteropTools;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/** Bridge skill folders for tests, and the servers they bridge. */
+final class BridgeFixtures {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private BridgeFixtures() {}
+
+  /** The Node 22 binary the interop tools run on. */
+  static String node() {
+    return InteropTools.node().toString();
+  }
+
+  /** {@code src/test/resources/bridges/fixture-server.mjs}, as the build copied it. */
+  static String fixtureServer() {
+    try {
+      return Path.of(BridgeFixtures.class.getResource("/bridges/fixture-server.mjs").toURI())
+          .toString();
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The entry of {@code @modelcontextprotocol/server-everything}, pinned in interop.mjs. */
+  static String everything() {
+    return InteropTools.path("everything").toString();
+  }
+
+  /**
+   * Writes {@code root/name} with a SKILL.md naming {@code mcp.yaml}, which runs {@code command
+   * args} with {@code env} ({@code extra} is appended to mcp.yaml as written).
+   */
+  static Path skill(
+      Path root,
+      String name,
+      String command,
+      List<String> args,
+      Map<String, String> env,
+      String extra)
+      throws IOException {
+    Path dir = Files.createDirectories(root.resolve(name));
+    Files.writeString(
+        dir.resolve("SKILL.md"),
+        "---\nname: "
+            + name
+            + "\ndescription: A bridged MCP server for tests.\nmetadata:\n  dcc-mcp:\n"
+            + "    mcp: mcp.yaml\n---\nCall its tools.\n");
+    StringBuilder yaml = new StringBuilder("command: ").append(q(command)).append("\nargs: [");
+    for (int i = 0; i < args.size(); i++) {
+      yaml.append(i == 0 ? "" : ", ").append(q(args.get(i)));
+    }
+    yaml.append("]\n");
+    if (!env.isEmpty()) {
+      yaml.append("env:\n");
+      env.forEach((k, v) -> yaml.append("  ").append(k).append(": ").append(q(v)).append('\n'));
+    }
+    yaml.append(extra);
+    Files.writeString(dir.resolve("mcp.yaml"), yaml);
+    return dir;
+  }
+
+  /** A bridge skill running the fixture server in {@code mode}. */
+  static Path fixture(Path root, String name, String mode, String extra) throws IOException {
+    return skill(root, name, node(), List.of(fixtureServer(), mode), Map.of(), extra);
+  }
+
+  private static String q(String s) {
+    try {
+      return JSON.writeValueAsString(s);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

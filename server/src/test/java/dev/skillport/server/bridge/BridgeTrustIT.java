@@ -1,0 +1,204 @@
+package dev.skillport.server.bridge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.server.jobs.RawMcpClient;
+import dev.skillport.testsupport.ExternalCommand;
+import dev.skillport.testsupport.LaunchedServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The operator's trust, on servers started with {@code bin/skillport}: an untrusted bridge is
+ * listed with a diagnostic saying how to trust it and never started; one trusted through the trust
+ * file (written by {@code skillport trust-bridge}) or {@code --trust-bridge} runs; editing its
+ * mcp.yaml while the server runs stops it, and its calls are refused with the hint.
+ */
+class BridgeTrustIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path home;
+  @TempDir Path tmp;
+
+  @Test
+  void untrustedBridge_isListedWithHowToTrustIt_andNeverStarted() throws Exception {
+    Path skills = Files.createDirectories(tmp.resolve("skills"));
+    BridgeFixtures.fixture(skills, "fx", "good", "");
+    try (LaunchedServer server =
+        LaunchedServer.start(home, "--no-watch", "--no-bundled", "--skills", skills.toString())) {
+      RawMcpClient client = new RawMcpClient(server.uri());
+
+      JsonNode info = call(client, "get_skill_info", "skill_name", "fx");
+      JsonNode loaded = call(client, "load_skill", "skill_name", "fx");
+
+      assertThat(info.path("structuredContent").path("diagnostics").toString())
+          .contains("MCP_BRIDGE_UNTRUSTED")
+          .contains("--trust-bridge fx")
+          .contains("skillport trust-bridge");
+      assertThat(loaded.path("isError").asBoolean()).as(loaded.toString()).isTrue();
+      assertThat(loaded.toString()).contains("MCP_BRIDGE_UNTRUSTED").contains("--trust-bridge fx");
+      assertThat(fixtureChild(server)).isEmpty();
+    }
+  }
+
+  @Test
+  void trustFile_runsTheBridge_untilItsMcpYamlChanges() throws Exception {
+    Path skills = Files.createDirectories(tmp.resolve("skills"));
+    Path dir = BridgeFixtures.fixture(skills, "fx", "good", "");
+    Path trustFile = tmp.resolve("trusted.yaml");
+    ExternalCommand.Outcome trusted =
+        LaunchedServer.command(
+                home, "trust-bridge", "--trust-file", trustFile.toString(), dir.toString())
+            .run();
+    assertThat(trusted.exit()).as(trusted.toString()).isZero();
+    assertThat(trusted.stdout()).contains("trusted fx: " + BridgeFixtures.node());
+    assertThat(Files.readString(trustFile)).contains("\"fx\"").contains("sha256:");
+
+    try (LaunchedServer server =
+        LaunchedServer.start(
+            home,
+            "--no-bundled",
+            "--skills",
+            skills.toString(),
+            "--trust-file",
+            trustFile.toString())) {
+      RawMcpClient client = new RawMcpClient(server.uri());
+      JsonNode loaded = call(client, "load_skill", "skill_name", "fx");
+      assertThat(loaded.path("isError").asBoolean()).as(loaded.toString()).isFalse();
+      assertThat(call(client, "fx__echo", "text", "trusted").toString()).contains("echo: trusted");
+      ProcessHandle child = fixtureChild(server).orElseThrow();
+
+      // Edited while the server runs: the hot reload sees another digest.
+      Files.writeString(
+          dir.resolve("mcp.yaml"), Files.readString(dir.resolve("mcp.yaml")) + "timeout_secs: 9\n");
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () ->
+                  call(client, "get_skill_info", "skill_name", "fx")
+                      .toString()
+                      .contains("MCP_BRIDGE_CHANGED"));
+      await().atMost(Duration.ofSeconds(10)).until(() -> !child.isAlive());
+      JsonNode refused = call(client, "fx__echo", "text", "edited");
+      assertThat(refused.path("isError").asBoolean()).isTrue();
+      assertThat(refused.path("structuredContent").path("code").asText())
+          .isEqualTo("MCP_BRIDGE_CHANGED");
+      assertThat(refused.path("structuredContent").path("hint").asText())
+          .contains("skillport trust-bridge");
+      assertThat(fixtureChild(server)).isEmpty();
+
+      // Trusted again by the operator: the next call starts the edited bridge.
+      assertThat(
+              LaunchedServer.command(
+                      home, "trust-bridge", "--trust-file", trustFile.toString(), dir.toString())
+                  .run()
+                  .exit())
+          .isZero();
+      assertThat(call(client, "fx__echo", "text", "retrusted").toString())
+          .contains("echo: retrusted");
+    }
+  }
+
+  @Test
+  void trustBridgeFlag_pinsTheBridgeAsFirstRead() throws Exception {
+    Path skills = Files.createDirectories(tmp.resolve("skills"));
+    Path dir = BridgeFixtures.fixture(skills, "fx", "good", "");
+    try (LaunchedServer server =
+        LaunchedServer.start(
+            home, "--no-bundled", "--skills", skills.toString(), "--trust-bridge", "fx")) {
+      RawMcpClient client = new RawMcpClient(server.uri());
+      assertThat(call(client, "load_skill", "skill_name", "fx").path("isError").asBoolean())
+          .isFalse();
+      assertThat(call(client, "fx__echo", "text", "pinned").toString()).contains("echo: pinned");
+
+      Files.writeString(
+          dir.resolve("mcp.yaml"),
+          Files.readString(dir.resolve("mcp.yaml"))
+              .replace("\"good\"", "\"good\", \"--grandchild\""));
+
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () ->
+                  call(client, "fx__echo", "text", "x")
+                      .path("structuredContent")
+                      .path("code")
+                      .asText()
+                      .equals("MCP_BRIDGE_CHANGED"));
+      JsonNode info = call(client, "get_skill_info", "skill_name", "fx");
+      assertThat(info.toString())
+          .contains("changed since this server trusted it at start")
+          .contains("its arguments changed");
+    }
+  }
+
+  @Test
+  void secretWrittenInMcpYaml_isNeverRun_andTrustBridgeRefusesIt() throws Exception {
+    Path skills = Files.createDirectories(tmp.resolve("skills"));
+    Path dir =
+        BridgeFixtures.skill(
+            skills,
+            "fx",
+            BridgeFixtures.node(),
+            java.util.List.of(BridgeFixtures.fixtureServer(), "good"),
+            Map.of("API_TOKEN", "written-in-the-file-0042"),
+            "");
+    ExternalCommand.Outcome trusted =
+        LaunchedServer.command(
+                home,
+                "trust-bridge",
+                "--trust-file",
+                tmp.resolve("t.yaml").toString(),
+                dir.toString())
+            .run();
+    assertThat(trusted.exit()).isEqualTo(1);
+    assertThat(trusted.stderr()).contains("API_TOKEN").doesNotContain("written-in-the-file-0042");
+
+    try (LaunchedServer server =
+        LaunchedServer.start(
+            home,
+            "--no-watch",
+            "--no-bundled",
+            "--skills",
+            skills.toString(),
+            "--trust-bridge",
+            "fx")) {
+      RawMcpClient client = new RawMcpClient(server.uri());
+      JsonNode loaded = call(client, "load_skill", "skill_name", "fx");
+      assertThat(loaded.toString())
+          .contains("MCP_BRIDGE_SECRET_INLINE")
+          .contains("API_TOKEN: ${API_TOKEN}")
+          .doesNotContain("written-in-the-file-0042");
+      assertThat(fixtureChild(server)).isEmpty();
+    }
+  }
+
+  private static JsonNode call(RawMcpClient client, String tool, String... keyValues)
+      throws Exception {
+    ObjectNode params = JSON.createObjectNode().put("name", tool);
+    ObjectNode args = params.putObject("arguments");
+    for (int i = 0; i < keyValues.length; i += 2) {
+      args.put(keyValues[i], keyValues[i + 1]);
+    }
+    return client.call(params);
+  }
+
+  static Optional<ProcessHandle> fixtureChild(LaunchedServer server) {
+    return ProcessHandle.of(server.pid())
+        .flatMap(
+            p ->
+                p.descendants()
+                    .filter(ProcessHandle::isAlive)
+                    .filter(d -> d.info().commandLine().orElse("").contains("fixture-server.mjs"))
+                    .findFirst());
+  }
+}
