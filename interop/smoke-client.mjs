@@ -6,8 +6,9 @@
 // It connects over Streamable HTTP (--url) or stdio (-- COMMAND ARGS...), then: lists tools
 // (every page), makes each --call in order, lists the tools again if the server said they changed,
 // lists prompts, resources and templates where the server offers them, gets --prompt, reads --read,
-// pings and closes. It prints one JSON object on stdout and exits 0 when every step worked, 1 when
-// one failed (the object then names the step and the error), 2 on bad usage.
+// pings (2025 era; 2026-07-28 has no ping) and closes. It prints one JSON object on stdout and
+// exits 0 when every step worked, 1 when one failed (the object then names the step and the
+// error), 2 on bad usage.
 //
 //   --call TOOL [--args JSON]   a tools/call (repeatable; --args applies to the --call before it)
 //   --prompt NAME [--prompt-args JSON]
@@ -16,6 +17,8 @@
 //   --allow-tool-error          a result with isError: true does not fail the run
 //   --header "NAME: VALUE"      an HTTP header on every request (repeatable)
 //   --timeout MS                the deadline for the whole run (default 60000)
+//   --negotiate auto|VERSION    (2.x) probe with server/discover, or pin a revision; without it
+//                               the SDK's default (2025-11-25)
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,6 +38,7 @@ function parseOptions(argv) {
   const o = {
     sdk: null, sdkDir: null, url: null, command: null, calls: [], prompt: null, promptArgs: {},
     reads: [], progress: false, allowToolError: false, headers: {}, timeout: 60000,
+    negotiate: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -70,12 +74,16 @@ function parseOptions(argv) {
         break;
       }
       case '--timeout': o.timeout = Number(value()); break;
+      case '--negotiate': o.negotiate = value(); break;
       case '--': o.command = argv.slice(i + 1); i = argv.length; break;
       default: throw new UsageError(`unknown option ${flag}`);
     }
   }
   if (o.sdk !== '1' && o.sdk !== '2') {
     throw new UsageError('--sdk 1 or --sdk 2 is required');
+  }
+  if (o.negotiate !== null && o.sdk !== '2') {
+    throw new UsageError('--negotiate needs --sdk 2');
   }
   if (!o.sdkDir) {
     throw new UsageError('--sdk-dir is required');
@@ -175,9 +183,13 @@ async function run(o, summary) {
       // home, temp folder and jar through it.
       command: o.command[0], args: o.command.slice(1), env: { ...process.env }, stderr: 'inherit',
     });
-  const client = new sdk.Client({ name: 'skillport-smoke-client', version: '1.0.0' }, {
-    capabilities: {},
-  });
+  const clientOptions = { capabilities: {} };
+  if (o.negotiate !== null) {
+    clientOptions.versionNegotiation = {
+      mode: o.negotiate === 'auto' ? 'auto' : { pin: o.negotiate },
+    };
+  }
+  const client = new sdk.Client({ name: 'skillport-smoke-client', version: '1.0.0' }, clientOptions);
   // Notifications by method; progress is counted from the calls' progress callbacks.
   const seen = {};
   const count = (method) => { seen[method] = (seen[method] ?? 0) + 1; };
@@ -259,8 +271,11 @@ async function run(o, summary) {
       summary.step = `resources/read ${uri}`;
       summary.reads.push(await client.readResource({ uri }, options));
     }
-    summary.step = 'ping';
-    await client.ping(options);
+    // 2026-07-28 has no ping.
+    if (summary.protocolVersion !== '2026-07-28') {
+      summary.step = 'ping';
+      await client.ping(options);
+    }
     delete summary.step;
   } finally {
     const pid = transport.pid;

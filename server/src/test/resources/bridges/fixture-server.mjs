@@ -40,9 +40,9 @@ function tools() {
   }
   if (mode === 'bomb') {
     let deep = { type: 'string' };
-    for (let i = 0; i < 2000; i++) deep = { type: 'object', properties: { x: deep } };
+    for (let i = 0; i < 200; i++) deep = { type: 'object', properties: { x: deep } };
     return [
-      { name: 'deep', description: 'nested 2000 levels', inputSchema: deep },
+      { name: 'deep', description: 'nested 200 levels', inputSchema: deep },
       { name: 'huge', description: 'a 300 KiB schema', inputSchema: { type: 'object',
         properties: { v: { enum: Array.from({ length: 30000 }, (_, i) => `value-${i}`) } } } },
       { name: 'not_object', description: 'a string schema', inputSchema: { type: 'string' } },

@@ -370,6 +370,8 @@ public final class BridgeRuntime implements AutoCloseable {
     try {
       bridge.connect();
     } catch (BridgeUnavailableException e) {
+      // The refusal points at get_skill_info: its diagnostic is published before this returns.
+      publishNow();
       return Optional.of(
           new BridgeOutcome.Refused(
               ToolFailureCode.MCP_BRIDGE_START_FAILED,

@@ -85,8 +85,6 @@ class BridgeLifecycleIT {
                       "load_skill",
                       "--args",
                       "{\"skill_name\":\"fx\"}",
-                      "--call",
-                      "fx__grow",
                       "--prompt",
                       "fx__greet",
                       "--prompt-args",
@@ -98,9 +96,7 @@ class BridgeLifecycleIT {
               .run();
       assertThat(legacy.exit()).as(legacy.toString()).isZero();
       JsonNode summary = JSON.readTree(legacy.stdout());
-      assertThat(summary.path("toolsAfterCalls").toString())
-          .contains("fx__echo", "fx__grown_0")
-          .doesNotContain("\"grown_0\"");
+      assertThat(summary.path("toolsAfterCalls").toString()).contains("fx__echo");
       assertThat(summary.path("prompts").toString()).contains("fx__greet");
       assertThat(summary.path("prompt").toString()).contains("Say hello to Ada.");
       assertThat(summary.path("resources").toString()).contains("bridge://fx/note%3A%2F%2Fhello");
@@ -113,6 +109,8 @@ class BridgeLifecycleIT {
           ExternalCommand.of(
                   InteropTools.smokeClient(
                       2,
+                      "--negotiate",
+                      "auto",
                       "--url",
                       server.uri().toString(),
                       "--call",
@@ -130,7 +128,41 @@ class BridgeLifecycleIT {
           .contains("fx__echo");
       assertThat(modernSummary.path("calls").get(0).path("content").toString())
           .contains("echo: modern");
+
+      // A 2025 session: the child's list change is re-listed after the call that caused it and
+      // reaches the session's stream as our own list_changed.
+      RawMcpClient client = new RawMcpClient(server.uri());
+      List<JsonNode> stream = client.openStream();
+      assertThat(call(client, "load_skill", "skill_name", "fx").path("isError").asBoolean())
+          .isFalse();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> stream.stream().anyMatch(BridgeLifecycleIT::isToolsListChanged));
+      int before = stream.size();
+      assertThat(client.result("tools/list", JSON.createObjectNode()).toString())
+          .doesNotContain("fx__grown_0");
+      assertThat(call(client, "fx__grow").toString()).contains("now 1 grown tools");
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  stream.subList(before, stream.size()).stream()
+                      .anyMatch(BridgeLifecycleIT::isToolsListChanged));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  client
+                      .result("tools/list", JSON.createObjectNode())
+                      .toString()
+                      .contains("fx__grown_0"));
+      assertThat(client.result("tools/list", JSON.createObjectNode()).toString())
+          .doesNotContain("\"grown_0\"");
     }
+  }
+
+  private static boolean isToolsListChanged(JsonNode message) {
+    return message.path("method").asText().equals("notifications/tools/list_changed");
   }
 
   @Test

@@ -30,8 +30,14 @@ class HostileBridgesIT {
   @Test
   void misbehavingServers_eachGetAClearDiagnostic_andHurtNothingElse() throws Exception {
     Path skills = Files.createDirectories(tmp.resolve("skills"));
-    for (String mode : List.of("silent", "flood", "huge", "malformed")) {
+    // The ones that never answer (silent) or answer with lines that cannot be read (malformed)
+    // fail on a short handshake deadline; the others fail on what they write, long before
+    // theirs, even on a busy machine.
+    for (String mode : List.of("silent", "malformed")) {
       BridgeFixtures.fixture(skills, mode, mode, "timeout_secs: 3\n");
+    }
+    for (String mode : List.of("flood", "huge")) {
+      BridgeFixtures.fixture(skills, mode, mode, "timeout_secs: 12\n");
     }
     BridgeFixtures.fixture(skills, "many", "tools=10000", "timeout_secs: 30\n");
     BridgeFixtures.fixture(skills, "bomb", "bomb", "timeout_secs: 30\n");
@@ -67,7 +73,8 @@ class HostileBridgesIT {
       assertThat(many.path("structuredContent").path("tool_count").asInt()).isEqualTo(1000);
       assertThat(info(client, "many"))
           .contains("MCP_BRIDGE_TOOL_DROPPED")
-          .contains("9000 more tools were left out: at most 1000 tools");
+          .contains("tools/list listed more than 2000 entries; the rest were not read")
+          .contains("1000 more tools were left out: at most 1000 tools");
       assertThat(call(client, "many__t999").toString()).contains("called t999");
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
 
@@ -101,7 +108,9 @@ class HostileBridgesIT {
     JsonNode loaded = call(client, "load_skill", "skill_name", skill);
     assertThat(loaded.path("isError").asBoolean()).as(loaded.toString()).isTrue();
     assertThat(loaded.toString()).as(skill).contains("MCP_BRIDGE_START_FAILED").contains(why);
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .as(skill)
+        .isLessThan(Duration.ofSeconds(15));
     assertThat(info(client, skill)).contains("MCP_BRIDGE_START_FAILED");
   }
 
