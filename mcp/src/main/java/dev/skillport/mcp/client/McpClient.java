@@ -1,5 +1,8 @@
 package dev.skillport.mcp.client;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -44,7 +47,9 @@ import org.slf4j.LoggerFactory;
  * client: a line longer than {@link Options#maxMessageBytes()} or more than {@link
  * Options#maxMalformedLines()} consecutive lines that are not JSON end the connection, and every
  * request waits at most its timeout, after which the server is told with {@code
- * notifications/cancelled}.
+ * notifications/cancelled}. A line that cannot be read whole (broken, or nesting deeper than the
+ * JSON reader takes) but starts as an answer does, with its {@code id} before its body, fails that
+ * request at once with the reason instead of at its deadline.
  */
 public final class McpClient implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(McpClient.class);
@@ -500,6 +505,7 @@ public final class McpClient implements AutoCloseable {
           node = mapper.readTree(bytes);
         } catch (IOException e) {
           node = null;
+          failUnreadableAnswer(bytes, e);
         }
         if (node == null || !node.isObject()) {
           malformed++;
@@ -558,6 +564,52 @@ public final class McpClient implements AutoCloseable {
       }
     }
     return true;
+  }
+
+  /**
+   * Fails the pending request a line that could not be read answers, when its {@code id} can be
+   * read from its start ({@code {"jsonrpc":"2.0","id":7,"result":...}}).
+   */
+  private void failUnreadableAnswer(byte[] bytes, IOException why) {
+    Long id = leadingId(bytes);
+    Call call = id == null ? null : pending.remove(id);
+    if (call == null) {
+      return;
+    }
+    String reason =
+        why instanceof JsonProcessingException j ? j.getOriginalMessage() : why.getMessage();
+    call.result.completeExceptionally(
+        new McpClientException(
+            Kind.PROTOCOL,
+            "the server's answer to request "
+                + call.id
+                + " could not be read: "
+                + abbreviate(String.valueOf(reason).replaceAll("\\p{Cntrl}", " "), 300)));
+  }
+
+  /**
+   * The {@code id} of a line that starts as an answer: an object whose scalar members before any
+   * object or array include a numeric {@code id} and no {@code method}; else null.
+   */
+  private Long leadingId(byte[] bytes) {
+    try (JsonParser p = mapper.getFactory().createParser(bytes)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return null;
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken value = p.nextToken();
+        if (value == null || value.isStructStart() || field.equals("method")) {
+          return null;
+        }
+        if (field.equals("id")) {
+          return value == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : null;
+        }
+      }
+    } catch (IOException e) {
+      // the line breaks before its id
+    }
+    return null;
   }
 
   private static String excerpt(byte[] bytes) {

@@ -280,6 +280,52 @@ class McpClientTest {
   }
 
   @Test
+  void unreadableAnswers_failTheirRequestsAtOnce_andTheConnectionStays() throws Exception {
+    open();
+    McpClient.Call deep =
+        client.request("tools/list", JSON.createObjectNode(), Duration.ofSeconds(120), null);
+    McpClient.Call broken =
+        client.request("tools/call", JSON.createObjectNode(), Duration.ofSeconds(120), null);
+    McpClient.Call later =
+        client.request("ping", JSON.createObjectNode(), Duration.ofSeconds(120), null);
+    JsonNode first = next();
+    JsonNode second = next();
+    JsonNode third = next();
+    // A notification that cannot be read fails nothing.
+    reply("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"id\":" + first.get("id"));
+    reply(
+        "{\"jsonrpc\":\"2.0\",\"id\":"
+            + first.get("id")
+            + ",\"result\":{\"tools\":"
+            + "[".repeat(5000)
+            + "]".repeat(5000)
+            + "}}");
+    reply("{\"jsonrpc\":\"2.0\",\"id\":" + second.get("id") + ",\"result\":");
+
+    assertThatThrownBy(deep::await)
+        .isInstanceOfSatisfying(
+            McpClientException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(Kind.PROTOCOL);
+              assertThat(e.getMessage())
+                  .contains("answer to request " + first.get("id") + " could not be read")
+                  .contains("nesting depth");
+            });
+    assertThatThrownBy(broken::await)
+        .isInstanceOfSatisfying(
+            McpClientException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(Kind.PROTOCOL);
+              assertThat(e.getMessage())
+                  .contains("answer to request " + second.get("id") + " could not be read");
+            });
+    answer(third, "{}");
+    assertThat(later.await().isObject()).isTrue();
+    assertThat(client.isOpen()).isTrue();
+    assertThat(malformed).hasSize(3);
+  }
+
+  @Test
   void oversizedMessage_endsTheConnectionWithoutHoldingIt() throws Exception {
     open(new McpClient.Options("test", "1", Duration.ZERO, 4096, 3));
     McpClient.Call call =
