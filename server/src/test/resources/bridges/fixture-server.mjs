@@ -6,7 +6,9 @@
 //   malformed                       answers every request with broken JSON
 //   tools=N                         lists N tools
 //   bomb                            lists tools with schemas no client should have to take
-// Environment: CANCEL_MARKER names a file written when a call is cancelled.
+//   abyss                           answers tools/list with a schema nested 5000 levels
+// Environment: CANCEL_MARKER names a file written when a call is cancelled; API_TOKEN is what the
+// tools leak, reads and die, the prompt greet (who: "secret") and the note note://token give away.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import readline from 'node:readline';
@@ -59,6 +61,10 @@ function tools() {
     { name: 'token', description: 'Says the token it was given', inputSchema: { type: 'object' } },
     { name: 'fail', description: 'Reports an error', inputSchema: { type: 'object' } },
     { name: 'grow', description: 'Adds a tool and says so', inputSchema: { type: 'object' } },
+    { name: 'leak', description: 'Logs its token and fails with it', inputSchema: { type: 'object' } },
+    { name: 'reads', description: 'Answers with a JSON-RPC error naming its token',
+      inputSchema: { type: 'object' } },
+    { name: 'die', description: 'Writes its token to stderr and exits', inputSchema: { type: 'object' } },
   ];
   for (let i = 0; i < extraTools; i++) {
     list.push({ name: `grown_${i}`, description: 'added at run time', inputSchema: { type: 'object' } });
@@ -75,6 +81,19 @@ function call(id, params) {
   const token = params._meta?.progressToken;
   if (name === 'echo') return result(id, { content: [{ type: 'text', text: `echo: ${params.arguments.text}` }] });
   if (name === 'token') return result(id, { content: [{ type: 'text', text: `token is ${process.env.API_TOKEN}` }] });
+  if (name === 'leak') {
+    out({ jsonrpc: '2.0', method: 'notifications/message',
+      params: { level: 'error', data: `logging the token ${process.env.API_TOKEN}` } });
+    return result(id, { content: [{ type: 'text', text: `failed with token ${process.env.API_TOKEN}` }],
+      structuredContent: { token: process.env.API_TOKEN }, isError: true });
+  }
+  if (name === 'reads') {
+    return out({ jsonrpc: '2.0', id, error: { code: -32000, message: `no access with ${process.env.API_TOKEN}` } });
+  }
+  if (name === 'die') {
+    process.stderr.write(`dying; token=${process.env.API_TOKEN}\n`, () => process.exit(3));
+    return;
+  }
   if (name === 'fail') return result(id, { content: [{ type: 'text', text: 'it failed on purpose' }], isError: true });
   if (name === 'grow') {
     extraTools++;
@@ -128,7 +147,13 @@ function handle(m) {
       return out({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged',
         params: { _meta: { 'io.modelcontextprotocol/subscriptionId': m.id }, notifications: m.params.notifications } });
     case 'logging/setLevel': return result(m.id, {});
-    case 'tools/list': return result(m.id, { tools: tools() });
+    case 'tools/list':
+      if (mode === 'abyss') {
+        // Written by hand: deeper than any JSON reader should follow.
+        return process.stdout.write(`{"jsonrpc":"2.0","id":${m.id},"result":{"tools":[{"name":"a",`
+          + `"inputSchema":${'{"type":"object","properties":{"x":'.repeat(5000)}{}${'}}'.repeat(5000)}}]}}\n`);
+      }
+      return result(m.id, { tools: tools() });
     case 'tools/call':
       if (modern && m.params?._meta?.['io.modelcontextprotocol/protocolVersion'] !== '2026-07-28') {
         return out({ jsonrpc: '2.0', id: m.id, error: { code: -32602, message: 'missing request metadata' } });
@@ -139,14 +164,15 @@ function handle(m) {
         arguments: [{ name: 'who', required: true }] }] });
     case 'prompts/get':
       return result(m.id, { messages: [{ role: 'user',
-        content: { type: 'text', text: `Say hello to ${m.params.arguments?.who}.` } }] });
+        content: { type: 'text', text: m.params.arguments?.who === 'secret'
+          ? `Say hello to ${process.env.API_TOKEN}.` : `Say hello to ${m.params.arguments?.who}.` } }] });
     case 'resources/list':
       return result(m.id, { resources: [{ uri: 'note://hello', name: 'hello', mimeType: 'text/plain' }] });
     case 'resources/templates/list':
       return result(m.id, { resourceTemplates: [{ uriTemplate: 'note://{name}', name: 'note' }] });
     case 'resources/read':
       return result(m.id, { contents: [{ uri: m.params.uri, mimeType: 'text/plain',
-        text: `the note ${m.params.uri}` }] });
+        text: m.params.uri === 'note://token' ? `the token ${process.env.API_TOKEN}` : `the note ${m.params.uri}` }] });
     default:
       return out({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } });
   }

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Bridged servers that misbehave, on one server started with {@code bin/skillport}: one that never
  * answers the handshake, one that floods stdout, one that writes a 20 MiB line, one that answers
- * with broken JSON, one with 10,000 tools and one whose schemas are bombs. Each gets a clear
- * diagnostic and a clear refusal or a bounded mount; a script skill beside them keeps working and
- * the server keeps answering.
+ * with broken JSON, one whose tool list nests 5000 levels, one with 10,000 tools and one whose
+ * schemas are bombs. Each gets a clear diagnostic and a clear refusal or a bounded mount; a script
+ * skill beside them keeps working and the server keeps answering.
  */
 class HostileBridgesIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -30,14 +30,11 @@ class HostileBridgesIT {
   @Test
   void misbehavingServers_eachGetAClearDiagnostic_andHurtNothingElse() throws Exception {
     Path skills = Files.createDirectories(tmp.resolve("skills"));
-    // The ones that never answer (silent) or answer with lines that cannot be read (malformed)
-    // fail on a short handshake deadline; the others fail on what they write, long before
-    // theirs, even on a busy machine.
-    for (String mode : List.of("silent", "malformed")) {
-      BridgeFixtures.fixture(skills, mode, mode, "timeout_secs: 3\n");
-    }
-    for (String mode : List.of("flood", "huge")) {
-      BridgeFixtures.fixture(skills, mode, mode, "timeout_secs: 12\n");
+    // The one that never answers fails on a short handshake deadline; the others fail on what
+    // they write, long before theirs (an answer that cannot be read fails its request at once).
+    BridgeFixtures.fixture(skills, "silent", "silent", "timeout_secs: 3\n");
+    for (String mode : List.of("flood", "huge", "malformed", "abyss")) {
+      BridgeFixtures.fixture(skills, mode, mode, "timeout_secs: 30\n");
     }
     BridgeFixtures.fixture(skills, "many", "tools=10000", "timeout_secs: 30\n");
     BridgeFixtures.fixture(skills, "bomb", "bomb", "timeout_secs: 30\n");
@@ -55,7 +52,7 @@ class HostileBridgesIT {
             "--skills",
             skills.toString(),
             "--trust-bridge",
-            "silent,flood,huge,malformed,many,bomb")) {
+            "silent,flood,huge,malformed,abyss,many,bomb")) {
       RawMcpClient client = new RawMcpClient(server.uri());
       assertThat(call(client, "load_skill", "skill_name", "healthy").path("isError").asBoolean())
           .isFalse();
@@ -64,8 +61,10 @@ class HostileBridgesIT {
       expectStartFailure(client, "flood", "lines in a row that are not JSON-RPC messages");
       expectStartFailure(client, "huge", "longer than 16777216 bytes");
       expectStartFailure(client, "malformed", "not a JSON-RPC message");
+      expectStartFailure(client, "abyss", "could not be read: Document nesting depth");
       assertThat(info(client, "flood")).contains("MCP_BRIDGE_PROTOCOL");
       assertThat(info(client, "malformed")).contains("MCP_BRIDGE_PROTOCOL");
+      assertThat(info(client, "abyss")).contains("MCP_BRIDGE_PROTOCOL");
 
       long start = System.nanoTime();
       JsonNode many = call(client, "load_skill", "skill_name", "many");
