@@ -18,8 +18,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +37,18 @@ class McpClientTest {
   private final BlockingQueue<McpClientException> closed = new LinkedBlockingQueue<>();
   private OutputStream toClient;
   private McpClient client;
+
+  /**
+   * Writes every line of the scripted server. A pipe's reader fails once the thread that last wrote
+   * to it has ended, so the writes come from one thread that lives as long as the test.
+   */
+  private final ExecutorService serverWriter =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "scripted-server-writer");
+            t.setDaemon(true);
+            return t;
+          });
 
   private McpClient open(McpClient.Options options) throws IOException {
     PipedInputStream fromServer = new PipedInputStream(1 << 16);
@@ -87,11 +103,27 @@ class McpClientTest {
     if (client != null) {
       client.close();
     }
+    serverWriter.shutdownNow();
   }
 
   private void reply(String line) throws IOException {
-    toClient.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-    toClient.flush();
+    try {
+      serverWriter
+          .submit(
+              () -> {
+                toClient.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                toClient.flush();
+                return null;
+              })
+          .get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException | TimeoutException e) {
+      throw new IOException("the scripted server could not write", e);
+    }
   }
 
   private JsonNode next() throws InterruptedException {
