@@ -4,24 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.skill.Scope;
 import dev.skillport.api.tool.ToolHandlerProvider;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
 import dev.skillport.server.app.HandlerRegistry;
-import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -46,10 +40,6 @@ class DocsExchangeTest {
   private URLClassLoader samples;
   private SkillportServer server;
   private StreamableHttpTransport http;
-  private final HttpClient client =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-  private String session;
-  private int nextId = 1;
 
   @BeforeEach
   void start() throws Exception {
@@ -95,78 +85,13 @@ class DocsExchangeTest {
     }
   }
 
-  /** Sends one request and returns its answer, from a JSON body or an event stream. */
-  private JsonNode request(String method, JsonNode params) throws Exception {
-    int id = nextId++;
-    ObjectNode message = JSON.createObjectNode().put("jsonrpc", "2.0").put("id", id);
-    message.put("method", method).set("params", params);
-    HttpRequest.Builder builder =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + "/mcp"))
-            .timeout(Duration.ofSeconds(30))
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json, text/event-stream")
-            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(message)));
-    if (session != null) {
-      builder.header("Mcp-Session-Id", session);
-      builder.header("MCP-Protocol-Version", "2025-11-25");
-    }
-    HttpResponse<String> response =
-        client.send(builder.build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    response.headers().firstValue("Mcp-Session-Id").ifPresent(s -> session = s);
-    List<String> payloads = new ArrayList<>();
-    if (response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
-      for (String line : response.body().split("\n")) {
-        if (line.startsWith("data:")) {
-          payloads.add(line.substring(5).strip());
-        }
-      }
-    } else {
-      payloads.add(response.body());
-    }
-    for (String payload : payloads) {
-      JsonNode answer = JSON.readTree(payload);
-      if (answer.path("id").asInt() == id) {
-        assertThat(answer.has("error")).as(payload).isFalse();
-        return answer.get("result");
-      }
-    }
-    throw new AssertionError("no answer to " + method + " in " + response.body());
-  }
-
-  private void notifyInitialized() throws Exception {
-    HttpRequest notification =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + "/mcp"))
-            .timeout(Duration.ofSeconds(30))
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json, text/event-stream")
-            .header("Mcp-Session-Id", session)
-            .header("MCP-Protocol-Version", "2025-11-25")
-            .POST(
-                HttpRequest.BodyPublishers.ofString(
-                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"))
-            .build();
-    assertThat(client.send(notification, HttpResponse.BodyHandlers.discarding()).statusCode())
-        .isEqualTo(202);
-  }
-
-  private JsonNode call(String tool, JsonNode arguments) throws Exception {
-    return request(
-        "tools/call", JSON.createObjectNode().put("name", tool).set("arguments", arguments));
-  }
-
   @Test
   void writingSkills_everyResultShownIsTheServersAnswer() throws Exception {
-    request(
-        "initialize",
-        JSON.readTree(
-            "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
-                + "\"clientInfo\":{\"name\":\"docs\",\"version\":\"1\"}}"));
-    notifyInitialized();
-    JsonNode loaded = call("load_skill", JSON.readTree("{\"skill_name\":\"greeting\"}"));
+    PlainMcpClient client = new PlainMcpClient(http.uri()).open();
+    JsonNode loaded = client.call("load_skill", JSON.readTree("{\"skill_name\":\"greeting\"}"));
     assertThat(loaded.path("isError").asBoolean(false)).as(loaded.toString()).isFalse();
     JsonNode activated =
-        call(
+        client.call(
             "activate_tool_group",
             JSON.readTree("{\"group_name\":\"loud\",\"skill_name\":\"greeting\"}"));
     assertThat(activated.path("isError").asBoolean(false)).as(activated.toString()).isFalse();
@@ -175,7 +100,7 @@ class DocsExchangeTest {
     Matcher m = NOTED.matcher(page);
     int checked = 0;
     while (m.find()) {
-      JsonNode result = call(m.group(1), JSON.readTree(m.group(2)));
+      JsonNode result = client.call(m.group(1), JSON.readTree(m.group(2)));
       String actual =
           JSON.writeValueAsString(result).replace(REPO.toString(), "/path/to/skillport");
       assertThat(JSON.readTree(m.group(3)))
