@@ -317,6 +317,7 @@ class DocsTest {
     FAILURE_GROUPS.put(ToolFailureCode.NO_HANDLER, "Handlers and results");
     FAILURE_GROUPS.put(ToolFailureCode.NO_INTERPRETER, "Scripts");
     FAILURE_GROUPS.put(ToolFailureCode.HOST_ADAPTER_MISSING, "Host programs");
+    FAILURE_GROUPS.put(ToolFailureCode.MCP_BRIDGE_UNTRUSTED, "Bridged MCP servers");
     FAILURE_GROUPS.put(ToolFailureCode.JOB_NOT_FOUND, "Jobs");
     FAILURE_GROUPS.put(ToolFailureCode.WORKFLOW_INVALID, "Workflows");
   }
