@@ -3,8 +3,29 @@ package dev.skillport.api.skill;
 import java.nio.file.Path;
 import java.util.Objects;
 
-/** What code answers a tool call, decided once when the skill is read. */
+/**
+ * What code answers a tool call, decided once when the skill is read; the kinds form a closed set,
+ * handled through {@link #accept(Visitor)} so that a new kind fails to compile wherever it is not.
+ */
 public sealed interface ToolBinding {
+
+  /** Calls the {@code visitor} method of this kind. */
+  <R> R accept(Visitor<R> visitor);
+
+  /**
+   * One method per kind of binding.
+   *
+   * @param <R> what the visit returns
+   */
+  interface Visitor<R> {
+    R handler(Handler handler);
+
+    R script(Script script);
+
+    R bridge(Bridge bridge);
+
+    R unbound(Unbound unbound);
+  }
 
   /** A short description for listings and diagnostics. */
   String describe();
@@ -13,6 +34,11 @@ public sealed interface ToolBinding {
   record Handler(String handlerId) implements ToolBinding {
     public Handler {
       Objects.requireNonNull(handlerId, "handlerId");
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.handler(this);
     }
 
     @Override
@@ -26,6 +52,11 @@ public sealed interface ToolBinding {
     public Script {
       Objects.requireNonNull(script, "script");
       Objects.requireNonNull(source, "source");
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.script(this);
     }
 
     @Override
@@ -45,6 +76,11 @@ public sealed interface ToolBinding {
     }
 
     @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.bridge(this);
+    }
+
+    @Override
     public String describe() {
       return "bridged MCP tool " + remoteName;
     }
@@ -52,6 +88,11 @@ public sealed interface ToolBinding {
 
   /** No code found: calls answer with {@code NO_HANDLER}. */
   record Unbound() implements ToolBinding {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.unbound(this);
+    }
+
     @Override
     public String describe() {
       return "unbound";

@@ -938,68 +938,103 @@ public final class SkillportService {
 
   private ToolResult execute(
       ToolBindings bound, Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {
-    ToolBinding binding = tool.binding();
-    if (binding instanceof ToolBinding.Handler h) {
-      ToolHandler handler = bound.handler(tool).orElse(null);
-      if (handler == null) {
-        return ToolResult.failure(
-            ToolFailureCode.NO_HANDLER,
-            "no Java handler is registered with id '" + h.handlerId() + "'",
-            "install the plugin or SDK jar that provides it");
-      }
-      try {
-        ToolResult result = handler.call(new ToolInvocation(skill.name(), tool.name(), args, ctx));
-        return result == null ? ToolResult.text("") : result;
-      } catch (dev.skillport.api.tool.ClientRequestException e) {
-        return e.reason() == dev.skillport.api.tool.ClientRequestException.Reason.INPUT_REQUIRED
-            ? ToolResult.failure(
-                ToolFailureCode.INPUT_REQUIRED, "the client is asked for input", null)
-            : ToolResult.failure(
-                ToolFailureCode.HANDLER_FAILED,
-                e.getClass().getSimpleName() + ": " + e.getMessage(),
-                null);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return ToolResult.failure(ToolFailureCode.CANCELLED, "the call was interrupted", null);
-      } catch (Exception e) {
-        LOG.debug("handler {} failed", h.handlerId(), e);
-        return ToolResult.failure(
-            ToolFailureCode.HANDLER_FAILED,
-            e.getClass().getSimpleName() + ": " + e.getMessage(),
-            null);
-      }
+    return tool.binding()
+        .accept(
+            new ToolBinding.Visitor<ToolResult>() {
+              @Override
+              public ToolResult handler(ToolBinding.Handler h) {
+                return runHandler(bound, skill, tool, h, args, ctx);
+              }
+
+              @Override
+              public ToolResult script(ToolBinding.Script s) {
+                return runScript(skill, tool, s, args, ctx);
+              }
+
+              @Override
+              public ToolResult bridge(ToolBinding.Bridge b) {
+                return runBridged(skill, tool, args, ctx);
+              }
+
+              @Override
+              public ToolResult unbound(ToolBinding.Unbound u) {
+                return ToolResult.failure(
+                    ToolFailureCode.NO_HANDLER,
+                    "tool '" + tool.name() + "' is bound to no code",
+                    "declare handler or source_file in the tools file, or add a script named after"
+                        + " the tool");
+              }
+            });
+  }
+
+  /** A Java handler, bound to the tool for this catalog generation. */
+  private ToolResult runHandler(
+      ToolBindings bound,
+      Skill skill,
+      ToolSpec tool,
+      ToolBinding.Handler h,
+      JsonNode args,
+      ToolContext ctx) {
+    ToolHandler handler = bound.handler(tool).orElse(null);
+    if (handler == null) {
+      return ToolResult.failure(
+          ToolFailureCode.NO_HANDLER,
+          "no Java handler is registered with id '" + h.handlerId() + "'",
+          "install the plugin or SDK jar that provides it");
     }
-    if (binding instanceof ToolBinding.Script s && tool.affinity() == ThreadAffinity.MAIN) {
+    try {
+      ToolResult result = handler.call(new ToolInvocation(skill.name(), tool.name(), args, ctx));
+      return result == null ? ToolResult.text("") : result;
+    } catch (dev.skillport.api.tool.ClientRequestException e) {
+      return e.reason() == dev.skillport.api.tool.ClientRequestException.Reason.INPUT_REQUIRED
+          ? ToolResult.failure(
+              ToolFailureCode.INPUT_REQUIRED, "the client is asked for input", null)
+          : ToolResult.failure(
+              ToolFailureCode.HANDLER_FAILED,
+              e.getClass().getSimpleName() + ": " + e.getMessage(),
+              null);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return ToolResult.failure(ToolFailureCode.CANCELLED, "the call was interrupted", null);
+    } catch (Exception e) {
+      LOG.debug("handler {} failed", h.handlerId(), e);
+      return ToolResult.failure(
+          ToolFailureCode.HANDLER_FAILED,
+          e.getClass().getSimpleName() + ": " + e.getMessage(),
+          null);
+    }
+  }
+
+  /** A script: in its host when it needs the host's main thread or Python, else a process. */
+  private ToolResult runScript(
+      Skill skill, ToolSpec tool, ToolBinding.Script s, JsonNode args, ToolContext ctx) {
+    if (tool.affinity() == ThreadAffinity.MAIN) {
       return runInHost(skill, tool, s, args, ctx);
     }
-    if (binding instanceof ToolBinding.Script s) {
-      String dcc = skill.manifest().extensions().dcc();
-      if (scripts.needsHost(s.script(), dcc)) {
-        // A product's Python never runs on the machine's own interpreter: its adapter, or refusal.
-        return hosts.mainThreadExecutor(skill).isPresent()
-            ? runInHost(skill, tool, s, args, ctx)
-            : ScriptToolRunner.dccInterpreterMissing(dcc);
-      }
-      return scripts.run(
-          s.script(), skill.location().directory(), args, tool.timeoutHintSecs(), ctx, dcc);
+    String dcc = skill.manifest().extensions().dcc();
+    if (scripts.needsHost(s.script(), dcc)) {
+      // A product's Python never runs on the machine's own interpreter: its adapter, or refusal.
+      return hosts.mainThreadExecutor(skill).isPresent()
+          ? runInHost(skill, tool, s, args, ctx)
+          : ScriptToolRunner.dccInterpreterMissing(dcc);
     }
-    if (binding instanceof ToolBinding.Bridge) {
-      BridgeRuntime runtime = bridges;
-      if (runtime == null) {
-        return ToolResult.failure(
-            ToolFailureCode.BRIDGE_UNAVAILABLE, "this server runs no MCP bridges", null);
-      }
-      BridgeOutcome outcome = runtime.call(skill, tool, args, ctx);
-      if (outcome instanceof BridgeOutcome.Completed done) {
-        return done.result();
-      }
-      BridgeOutcome.Refused refused = (BridgeOutcome.Refused) outcome;
-      return ToolResult.failure(refused.code(), refused.message(), refused.hint());
+    return scripts.run(
+        s.script(), skill.location().directory(), args, tool.timeoutHintSecs(), ctx, dcc);
+  }
+
+  /** A tool of the skill's bridged MCP server. */
+  private ToolResult runBridged(Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {
+    BridgeRuntime runtime = bridges;
+    if (runtime == null) {
+      return ToolResult.failure(
+          ToolFailureCode.BRIDGE_UNAVAILABLE, "this server runs no MCP bridges", null);
     }
-    return ToolResult.failure(
-        ToolFailureCode.NO_HANDLER,
-        "tool '" + tool.name() + "' is bound to no code",
-        "declare handler or source_file in the tools file, or add a script named after the tool");
+    BridgeOutcome outcome = runtime.call(skill, tool, args, ctx);
+    if (outcome instanceof BridgeOutcome.Completed done) {
+      return done.result();
+    }
+    BridgeOutcome.Refused refused = (BridgeOutcome.Refused) outcome;
+    return ToolResult.failure(refused.code(), refused.message(), refused.hint());
   }
 
   /** A main-thread script runs inside its host, through the adapter's executor. */

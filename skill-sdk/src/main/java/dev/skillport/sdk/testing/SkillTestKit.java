@@ -132,23 +132,42 @@ public final class SkillTestKit {
       throw new IllegalArgumentException(
           "arguments of '" + toolName + "' break its input schema: " + violations);
     }
-    ToolBinding binding = tool.binding();
-    if (binding instanceof ToolBinding.Handler h) {
-      ToolHandler handler = handlers.get(h.handlerId());
-      if (handler == null) {
-        throw new IllegalStateException(
-            "tool '"
-                + toolName
-                + "' is bound to handler '"
-                + h.handlerId()
-                + "', which no given provider registers");
-      }
-      return invoke(handler, new ToolInvocation(skill.name(), toolName, args, ToolContext.NONE));
-    }
-    if (binding instanceof ToolBinding.Script s) {
-      return ScriptProcess.run(s.script(), args, tool.timeoutHintSecs());
-    }
-    throw new IllegalStateException("tool '" + toolName + "' has no code bound to it");
+    return tool.binding()
+        .accept(
+            new ToolBinding.Visitor<ToolResult>() {
+              @Override
+              public ToolResult handler(ToolBinding.Handler h) {
+                ToolHandler handler = handlers.get(h.handlerId());
+                if (handler == null) {
+                  throw new IllegalStateException(
+                      "tool '"
+                          + toolName
+                          + "' is bound to handler '"
+                          + h.handlerId()
+                          + "', which no given provider registers");
+                }
+                return invoke(
+                    handler, new ToolInvocation(skill.name(), toolName, args, ToolContext.NONE));
+              }
+
+              @Override
+              public ToolResult script(ToolBinding.Script s) {
+                return ScriptProcess.run(s.script(), args, tool.timeoutHintSecs());
+              }
+
+              @Override
+              public ToolResult bridge(ToolBinding.Bridge b) {
+                throw new IllegalStateException(
+                    "tool '"
+                        + toolName
+                        + "' is a bridged MCP server's tool; the kit does not start bridges");
+              }
+
+              @Override
+              public ToolResult unbound(ToolBinding.Unbound u) {
+                throw new IllegalStateException("tool '" + toolName + "' has no code bound to it");
+              }
+            });
   }
 
   private static ToolResult invoke(ToolHandler handler, ToolInvocation invocation) {
