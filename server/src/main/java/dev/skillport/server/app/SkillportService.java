@@ -1029,12 +1029,7 @@ public final class SkillportService {
       return ToolResult.failure(
           ToolFailureCode.BRIDGE_UNAVAILABLE, "this server runs no MCP bridges", null);
     }
-    BridgeOutcome outcome = runtime.call(skill, tool, args, ctx);
-    if (outcome instanceof BridgeOutcome.Completed done) {
-      return done.result();
-    }
-    BridgeOutcome.Refused refused = (BridgeOutcome.Refused) outcome;
-    return ToolResult.failure(refused.code(), refused.message(), refused.hint());
+    return runtime.call(skill, tool, args, ctx).toResult();
   }
 
   /** A main-thread script runs inside its host, through the adapter's executor. */

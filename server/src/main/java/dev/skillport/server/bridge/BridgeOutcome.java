@@ -6,10 +6,18 @@ import java.util.Objects;
 
 /** What a call to a bridged tool came to: the server's result, or a refusal with a stable code. */
 public sealed interface BridgeOutcome {
+  /** The tool result this outcome answers a call with. */
+  ToolResult toResult();
+
   /** The bridged server answered; its result may itself be an error the tool reported. */
   record Completed(ToolResult result) implements BridgeOutcome {
     public Completed {
       Objects.requireNonNull(result, "result");
+    }
+
+    @Override
+    public ToolResult toResult() {
+      return result;
     }
   }
 
@@ -21,6 +29,11 @@ public sealed interface BridgeOutcome {
     public Refused {
       Objects.requireNonNull(code, "code");
       Objects.requireNonNull(message, "message");
+    }
+
+    @Override
+    public ToolResult toResult() {
+      return ToolResult.failure(code, message, hint);
     }
   }
 }
