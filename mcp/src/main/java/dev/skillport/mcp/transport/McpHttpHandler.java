@@ -41,10 +41,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes HTTP requests: the MCP endpoint (POST, GET, DELETE) and the health probes. A POST is
- * served in the modern era when its {@code MCP-Protocol-Version} header names a modern revision (or
- * a revision we do not know, without a session), or, with no such header and no session, when its
- * body declares a protocol version in {@code _meta}; otherwise in the legacy era.
+ * Routes HTTP requests: the health probes, the MCP endpoint (POST, GET, DELETE), then the
+ * application's own {@link HttpRoutes}. A POST is served in the modern era when its {@code
+ * MCP-Protocol-Version} header names a modern revision (or a revision we do not know, without a
+ * session), or, with no such header and no session, when its body declares a protocol version in
+ * {@code _meta}; otherwise in the legacy era.
  */
 final class McpHttpHandler extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger(McpHttpHandler.class);
@@ -59,6 +60,7 @@ final class McpHttpHandler extends Handler.Abstract {
   private final StreamableHttpTransport.Settings settings;
   private final RequestGuard guard;
   private final BooleanSupplier ready;
+  private final HttpRoutes routes;
   private final Clock clock;
   private final Map<String, HttpSession> sessions = new ConcurrentHashMap<>();
   private final Set<PostExchange> modernExchanges = ConcurrentHashMap.newKeySet();
@@ -69,11 +71,13 @@ final class McpHttpHandler extends Handler.Abstract {
       McpServer server,
       StreamableHttpTransport.Settings settings,
       RequestGuard guard,
-      BooleanSupplier ready) {
+      BooleanSupplier ready,
+      HttpRoutes routes) {
     this.server = server;
     this.settings = settings;
     this.guard = guard;
     this.ready = ready;
+    this.routes = routes;
     this.clock = settings.clock();
   }
 
@@ -94,9 +98,7 @@ final class McpHttpHandler extends Handler.Abstract {
       refuse(response, callback, origin);
       return true;
     }
-    if (path.equals("/") && HttpMethod.GET.is(method)) {
-      homePage(response, callback);
-    } else if (path.equals("/healthz") && HttpMethod.GET.is(method)) {
+    if (path.equals("/healthz") && HttpMethod.GET.is(method)) {
       plainJson(response, callback, 200, "{\"status\":\"ok\"}");
     } else if (path.equals("/readyz") && HttpMethod.GET.is(method)) {
       boolean isReady = ready.getAsBoolean();
@@ -119,10 +121,28 @@ final class McpHttpHandler extends Handler.Abstract {
         response.getHeaders().put(HttpHeader.ALLOW, "GET, POST, DELETE");
         error(response, callback, 405, "Method not allowed");
       }
-    } else {
+    } else if (!routed(request, response, callback)) {
       error(response, callback, 404, "Not found");
     }
     return true;
+  }
+
+  /** Offers the request to the application's routes; false when none serves its path. */
+  private boolean routed(Request request, Response response, Callback callback) {
+    if (routes == null) {
+      return false;
+    }
+    try {
+      return routes.handle(request, response, callback, guard);
+    } catch (RuntimeException e) {
+      LOG.error("Unexpected failure serving {}", Request.getPathInContext(request), e);
+      if (!response.isCommitted()) {
+        Response.writeError(request, response, callback, 500);
+      } else {
+        callback.failed(e);
+      }
+      return true;
+    }
   }
 
   private void post(Request request, Response response, Callback callback) {
@@ -597,32 +617,6 @@ final class McpHttpHandler extends Handler.Abstract {
         return;
       }
     }
-  }
-
-  /** {@code GET /}: a short page for a person who opens the server's address in a browser. */
-  private void homePage(Response response, Callback callback) {
-    String name = escapeHtml(server.info().name() + " " + server.info().version());
-    String endpoint = escapeHtml(settings.path());
-    String page =
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
-            + name
-            + "</title></head>\n<body><h1>"
-            + name
-            + "</h1>\n<p>This is a Model Context Protocol server. Connect an MCP client to its"
-            + " endpoint <code>"
-            + endpoint
-            + "</code> (Streamable HTTP).</p>\n<p>Health: <a href=\"/healthz\">/healthz</a>,"
-            + " readiness: <a href=\"/readyz\">/readyz</a>.</p>\n</body></html>\n";
-    response.setStatus(200);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
-    response.write(true, ByteBuffer.wrap(page.getBytes(StandardCharsets.UTF_8)), callback);
-  }
-
-  private static String escapeHtml(String text) {
-    return text.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace("\"", "&quot;");
   }
 
   private static void error(Response response, Callback callback, int status, String message) {

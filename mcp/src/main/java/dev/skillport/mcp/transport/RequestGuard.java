@@ -16,7 +16,7 @@ import org.eclipse.jetty.server.Request;
  * Origin must name this machine when it listens on loopback) and the auth token (required when it
  * does not).
  */
-final class RequestGuard {
+final class RequestGuard implements HttpRoutes.Credentials {
   private static final Set<String> LOOPBACK_NAMES = Set.of("localhost", "127.0.0.1", "[::1]");
 
   /** Why a request was refused. */
@@ -64,6 +64,30 @@ final class RequestGuard {
       return Verdict.UNAUTHORIZED;
     }
     return Verdict.ALLOWED;
+  }
+
+  @Override
+  public boolean required() {
+    return !tokenDigests.isEmpty();
+  }
+
+  @Override
+  public boolean presentedBy(Request request) {
+    return matchedToken(request) >= 0;
+  }
+
+  @Override
+  public boolean accepts(String token) {
+    if (token == null) {
+      return false;
+    }
+    // Every token is compared, so the time does not tell which one matched.
+    byte[] digest = digest(token);
+    boolean found = false;
+    for (byte[] accepted : tokenDigests) {
+      found |= MessageDigest.isEqual(accepted, digest);
+    }
+    return found;
   }
 
   /**

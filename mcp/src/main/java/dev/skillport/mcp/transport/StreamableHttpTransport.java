@@ -26,8 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * MCP over Streamable HTTP on Jetty 12 core, plus {@code GET /healthz}, {@code GET /readyz} and a
- * short page for a person at {@code GET /} on the same port.
+ * MCP over Streamable HTTP on Jetty 12 core, plus {@code GET /healthz}, {@code GET /readyz} and the
+ * application's own {@link HttpRoutes} (a page for people, metrics) on the same port.
  *
  * <p>At the MCP path: {@code POST} carries client messages (a request is answered with JSON, or
  * with an event stream once the call sends progress, logs or requests first, or runs past a
@@ -68,6 +68,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
   private final McpServer mcp;
   private final Settings settings;
   private final BooleanSupplier readiness;
+  private final HttpRoutes routes;
   private final AtomicBoolean readyFlag = new AtomicBoolean();
   private Server jetty;
   private ServerConnector connector;
@@ -105,6 +106,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
                 ? builder.maxConnections
                 : ConnectionGuard.defaultCap(DEFAULT_MAX_CONNECTIONS));
     this.readiness = builder.readiness != null ? builder.readiness : readyFlag::get;
+    this.routes = builder.routes;
   }
 
   /** Starts describing a transport for {@code server}; defaults: 127.0.0.1:8765, path /mcp. */
@@ -149,7 +151,8 @@ public final class StreamableHttpTransport implements AutoCloseable {
             mcp,
             settings,
             new RequestGuard(loopback, settings.authTokens(), settings.allowedOrigins()),
-            readiness);
+            readiness,
+            routes);
     jetty.setHandler(connections.tracking(handler));
     jetty.setStopTimeout(2000);
     try {
@@ -306,6 +309,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
     private BooleanSupplier readiness;
     private Duration headerTimeout = Duration.ofSeconds(10);
     private int maxConnections;
+    private HttpRoutes routes;
 
     private Builder(McpServer server) {
       this.server = Objects.requireNonNull(server, "server");
@@ -470,6 +474,15 @@ public final class StreamableHttpTransport implements AutoCloseable {
      */
     public Builder readiness(BooleanSupplier readiness) {
       this.readiness = Objects.requireNonNull(readiness, "readiness");
+      return this;
+    }
+
+    /**
+     * Serves the application's own paths through {@code routes}; every other path that is not the
+     * MCP endpoint or a probe gets 404.
+     */
+    public Builder routes(HttpRoutes routes) {
+      this.routes = Objects.requireNonNull(routes, "routes");
       return this;
     }
 

@@ -14,6 +14,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.eclipse.jetty.server.Request;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -360,21 +362,73 @@ class StreamableHttpTransportIT {
   }
 
   @Test
-  void getRoot_isAPageNamingTheServerAndItsEndpoint() throws Exception {
+  void otherPaths_withoutRoutes_get404() throws Exception {
     startDefault();
 
-    HttpResponse<String> page =
+    HttpResponse<String> root =
         client.send(HttpRequest.newBuilder(client.endpoint.resolve("/")).GET());
-    HttpResponse<String> other =
-        client.send(HttpRequest.newBuilder(client.endpoint.resolve("/nothing-here")).GET());
 
-    assertThat(page.statusCode()).isEqualTo(200);
-    assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
-    assertThat(page.body())
-        .contains("<h1>echo-test 0.0.1</h1>")
-        .contains("<code>/mcp</code>")
-        .contains("Model Context Protocol");
-    assertThat(other.statusCode()).isEqualTo(404);
+    assertThat(root.statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void routes_serveTheirPaths_afterHostCheck_withTheEndpointsTokens() throws Exception {
+    app = new EchoApplication();
+    List<String> seen = new ArrayList<>();
+    HttpRoutes routes =
+        (request, response, callback, credentials) -> {
+          String path = Request.getPathInContext(request);
+          seen.add(path);
+          if (path.equals("/boom")) {
+            throw new IllegalStateException("route failure");
+          }
+          if (!path.equals("/page")) {
+            return false;
+          }
+          String body =
+              credentials.required()
+                  + " "
+                  + credentials.presentedBy(request)
+                  + " "
+                  + credentials.accepts("s3cret-token")
+                  + " "
+                  + credentials.accepts("s3cret-tokeN");
+          response.setStatus(200);
+          response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+          return true;
+        };
+    start(
+        StreamableHttpTransport.builder(app.server)
+            .port(0)
+            .authToken("s3cret-token")
+            .routes(routes));
+
+    HttpResponse<String> anonymous =
+        client.send(HttpRequest.newBuilder(client.endpoint.resolve("/page")).GET());
+    HttpResponse<String> withToken =
+        client.send(
+            HttpRequest.newBuilder(client.endpoint.resolve("/page"))
+                .header("Authorization", "Bearer s3cret-token")
+                .GET());
+    HttpResponse<String> unknown =
+        client.send(HttpRequest.newBuilder(client.endpoint.resolve("/nothing-here")).GET());
+    HttpResponse<String> failing =
+        client.send(HttpRequest.newBuilder(client.endpoint.resolve("/boom")).GET());
+    HttpResponse<String> foreign =
+        client.send(
+            HttpRequest.newBuilder(client.endpoint.resolve("/page"))
+                .header("Origin", "https://evil.example")
+                .GET());
+    HttpResponse<String> probe =
+        client.send(HttpRequest.newBuilder(client.endpoint.resolve("/healthz")).GET());
+
+    assertThat(anonymous.body()).isEqualTo("true false true false");
+    assertThat(withToken.body()).isEqualTo("true true true false");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(failing.statusCode()).isEqualTo(500);
+    assertThat(foreign.statusCode()).isEqualTo(403);
+    assertThat(probe.statusCode()).isEqualTo(200);
+    assertThat(seen).containsExactly("/page", "/page", "/nothing-here", "/boom");
   }
 
   @Test

@@ -8,9 +8,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Consumer;
 
 /**
  * What a server remembers of its tool calls in memory, whether or not an audit file is written: the
@@ -28,6 +31,7 @@ public final class CallStats {
   private final AtomicLong written = new AtomicLong();
   private final Map<String, DurationHistogram> perTool = new ConcurrentHashMap<>();
   private final Clock clock;
+  private final List<Consumer<AuditEntry>> listeners = new CopyOnWriteArrayList<>();
 
   /** Keeps the last {@code capacity} calls. */
   public CallStats(int capacity) {
@@ -50,6 +54,14 @@ public final class CallStats {
     long slot = written.getAndIncrement();
     ring.set((int) (slot % ring.length()), new Slot(slot, entry));
     histogram(tool).record(took.toNanos(), entry.isError());
+    for (Consumer<AuditEntry> listener : listeners) {
+      listener.accept(entry);
+    }
+  }
+
+  /** Also tells {@code listener} of every call recorded from now on, on the calling thread. */
+  public void addListener(Consumer<AuditEntry> listener) {
+    listeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
   private DurationHistogram histogram(String tool) {

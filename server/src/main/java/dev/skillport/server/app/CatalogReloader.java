@@ -20,9 +20,12 @@ import java.nio.file.WatchService;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -44,6 +47,7 @@ public final class CatalogReloader implements AutoCloseable {
   private final AtomicLong generation = new AtomicLong();
   private final Set<Path> watched = new HashSet<>();
   private final UnaryOperator<LoadResult> decorator;
+  private final List<Consumer<Reload>> listeners = new CopyOnWriteArrayList<>();
   private LoadResult lastLoaded;
   private WatchService watcher;
   private Thread thread;
@@ -71,14 +75,29 @@ public final class CatalogReloader implements AutoCloseable {
     this.decorator = decorator;
   }
 
+  /**
+   * One finished reload.
+   *
+   * @param took how long reading the roots and building the catalog took
+   * @param swapped whether a new catalog was swapped in (false when nothing changed)
+   * @param skills how many skills the loader found
+   */
+  public record Reload(Duration took, boolean swapped, int skills) {}
+
+  /** Tells {@code listener} of every reload from now on, on the reloading thread. */
+  public void addListener(Consumer<Reload> listener) {
+    listeners.add(Objects.requireNonNull(listener, "listener"));
+  }
+
   /** Loads every root now and swaps the result in; returns the result served. */
   public LoadResult reload() {
+    long start = System.nanoTime();
     LoadResult loaded = loader.load(roots);
     // Secrets the skills write in the open are learnt first, so no diagnostic can carry them.
     Redactor.shared().learn(loaded.skills());
     synchronized (this) {
       lastLoaded = loaded;
-      return publish(loaded);
+      return publish(loaded, start);
     }
   }
 
@@ -88,11 +107,11 @@ public final class CatalogReloader implements AutoCloseable {
    */
   public synchronized void republish() {
     if (lastLoaded != null) {
-      publish(lastLoaded);
+      publish(lastLoaded, System.nanoTime());
     }
   }
 
-  private LoadResult publish(LoadResult loaded) {
+  private LoadResult publish(LoadResult loaded, long start) {
     LoadResult decorated = decorator.apply(loaded);
     Redactor redactor = Redactor.shared();
     LoadResult result =
@@ -100,11 +119,22 @@ public final class CatalogReloader implements AutoCloseable {
             decorated.skills(),
             decorated.diagnostics().stream().map(redactor::diagnostic).toList());
     Catalog current = holder.current();
+    boolean swapped = false;
     if (current.generation() == 0
         || !current.skills().equals(result.skills())
         || !current.diagnostics().equals(result.diagnostics())) {
       holder.swap(Catalog.of(generation.incrementAndGet(), result.skills(), result.diagnostics()));
+      swapped = true;
       LOG.info("catalog generation {}: {} skills", generation.get(), result.skills().size());
+    }
+    Reload done =
+        new Reload(Duration.ofNanos(System.nanoTime() - start), swapped, result.skills().size());
+    for (Consumer<Reload> listener : listeners) {
+      try {
+        listener.accept(done);
+      } catch (RuntimeException e) {
+        LOG.debug("reload listener failed", e);
+      }
     }
     return result;
   }

@@ -133,6 +133,11 @@ public final class ScriptToolRunner implements AutoCloseable {
     this.environment = Map.copyOf(env);
   }
 
+  /** Scripts running now (each is one process tree). */
+  public int runningScripts() {
+    return running.size();
+  }
+
   public ScriptPolicy policy() {
     return policy;
   }

@@ -99,6 +99,7 @@ public final class SkillportService {
   private volatile ListingPolicy listingPolicy = ListingPolicy.AUTO;
   private volatile int autoListingThreshold = DEFAULT_AUTO_THRESHOLD;
   private volatile Stateless stateless;
+  private final List<Consumer<JobRecord>> jobObservers = new CopyOnWriteArrayList<>();
 
   public SkillportService(
       CatalogHolder catalog,
@@ -216,6 +217,7 @@ public final class SkillportService {
     this.scripts = Objects.requireNonNull(scriptRunner, "scriptRunner");
     this.jobs = Objects.requireNonNull(scheduler, "scheduler");
     if (previous != scheduler) {
+      jobObservers.forEach(scheduler::addObserver);
       previous.close();
     }
   }
@@ -230,6 +232,20 @@ public final class SkillportService {
   /** The recent calls and per-tool metrics of this service since it started. */
   public CallStats calls() {
     return calls;
+  }
+
+  /**
+   * Tells {@code observer} of every job state change from now on, on this scheduler and any that
+   * {@link #configureExecution} sets later.
+   */
+  public void addJobObserver(Consumer<JobRecord> observer) {
+    jobObservers.add(Objects.requireNonNull(observer, "observer"));
+    jobs.addObserver(observer);
+  }
+
+  /** Script tools running now. */
+  public int runningScripts() {
+    return scripts.runningScripts();
   }
 
   /** The scheduler that runs this service's jobs. */

@@ -451,7 +451,9 @@ final class ServeCommand implements Callable<Integer> {
             .host(host)
             .port(port)
             // /readyz answers 200 once the first catalog is served and every adapter is ready.
-            .readiness(server::isReady);
+            .readiness(server::isReady)
+            // The page for people at / and Prometheus metrics at /metrics, same auth as /mcp.
+            .routes(server.webRoutes());
     if (!authTokens.isEmpty()) {
       builder.authTokens(authTokens);
     }
@@ -463,6 +465,9 @@ final class ServeCommand implements Callable<Integer> {
       builder.maxConnections(maxConnections);
     }
     StreamableHttpTransport http = resources.add("HTTP endpoint", builder.build());
+    // Closed before the endpoint (newest first): the live pages' streams end, so stopping the
+    // HTTP server does not wait for them.
+    resources.add("live pages", server.webRoutes());
     try {
       http.start();
     } catch (IOException e) {

@@ -9,12 +9,16 @@ import dev.skillport.api.tool.ToolContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -40,6 +44,7 @@ public final class JobScheduler implements AutoCloseable {
   private final Clock clock;
   private final ExecutorService workers;
   private final Map<String, Live> live = new ConcurrentHashMap<>();
+  private final List<Consumer<JobRecord>> observers = new CopyOnWriteArrayList<>();
   private volatile boolean closed;
   private volatile SharedTaskFolder shared;
   private ScheduledExecutorService sharedPoller;
@@ -287,6 +292,41 @@ public final class JobScheduler implements AutoCloseable {
   /** Jobs not yet finished. */
   public int activeJobs() {
     return live.size();
+  }
+
+  /** The jobs not yet finished, by status ({@code pending}, {@code running}). */
+  public Map<JobStatus, Integer> activeByStatus() {
+    Map<JobStatus, Integer> counts = new EnumMap<>(JobStatus.class);
+    for (Live job : live.values()) {
+      counts.merge(job.record.status(), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  /**
+   * The most recently created jobs, newest first, at most {@code limit}: live ones as they are now,
+   * the others as stored.
+   */
+  public List<JobRecord> recent(int limit) {
+    Map<String, JobRecord> byId = new HashMap<>();
+    for (JobRecord stored : store.all()) {
+      byId.put(stored.id(), stored);
+    }
+    for (Live job : live.values()) {
+      byId.put(job.record.id(), job.record);
+    }
+    return byId.values().stream()
+        .sorted(Comparator.comparing(JobRecord::createdAt).reversed().thenComparing(JobRecord::id))
+        .limit(Math.max(0, limit))
+        .toList();
+  }
+
+  /**
+   * Tells {@code observer} of every state change of every job from now on (the record as it is
+   * after the change), besides the job's own listener.
+   */
+  public void addObserver(Consumer<JobRecord> observer) {
+    observers.add(Objects.requireNonNull(observer, "observer"));
   }
 
   /**
@@ -543,10 +583,18 @@ public final class JobScheduler implements AutoCloseable {
     }
 
     void announce() {
+      JobRecord now = record;
       try {
-        listener.accept(record.toWire(false));
+        listener.accept(now.toWire(false));
       } catch (RuntimeException e) {
-        LOG.debug("job update for {} was not delivered", record.id(), e);
+        LOG.debug("job update for {} was not delivered", now.id(), e);
+      }
+      for (Consumer<JobRecord> observer : observers) {
+        try {
+          observer.accept(now);
+        } catch (RuntimeException e) {
+          LOG.debug("job observer failed on {}", now.id(), e);
+        }
       }
     }
 

@@ -20,6 +20,7 @@ import dev.skillport.server.app.CatalogReloader;
 import dev.skillport.server.app.ScriptToolRunner;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.bridge.BridgeRuntime;
+import dev.skillport.server.metrics.ServerMetrics;
 import dev.skillport.server.plugins.AdapterSettings;
 import dev.skillport.server.plugins.PluginHost;
 import dev.skillport.server.prompts.CompletionsFeature;
@@ -27,6 +28,9 @@ import dev.skillport.server.prompts.PromptsFeature;
 import dev.skillport.server.resources.ResourcesFeature;
 import dev.skillport.server.resources.SessionViews;
 import dev.skillport.server.skills.SkillsFeature;
+import dev.skillport.server.web.Masking;
+import dev.skillport.server.web.SiteSources;
+import dev.skillport.server.web.WebRoutes;
 import dev.skillport.server.workflows.WorkflowTools;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -55,8 +59,10 @@ public final class SkillportServer implements AutoCloseable {
   private final PluginHost plugins;
   private final LiveIntrospection introspection;
   private final CompletableFuture<LoadResult> catalogLoaded;
+  private final ServerMetrics metrics;
   // Set once by start, before the server is handed out.
   private WorkflowTools workflows;
+  private WebRoutes webRoutes;
 
   private SkillportServer(
       CatalogReloader reloader,
@@ -64,7 +70,9 @@ public final class SkillportServer implements AutoCloseable {
       McpServer mcp,
       PluginHost plugins,
       LiveIntrospection introspection,
-      CompletableFuture<LoadResult> catalogLoaded) {
+      CompletableFuture<LoadResult> catalogLoaded,
+      ServerMetrics metrics) {
+    this.metrics = metrics;
     this.reloader = reloader;
     this.service = service;
     this.mcp = mcp;
@@ -181,6 +189,16 @@ public final class SkillportServer implements AutoCloseable {
     WorkflowTools workflows = new WorkflowTools(service);
     service.addSessionTools(workflows);
     Surfaces surfaces = features(holder, config, plugins, service, bridges);
+    ServerMetrics metrics =
+        new ServerMetrics(
+            service::catalog,
+            () -> service.jobs().activeByStatus(),
+            service::openSessions,
+            service::runningScripts);
+    service.calls().addListener(metrics::onCall);
+    service.addJobObserver(metrics::onJob);
+    workflows.addRunObserver(metrics::onRun);
+    reloader.addListener(metrics::onReload);
     McpServer mcp =
         SkillportMcp.create(
             service,
@@ -190,7 +208,7 @@ public final class SkillportServer implements AutoCloseable {
                 "Skills are loaded on demand: call search_skills to find one, load_skill to get its"
                     + " tools."),
             Math.max(4, Runtime.getRuntime().availableProcessors() * 4),
-            workflowFeatures(surfaces.features(), workflows),
+            workflowFeatures(surfaces.features(), workflows, metrics),
             first);
     surfaces.resources().attach(mcp.changes());
     bridges.onContentChange(
@@ -200,7 +218,7 @@ public final class SkillportServer implements AutoCloseable {
           mcp.changes().resourcesListChanged();
         });
     SkillportServer server =
-        new SkillportServer(reloader, service, mcp, plugins, introspection, first);
+        new SkillportServer(reloader, service, mcp, plugins, introspection, first, metrics);
     server.workflows = workflows;
     Thread loading =
         new Thread(
@@ -244,11 +262,12 @@ public final class SkillportServer implements AutoCloseable {
     }
   }
 
-  /** {@code features} plus the session tracking the workflow tools need. */
+  /** {@code features} plus the session tracking the workflow tools and the metrics need. */
   private static List<McpFeature> workflowFeatures(
-      List<McpFeature> features, WorkflowTools workflows) {
+      List<McpFeature> features, WorkflowTools workflows, ServerMetrics metrics) {
     List<McpFeature> all = new ArrayList<>(features);
     all.add(new Surface(caps -> {}, b -> b.sessionListener(workflows.sessionListener())));
+    all.add(new Surface(caps -> {}, b -> b.sessionListener(metrics.sessionListener())));
     return all;
   }
 
@@ -343,6 +362,33 @@ public final class SkillportServer implements AutoCloseable {
     return workflows;
   }
 
+  /** This server's metrics, as {@code GET /metrics} shows them. */
+  public ServerMetrics metrics() {
+    return metrics;
+  }
+
+  /**
+   * The page for people and {@code /metrics}, for the HTTP transport: made on first use and
+   * following this server's jobs and workflow runs from then on.
+   */
+  public synchronized WebRoutes webRoutes() {
+    if (webRoutes == null) {
+      SiteSources sources =
+          new SiteSources(
+              mcp.info().name(),
+              service::catalog,
+              introspection,
+              limit -> service.jobs().recent(limit),
+              workflows::recentRuns,
+              this::isReady,
+              Masking.NONE);
+      webRoutes = new WebRoutes(sources, metrics);
+      service.addJobObserver(webRoutes::onJob);
+      workflows.addRunObserver(webRoutes::onRun);
+    }
+    return webRoutes;
+  }
+
   /** The loaded plugins and the diagnostics of those that were left out. */
   public PluginHost plugins() {
     return plugins;
@@ -350,6 +396,11 @@ public final class SkillportServer implements AutoCloseable {
 
   @Override
   public void close() {
+    synchronized (this) {
+      if (webRoutes != null) {
+        webRoutes.close();
+      }
+    }
     reloader.close();
     mcp.close();
     workflows.close();

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,6 +68,7 @@ final class WorkflowEngine implements AutoCloseable {
   private final Map<String, Run> live = new ConcurrentHashMap<>();
   // Serialises the check-then-start of runs that carry a run key.
   private final Object runKeys = new Object();
+  private volatile Consumer<ObjectNode> observer = update -> {};
   private volatile boolean closed;
 
   WorkflowEngine(
@@ -172,6 +175,29 @@ final class WorkflowEngine implements AutoCloseable {
           RunRecord.Status.FAILED, "too many workflow runs are queued; try again later", null);
     }
     return record.id();
+  }
+
+  /** Also sends every run's changes to {@code observer} (in order, on the notifier thread). */
+  void observe(Consumer<ObjectNode> runObserver) {
+    this.observer = runObserver;
+  }
+
+  /**
+   * The most recently created runs in their {@code workflows_get_status} shape, newest first, at
+   * most {@code limit}.
+   */
+  List<JsonNode> recent(int limit) {
+    Map<String, JsonNode> byId = new LinkedHashMap<>();
+    for (JsonNode doc : store.runs()) {
+      ObjectNode o = doc.deepCopy();
+      o.remove("session_id");
+      byId.put(o.path("run_id").asText(), o);
+    }
+    live.forEach((id, run) -> byId.put(id, run.record.toWire()));
+    return byId.values().stream()
+        .sorted(Comparator.comparing((JsonNode d) -> d.path("created_at").asText()).reversed())
+        .limit(Math.max(0, limit))
+        .toList();
   }
 
   /** The {@code workflows_get_status} shape of a live or stored run. */
@@ -352,6 +378,11 @@ final class WorkflowEngine implements AutoCloseable {
         client.notify(UPDATED, update);
       } catch (RuntimeException e) {
         LOG.debug("workflow update for {} was not delivered", record.id(), e);
+      }
+      try {
+        observer.accept(update);
+      } catch (RuntimeException e) {
+        LOG.debug("workflow observer failed on {}", record.id(), e);
       }
     }
 

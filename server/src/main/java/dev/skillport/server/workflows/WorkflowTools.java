@@ -37,7 +37,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -63,6 +65,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   private final Sleeper sleeper;
   private final Clock clock;
   private final List<CoreTool> definitions = new ArrayList<>();
+  private final List<Consumer<JsonNode>> runObservers = new CopyOnWriteArrayList<>();
   private volatile WorkflowEngine engine;
 
   /** Tools over {@code service} whose runs are kept in memory until {@link #useStore}. */
@@ -126,8 +129,31 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   }
 
   private WorkflowEngine newEngine(WorkflowStore store) {
-    return new WorkflowEngine(
-        store, MAX_RUNS, sleeper, clock, () -> ThreadLocalRandom.current().nextDouble());
+    WorkflowEngine created =
+        new WorkflowEngine(
+            store, MAX_RUNS, sleeper, clock, () -> ThreadLocalRandom.current().nextDouble());
+    created.observe(this::publish);
+    return created;
+  }
+
+  private void publish(JsonNode update) {
+    for (Consumer<JsonNode> observer : runObservers) {
+      observer.accept(update);
+    }
+  }
+
+  /**
+   * Tells {@code observer} of every change of every run from now on, in the shape of {@code
+   * notifications/$/dcc.workflowUpdated} ({@code run_id, workflow, status, current_step, steps,
+   * error}).
+   */
+  public void addRunObserver(Consumer<JsonNode> observer) {
+    runObservers.add(Objects.requireNonNull(observer, "observer"));
+  }
+
+  /** The most recently started runs in the {@code workflows_get_status} shape, newest first. */
+  public List<JsonNode> recentRuns(int limit) {
+    return engine.recent(limit);
   }
 
   /**

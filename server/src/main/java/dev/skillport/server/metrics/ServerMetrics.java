@@ -1,0 +1,254 @@
+package dev.skillport.server.metrics;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.api.skill.Skill;
+import dev.skillport.api.skill.SkillState;
+import dev.skillport.api.status.AuditEntry;
+import dev.skillport.mcp.McpSession;
+import dev.skillport.mcp.ProtocolVersion;
+import dev.skillport.mcp.SessionListener;
+import dev.skillport.registry.Catalog;
+import dev.skillport.server.app.CatalogReloader;
+import dev.skillport.server.jobs.JobRecord;
+import dev.skillport.server.jobs.JobStatus;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The server's metrics in one Prometheus registry: tool calls by tool and outcome with their
+ * latency, jobs and workflow runs by state, MCP sessions by protocol revision, the catalog's size,
+ * reloads and their duration, and script processes running. Counters move as things happen (the
+ * {@code on*} methods are wired to the application's listeners); gauges are read when scraped.
+ *
+ * <p>Label values that clients choose (tool names) are bounded: at most {@value #MAX_TOOLS} tool
+ * names get series of their own, the rest share {@value #OTHER}; a call to a tool that does not
+ * exist counts under {@value #UNKNOWN}.
+ */
+public final class ServerMetrics {
+  static final int MAX_TOOLS = 512;
+  static final String OTHER = "(other)";
+  static final String UNKNOWN = "(unknown)";
+  private static final double[] CALL_BOUNDS = {
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300
+  };
+  private static final double[] RELOAD_BOUNDS = {0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
+
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+  private final Set<String> toolLabels = ConcurrentHashMap.newKeySet();
+  private final Counter calls;
+  private final Histogram callSeconds;
+  private final Counter jobsFinished;
+  private final Counter runsFinished;
+  private final Counter sessionsOpened;
+  private final Counter reloads;
+  private final Histogram reloadSeconds;
+
+  /**
+   * Metrics over the given live views of a server.
+   *
+   * @param catalog the catalog now served
+   * @param activeJobs the jobs not yet finished, by status
+   * @param openSessions sessions open now
+   * @param runningScripts script tools running now
+   */
+  public ServerMetrics(
+      Supplier<Catalog> catalog,
+      Supplier<Map<JobStatus, Integer>> activeJobs,
+      IntSupplier openSessions,
+      IntSupplier runningScripts) {
+    calls =
+        Counter.builder()
+            .name("skillport_tool_calls_total")
+            .help("Finished tool calls by tool and outcome (ok, queued, error, unknown_tool)")
+            .labelNames("tool", "outcome")
+            .register(registry);
+    callSeconds =
+        Histogram.builder()
+            .name("skillport_tool_call_duration_seconds")
+            .help("How long tool calls took, by tool (a job's run counts as '<tool> (job)')")
+            .labelNames("tool")
+            .classicOnly()
+            .classicUpperBounds(CALL_BOUNDS)
+            .withoutExemplars()
+            .register(registry);
+    jobsFinished =
+        Counter.builder()
+            .name("skillport_jobs_finished_total")
+            .help("Jobs that reached a final state, by state")
+            .labelNames("state")
+            .register(registry);
+    GaugeWithCallback.builder()
+        .name("skillport_jobs_active")
+        .help("Jobs not yet finished, by state (pending, running)")
+        .labelNames("state")
+        .callback(
+            cb -> {
+              Map<JobStatus, Integer> counts = new EnumMap<>(JobStatus.class);
+              counts.put(JobStatus.PENDING, 0);
+              counts.put(JobStatus.RUNNING, 0);
+              counts.putAll(activeJobs.get());
+              counts.forEach((status, n) -> cb.call(n, status.wire()));
+            })
+        .register(registry);
+    runsFinished =
+        Counter.builder()
+            .name("skillport_workflow_runs_finished_total")
+            .help("Workflow runs that reached a final state, by state")
+            .labelNames("state")
+            .register(registry);
+    sessionsOpened =
+        Counter.builder()
+            .name("skillport_mcp_sessions_opened_total")
+            .help("MCP sessions opened, by the protocol revision they negotiated")
+            .labelNames("protocol_version")
+            .register(registry);
+    GaugeWithCallback.builder()
+        .name("skillport_mcp_sessions_open")
+        .help("MCP sessions open now (2025-era clients; 2026-07-28 requests have none)")
+        .callback(cb -> cb.call(openSessions.getAsInt()))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("skillport_catalog_skills")
+        .help("Skills in the catalog now served, by state")
+        .labelNames("state")
+        .callback(
+            cb -> {
+              Map<SkillState, Integer> byState = new EnumMap<>(SkillState.class);
+              for (SkillState state : SkillState.values()) {
+                byState.put(state, 0);
+              }
+              for (Skill skill : catalog.get().skills()) {
+                byState.merge(skill.state(), 1, Integer::sum);
+              }
+              byState.forEach((state, n) -> cb.call(n, state.label()));
+            })
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("skillport_catalog_generation")
+        .help("The generation of the catalog now served (grows with every change read)")
+        .callback(cb -> cb.call(catalog.get().generation()))
+        .register(registry);
+    reloads =
+        Counter.builder()
+            .name("skillport_catalog_reloads_total")
+            .help("Times the skill roots were read, by whether the catalog changed")
+            .labelNames("changed")
+            .register(registry);
+    reloadSeconds =
+        Histogram.builder()
+            .name("skillport_catalog_reload_duration_seconds")
+            .help("How long reading the skill roots and building the catalog took")
+            .classicOnly()
+            .classicUpperBounds(RELOAD_BOUNDS)
+            .withoutExemplars()
+            .register(registry);
+    GaugeWithCallback.builder()
+        .name("skillport_script_processes_running")
+        .help("Script tools running now, each as one process tree")
+        .callback(cb -> cb.call(runningScripts.getAsInt()))
+        .register(registry);
+    // Series that exist before the first event, so a rate over them starts at zero.
+    for (JobStatus status : JobStatus.values()) {
+      if (status.terminal()) {
+        jobsFinished.labelValues(status.wire());
+      }
+    }
+    for (String state : new String[] {"completed", "failed", "cancelled", "interrupted"}) {
+      runsFinished.labelValues(state);
+    }
+    reloads.labelValues("true");
+    reloads.labelValues("false");
+  }
+
+  /** One finished tool call, as the call statistics record it. */
+  public void onCall(AuditEntry call) {
+    String outcome =
+        switch (call.outcome()) {
+          case "ok" -> "ok";
+          case "queued" -> "queued";
+          case "UNKNOWN_TOOL" -> "unknown_tool";
+          default -> "error";
+        };
+    String tool = outcome.equals("unknown_tool") ? UNKNOWN : toolLabel(call.tool());
+    calls.labelValues(tool, outcome).inc();
+    callSeconds.labelValues(tool).observe(call.duration().toNanos() / 1e9);
+  }
+
+  private String toolLabel(String tool) {
+    if (toolLabels.contains(tool)) {
+      return tool;
+    }
+    // A few racing first calls may pass the bound together, which is harmless.
+    if (toolLabels.size() >= MAX_TOOLS) {
+      return OTHER;
+    }
+    toolLabels.add(tool);
+    return tool;
+  }
+
+  /** A job's state changed; a final state is counted. */
+  public void onJob(JobRecord job) {
+    if (job.status().terminal()) {
+      jobsFinished.labelValues(job.status().wire()).inc();
+    }
+  }
+
+  /** A workflow run changed ({@code notifications/$/dcc.workflowUpdated} shape). */
+  public void onRun(JsonNode update) {
+    String status = update.path("status").asText("");
+    switch (status) {
+      case "completed", "failed", "cancelled", "interrupted" ->
+          runsFinished.labelValues(status).inc();
+      default -> {
+        // pending, running and awaiting_approval are not final
+      }
+    }
+  }
+
+  /** The skill roots were read. */
+  public void onReload(CatalogReloader.Reload reload) {
+    reloads.labelValues(Boolean.toString(reload.swapped())).inc();
+    reloadSeconds.observe(reload.took().toNanos() / 1e9);
+  }
+
+  /** Counts sessions as they open, by their negotiated revision. */
+  public SessionListener sessionListener() {
+    return new SessionListener() {
+      @Override
+      public void sessionOpened(McpSession session) {
+        sessionsOpened
+            .labelValues(session.protocolVersion().map(ProtocolVersion::wire).orElse("unknown"))
+            .inc();
+      }
+    };
+  }
+
+  /** The {@code Content-Type} of {@link #scrape()}. */
+  public String contentType() {
+    return writer.getContentType();
+  }
+
+  /** Every metric now, in the Prometheus text format. */
+  public byte[] scrape() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+    try {
+      writer.write(out, registry.scrape());
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory failed", e);
+    }
+    return out.toByteArray();
+  }
+}

@@ -1,0 +1,92 @@
+package dev.skillport.server.web;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * People signed in with the login form: each gets a random cookie value that stands for the token
+ * they entered (the token itself never goes into a cookie or a URL), valid for {@link #LIFETIME}.
+ * Failed logins are limited per minute, so the form cannot be used to guess the token quickly.
+ */
+final class PageSessions {
+  static final String COOKIE = "skillport_page";
+  static final Duration LIFETIME = Duration.ofHours(12);
+  static final int MAX_SESSIONS = 1000;
+  static final int MAX_FAILURES_PER_MINUTE = 20;
+
+  private final Map<String, Instant> sessions = new ConcurrentHashMap<>();
+  private final SecureRandom random = new SecureRandom();
+  private final Clock clock;
+  private Instant windowStart = Instant.EPOCH;
+  private int failures;
+
+  PageSessions(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** A new session's cookie value. */
+  String open() {
+    sweep();
+    if (sessions.size() >= MAX_SESSIONS) {
+      // The oldest sign-in goes first.
+      sessions.entrySet().stream()
+          .min(Map.Entry.comparingByValue())
+          .ifPresent(e -> sessions.remove(e.getKey()));
+    }
+    byte[] bytes = new byte[32];
+    random.nextBytes(bytes);
+    String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    sessions.put(id, clock.instant().plus(LIFETIME));
+    return id;
+  }
+
+  boolean valid(String id) {
+    if (id == null) {
+      return false;
+    }
+    Instant until = sessions.get(id);
+    if (until == null) {
+      return false;
+    }
+    if (!until.isAfter(clock.instant())) {
+      sessions.remove(id);
+      return false;
+    }
+    return true;
+  }
+
+  void close(String id) {
+    if (id != null) {
+      sessions.remove(id);
+    }
+  }
+
+  /** Counts a failed login; false when too many failed within the current minute. */
+  synchronized boolean allowAttempt() {
+    Instant now = clock.instant();
+    if (Duration.between(windowStart, now).compareTo(Duration.ofMinutes(1)) >= 0) {
+      windowStart = now;
+      failures = 0;
+    }
+    return failures < MAX_FAILURES_PER_MINUTE;
+  }
+
+  synchronized void failed() {
+    failures++;
+  }
+
+  private void sweep() {
+    Instant now = clock.instant();
+    for (Iterator<Map.Entry<String, Instant>> it = sessions.entrySet().iterator(); it.hasNext(); ) {
+      if (!it.next().getValue().isAfter(now)) {
+        it.remove();
+      }
+    }
+  }
+}

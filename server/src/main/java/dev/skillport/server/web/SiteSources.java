@@ -1,0 +1,41 @@
+package dev.skillport.server.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.api.status.ServerIntrospection;
+import dev.skillport.registry.Catalog;
+import dev.skillport.server.jobs.JobRecord;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+
+/**
+ * What the page reads from a running server, each read when a page is rendered.
+ *
+ * @param name the server's name, shown in titles
+ * @param catalog the catalog now served
+ * @param introspection status, recent calls, tool metrics, plugin diagnostics
+ * @param recentJobs the newest jobs, newest first, at most the given count
+ * @param recentRuns the newest workflow runs ({@code workflows_get_status} shape), newest first
+ * @param ready what {@code /readyz} says
+ * @param masking what takes secrets out of text shown
+ */
+public record SiteSources(
+    String name,
+    Supplier<Catalog> catalog,
+    ServerIntrospection introspection,
+    IntFunction<List<JobRecord>> recentJobs,
+    IntFunction<List<JsonNode>> recentRuns,
+    BooleanSupplier ready,
+    Masking masking) {
+  public SiteSources {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(catalog, "catalog");
+    Objects.requireNonNull(introspection, "introspection");
+    Objects.requireNonNull(recentJobs, "recentJobs");
+    Objects.requireNonNull(recentRuns, "recentRuns");
+    Objects.requireNonNull(ready, "ready");
+    Objects.requireNonNull(masking, "masking");
+  }
+}
