@@ -347,7 +347,9 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
   private static void secure(Response response) {
     response.getHeaders().put("Content-Security-Policy", CSP);
     response.getHeaders().put("X-Content-Type-Options", "nosniff");
-    response.getHeaders().put("Referrer-Policy", "no-referrer");
+    // same-origin, not no-referrer: with no-referrer a browser sends "Origin: null" on the
+    // login form's POST, which the transport's Origin check refuses.
+    response.getHeaders().put("Referrer-Policy", "same-origin");
     response.getHeaders().put("X-Frame-Options", "DENY");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
   }
