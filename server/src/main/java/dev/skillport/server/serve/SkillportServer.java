@@ -27,6 +27,7 @@ import dev.skillport.server.prompts.CompletionsFeature;
 import dev.skillport.server.prompts.PromptsFeature;
 import dev.skillport.server.resources.ResourcesFeature;
 import dev.skillport.server.resources.SessionViews;
+import dev.skillport.server.secrets.Redactor;
 import dev.skillport.server.skills.SkillsFeature;
 import dev.skillport.server.web.Masking;
 import dev.skillport.server.web.SiteSources;
@@ -381,12 +382,31 @@ public final class SkillportServer implements AutoCloseable {
               limit -> service.jobs().recent(limit),
               workflows::recentRuns,
               this::isReady,
-              Masking.NONE);
+              // Skill-provided text, diagnostics and job errors pass the server's one redactor.
+              new RedactorMasking(Redactor.shared()));
       webRoutes = new WebRoutes(sources, metrics);
       service.addJobObserver(webRoutes::onJob);
       workflows.addRunObserver(webRoutes::onRun);
     }
     return webRoutes;
+  }
+
+  /** The page's masking through the server's redactor. */
+  private record RedactorMasking(Redactor redactor) implements Masking {
+    @Override
+    public String text(String text) {
+      return redactor.text(text);
+    }
+
+    @Override
+    public String values(String text) {
+      return redactor.literals(text);
+    }
+
+    @Override
+    public boolean secretName(String name) {
+      return redactor.isSecretName(name);
+    }
   }
 
   /** The loaded plugins and the diagnostics of those that were left out. */

@@ -344,7 +344,7 @@ final class CatalogViews {
               SchemaFields.of(t.inputSchema(), m),
               traits(t),
               t.binding().describe(),
-              m.text(t.inputSchema().toPrettyString())));
+              m.values(SchemaFields.masked(t.inputSchema(), m).toPrettyString())));
     }
     List<PromptView> prompts = new ArrayList<>();
     for (PromptSpec p : main.prompts()) {

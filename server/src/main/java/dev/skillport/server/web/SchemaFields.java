@@ -1,6 +1,7 @@
 package dev.skillport.server.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -16,6 +17,7 @@ import java.util.Set;
 final class SchemaFields {
   static final int MAX_DEPTH = 4;
   static final int MAX_FIELDS = 200;
+  static final String MASK = "[REDACTED]";
   private static final int MAX_VALUE_CHARS = 200;
 
   private final Masking masking;
@@ -79,18 +81,51 @@ final class SchemaFields {
       Map.Entry<String, JsonNode> e = it.next();
       budget--;
       JsonNode p = e.getValue();
+      // The default or allowed values of an argument named like a secret are not shown.
+      boolean secret = masking.secretName(e.getKey());
       out.add(
           new Field(
               e.getKey(),
               type(p),
               required.contains(e.getKey()),
               masking.text(p.path("description").asText("")),
-              p.has("default") ? value(p.get("default")) : null,
-              options(p),
-              limits(p),
+              !p.has("default") ? null : secret ? MASK : value(p.get("default")),
+              secret ? List.of() : options(p),
+              secret ? List.of() : limits(p),
               fields(p.path("type").asText("").equals("array") ? p.path("items") : p, depth + 1)));
     }
     return out;
+  }
+
+  /**
+   * A copy of {@code schema} for showing as JSON: the {@code default}, {@code examples}, {@code
+   * enum} and {@code const} of every property named like a secret replaced by the mask.
+   */
+  static JsonNode masked(JsonNode schema, Masking masking) {
+    JsonNode copy = schema.deepCopy();
+    maskProperties(copy, masking, 0);
+    return copy;
+  }
+
+  private static void maskProperties(JsonNode node, Masking masking, int depth) {
+    if (depth > 32 || !node.isContainerNode()) {
+      return;
+    }
+    JsonNode properties = node.get("properties");
+    if (properties instanceof ObjectNode props) {
+      for (Map.Entry<String, JsonNode> e : props.properties()) {
+        if (masking.secretName(e.getKey()) && e.getValue() instanceof ObjectNode p) {
+          for (String key : List.of("default", "examples", "enum", "const")) {
+            if (p.has(key)) {
+              p.put(key, MASK);
+            }
+          }
+        }
+      }
+    }
+    for (JsonNode child : node) {
+      maskProperties(child, masking, depth + 1);
+    }
   }
 
   private static String type(JsonNode p) {

@@ -78,6 +78,30 @@ class WebRoutesTest {
     write(
         low.resolve("twin/SKILL.md"),
         "---\nname: twin\ndescription: The shadowed twin\n---\nShadowed.\n");
+    write(
+        high.resolve("leaky/SKILL.md"),
+        """
+        ---
+        name: leaky
+        description: "Calls the render farm; API_KEY=farm-key-4f9a2c81d7 goes in the header"
+        metadata:
+          api_token: "tok-live-93b1c7e5a2d4"
+          dcc-mcp:
+            tools: tools.yaml
+        ---
+        Use the token tok-live-93b1c7e5a2d4 when asked.
+        """);
+    write(
+        high.resolve("leaky/tools.yaml"),
+        """
+        tools:
+          - name: submit
+            description: Submits with tok-live-93b1c7e5a2d4
+            input_schema:
+              type: object
+              properties:
+                password: {type: string, default: "hunter2-default-pw"}
+        """);
     server =
         SkillportServer.start(
             ServeConfig.of(List.of(SkillRoot.of(high, Scope.TEAM), SkillRoot.of(low, Scope.REPO)))
@@ -215,6 +239,19 @@ class WebRoutesTest {
         .contains("&lt;script&gt;alert(")
         .doesNotContain("javascript:alert")
         .contains("rel=\"nofollow noopener noreferrer\" href=\"https://example.org/docs\"");
+  }
+
+  @Test
+  void secretsWrittenInASkill_neverReachThePage() throws Exception {
+    HttpResponse<String> list = get("/", "Authorization", bearer());
+    HttpResponse<String> skill = get("/skills/leaky", "Authorization", bearer());
+
+    for (HttpResponse<String> page : List.of(list, skill)) {
+      assertThat(page.body())
+          .doesNotContain("tok-live-93b1c7e5a2d4", "farm-key-4f9a2c81d7")
+          .contains("[REDACTED]");
+    }
+    assertThat(skill.body()).doesNotContain("hunter2-default-pw").contains("submit");
   }
 
   @Test
