@@ -231,7 +231,7 @@ class CatalogPageBrowserIT {
     assertThat(browser.findElements(By.cssSelector("li.skill.state-skipped"))).hasSize(1);
     screenshot("02-catalog");
 
-    browser.findElement(By.id("q")).sendKeys("slow");
+    browser.findElement(By.id("q")).sendKeys("slow-job");
     List<String> visible =
         browser.findElements(By.cssSelector("li.skill")).stream()
             .filter(WebElement::isDisplayed)
