@@ -39,6 +39,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -65,6 +66,7 @@ public final class ResourcesFeature {
   private final CatalogHolder catalog;
   private final SessionViews views;
   private final List<ResourceProvider> providers;
+  private final List<ExtensionResources> extensionProviders = new CopyOnWriteArrayList<>();
   private final int pageSize;
   private final Set<McpSession> sessions = ConcurrentHashMap.newKeySet();
   private final AtomicReference<SkillFileListing> fileListing = new AtomicReference<>();
@@ -130,8 +132,9 @@ public final class ResourcesFeature {
                 sessions.remove(session);
               }
             })
-        .handler("resources/list", (ctx, params) -> list(view(ctx), Paging.cursor(params)))
-        .handler("resources/read", (ctx, params) -> readResult(views.reachable(ctx), uri(params)))
+        .handler("resources/list", (ctx, params) -> list(view(ctx), Paging.cursor(params), ctx))
+        .handler(
+            "resources/read", (ctx, params) -> readResult(views.reachable(ctx), uri(params), ctx))
         .handler(
             "resources/templates/list",
             (ctx, params) -> templates(view(ctx), Paging.cursor(params)))
@@ -164,6 +167,30 @@ public final class ResourcesFeature {
       throw new McpException(ErrorKind.INVALID_PARAMS, "uri must be a non-empty string");
     }
     return uri.asText();
+  }
+
+  /** Resources served only to clients that declare an extension (an MCP App's {@code ui://}). */
+  private record ExtensionResources(String extension, ResourceProvider provider) {}
+
+  /**
+   * Lists and serves {@code provider}'s resources only to clients whose capabilities declare {@code
+   * extension}. Called before serving.
+   */
+  public void addExtensionProvider(String extension, ResourceProvider provider) {
+    extensionProviders.add(
+        new ExtensionResources(
+            Objects.requireNonNull(extension, "extension"),
+            Objects.requireNonNull(provider, "provider")));
+  }
+
+  private List<ResourceProvider> extensionProviders(RequestContext ctx) {
+    List<ResourceProvider> out = new ArrayList<>();
+    for (ExtensionResources e : extensionProviders) {
+      if (ctx.clientSupportsExtension(e.extension())) {
+        out.add(e.provider());
+      }
+    }
+    return out;
   }
 
   /** Every resource a session sees, in order: declared ones, providers', then skill files. */
@@ -202,8 +229,13 @@ public final class ResourcesFeature {
     return List.copyOf(out.values());
   }
 
-  private ObjectNode list(SessionView view, String cursor) throws McpException {
-    Paging.Page<ResourceDescriptor> page = Paging.page(all(view), cursor, pageSize);
+  private ObjectNode list(SessionView view, String cursor, RequestContext ctx) throws McpException {
+    List<ResourceDescriptor> all = new ArrayList<>();
+    for (ResourceProvider p : extensionProviders(ctx)) {
+      all.addAll(safe(p::resources));
+    }
+    all.addAll(all(view));
+    Paging.Page<ResourceDescriptor> page = Paging.page(all, cursor, pageSize);
     ObjectNode result = NODES.objectNode();
     ArrayNode items = result.putArray("resources");
     for (ResourceDescriptor d : page.items()) {
@@ -284,12 +316,21 @@ public final class ResourcesFeature {
         .anyMatch(t -> t.uriTemplate().equals(uriTemplate));
   }
 
-  private ObjectNode readResult(SessionView view, String uri) throws McpException {
+  private ObjectNode readResult(SessionView view, String uri, RequestContext ctx)
+      throws McpException {
     Optional<JsonNode> bridged = bridged(view, uri);
     if (bridged.isPresent()) {
       ObjectNode result = NODES.objectNode();
       result.set("contents", bridged.get());
       return result;
+    }
+    for (ResourceProvider p : extensionProviders(ctx)) {
+      Optional<ResourceContents> c = readFrom(p, uri);
+      if (c.isPresent()) {
+        ObjectNode result = NODES.objectNode();
+        result.putArray("contents").add(wire(c.get()));
+        return result;
+      }
     }
     ResourceContents c =
         read(view, uri)
@@ -361,14 +402,9 @@ public final class ResourcesFeature {
       }
     }
     for (ResourceProvider p : providers) {
-      try {
-        Optional<ResourceContents> c = p.read(uri);
-        if (c != null && c.isPresent()) {
-          return c;
-        }
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("resource provider {} failed to read {}", p.getClass().getName(), uri, e);
-        throw new McpException(ErrorKind.INTERNAL_ERROR, "could not read " + uri, null, e);
+      Optional<ResourceContents> c = readFrom(p, uri);
+      if (c.isPresent()) {
+        return c;
       }
     }
     return Optional.empty();
@@ -388,6 +424,17 @@ public final class ResourcesFeature {
     } catch (BridgeContentException e) {
       throw new McpException(
           e.callersFault() ? ErrorKind.INVALID_PARAMS : ErrorKind.INTERNAL_ERROR, e.getMessage());
+    }
+  }
+
+  private static Optional<ResourceContents> readFrom(ResourceProvider p, String uri)
+      throws McpException {
+    try {
+      Optional<ResourceContents> c = p.read(uri);
+      return c == null ? Optional.empty() : c;
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("resource provider {} failed to read {}", p.getClass().getName(), uri, e);
+      throw new McpException(ErrorKind.INTERNAL_ERROR, "could not read " + uri, null, e);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.skillport.server.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.tool.ClientRequest;
@@ -29,6 +30,7 @@ import dev.skillport.server.jobs.JobRecord;
 import dev.skillport.server.jobs.TaskView;
 import dev.skillport.server.rounds.InputRound;
 import dev.skillport.server.secrets.Redactor;
+import dev.skillport.server.web.CatalogApp;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,6 +63,21 @@ public final class SkillportMcp {
       int workerThreads,
       List<McpFeature> features,
       CompletableFuture<?> catalogReady) {
+    return create(service, info, workerThreads, features, catalogReady, null);
+  }
+
+  /**
+   * Like {@link #create(SkillportService, ServerInfo, int, List, CompletableFuture)}, with the
+   * catalog's MCP App: its tool is listed first and answered for clients that declare the MCP Apps
+   * extension, and unknown to the others.
+   */
+  public static McpServer create(
+      SkillportService service,
+      ServerInfo info,
+      int workerThreads,
+      List<McpFeature> features,
+      CompletableFuture<?> catalogReady,
+      CatalogApp app) {
     ObjectNode caps = capabilities();
     features.forEach(f -> f.capabilities(caps));
     ObjectNode modernCaps = caps.deepCopy();
@@ -86,8 +103,8 @@ public final class SkillportMcp {
                     session.attribute(STATE, SessionState.class).ifPresent(service::closeSession);
                   }
                 })
-            .handler("tools/list", (ctx, params) -> listTools(service, ctx, params))
-            .handler("tools/call", (ctx, params) -> callTool(service, ctx, params));
+            .handler("tools/list", (ctx, params) -> listTools(service, app, ctx, params))
+            .handler("tools/call", (ctx, params) -> callTool(service, app, ctx, params));
     features.forEach(f -> f.register(builder));
     McpServer server = builder.build();
     // Skills changing on disk reach the stateless era's listen streams too.
@@ -146,21 +163,33 @@ public final class SkillportMcp {
             () -> new McpException(ErrorKind.INVALID_REQUEST, "session is not initialized"));
   }
 
-  private static JsonNode listTools(SkillportService service, RequestContext ctx, JsonNode params)
+  /** Whether the request's client declared the MCP Apps extension and this server has an app. */
+  private static boolean showsApp(CatalogApp app, RequestContext ctx) {
+    return app != null && ctx.clientSupportsExtension(CatalogApp.EXTENSION);
+  }
+
+  private static JsonNode listTools(
+      SkillportService service, CatalogApp app, RequestContext ctx, JsonNode params)
       throws McpException {
     JsonNode cursor = params.get("cursor");
     if (cursor != null && !cursor.isNull() && !cursor.isTextual()) {
       throw new McpException(ErrorKind.INVALID_PARAMS, "cursor must be a string");
     }
     try {
-      return service.listTools(
-          state(service, ctx), cursor == null || cursor.isNull() ? null : cursor.asText());
+      boolean firstPage = cursor == null || cursor.isNull();
+      ObjectNode result =
+          service.listTools(state(service, ctx), firstPage ? null : cursor.asText());
+      if (firstPage && showsApp(app, ctx) && result.get("tools") instanceof ArrayNode tools) {
+        tools.insert(0, app.toolDefinition());
+      }
+      return result;
     } catch (InvalidCursorException e) {
       throw new McpException(ErrorKind.INVALID_PARAMS, e.getMessage());
     }
   }
 
-  private static JsonNode callTool(SkillportService service, RequestContext ctx, JsonNode params)
+  private static JsonNode callTool(
+      SkillportService service, CatalogApp app, RequestContext ctx, JsonNode params)
       throws McpException {
     JsonNode name = params.get("name");
     if (name == null || !name.isTextual() || name.asText().isEmpty()) {
@@ -169,6 +198,19 @@ public final class SkillportMcp {
     JsonNode args = params.get("arguments");
     if (args != null && !args.isNull() && !args.isObject()) {
       throw new McpException(ErrorKind.INVALID_PARAMS, "arguments must be an object");
+    }
+    if (name.asText().equals(CatalogApp.TOOL) && showsApp(app, ctx)) {
+      long start = System.nanoTime();
+      ObjectNode result = app.call(args);
+      service
+          .calls()
+          .record(
+              ctx.session().map(McpSession::id).orElse(null),
+              CatalogApp.TOOL,
+              args == null ? List.of() : List.copyOf(iterable(args.fieldNames())),
+              Duration.ofNanos(System.nanoTime() - start),
+              "ok");
+      return result;
     }
     SessionState state = state(service, ctx);
     InputRound round = null;
@@ -206,6 +248,12 @@ public final class SkillportMcp {
     } finally {
       context.finish();
     }
+  }
+
+  private static List<String> iterable(java.util.Iterator<String> names) {
+    List<String> out = new java.util.ArrayList<>();
+    names.forEachRemaining(out::add);
+    return out;
   }
 
   /**

@@ -29,6 +29,7 @@ import dev.skillport.server.resources.ResourcesFeature;
 import dev.skillport.server.resources.SessionViews;
 import dev.skillport.server.secrets.Redactor;
 import dev.skillport.server.skills.SkillsFeature;
+import dev.skillport.server.web.CatalogApp;
 import dev.skillport.server.web.Masking;
 import dev.skillport.server.web.SiteSources;
 import dev.skillport.server.web.WebRoutes;
@@ -61,6 +62,7 @@ public final class SkillportServer implements AutoCloseable {
   private final LiveIntrospection introspection;
   private final CompletableFuture<LoadResult> catalogLoaded;
   private final ServerMetrics metrics;
+  private final SiteSources sources;
   // Set once by start, before the server is handed out.
   private WorkflowTools workflows;
   private WebRoutes webRoutes;
@@ -72,8 +74,10 @@ public final class SkillportServer implements AutoCloseable {
       PluginHost plugins,
       LiveIntrospection introspection,
       CompletableFuture<LoadResult> catalogLoaded,
-      ServerMetrics metrics) {
+      ServerMetrics metrics,
+      SiteSources sources) {
     this.metrics = metrics;
+    this.sources = sources;
     this.reloader = reloader;
     this.service = service;
     this.mcp = mcp;
@@ -87,6 +91,10 @@ public final class SkillportServer implements AutoCloseable {
    * ready (a host that crashed and is restarting makes the server not ready until it is back).
    */
   public boolean isReady() {
+    return ready(catalogLoaded, plugins);
+  }
+
+  private static boolean ready(CompletableFuture<LoadResult> catalogLoaded, PluginHost plugins) {
     return catalogLoaded.isDone()
         && !catalogLoaded.isCompletedExceptionally()
         && plugins.adapters().adapters().stream().allMatch(SkillportServer::adapterReady);
@@ -200,6 +208,22 @@ public final class SkillportServer implements AutoCloseable {
     service.addJobObserver(metrics::onJob);
     workflows.addRunObserver(metrics::onRun);
     reloader.addListener(metrics::onReload);
+    // What the page and the MCP App show, read when they are rendered.
+    SiteSources sources =
+        new SiteSources(
+            "skillport",
+            service::catalog,
+            introspection,
+            limit -> service.jobs().recent(limit),
+            workflows::recentRuns,
+            () -> ready(first, plugins),
+            // Skill-provided text, diagnostics and job errors pass the server's one redactor.
+            new RedactorMasking(Redactor.shared()));
+    CatalogApp app = new CatalogApp(sources);
+    surfaces.resources().addExtensionProvider(CatalogApp.EXTENSION, app);
+    List<McpFeature> all =
+        new ArrayList<>(workflowFeatures(surfaces.features(), workflows, metrics));
+    all.add(new Surface(CatalogApp::declare, b -> {}));
     McpServer mcp =
         SkillportMcp.create(
             service,
@@ -209,8 +233,9 @@ public final class SkillportServer implements AutoCloseable {
                 "Skills are loaded on demand: call search_skills to find one, load_skill to get its"
                     + " tools."),
             Math.max(4, Runtime.getRuntime().availableProcessors() * 4),
-            workflowFeatures(surfaces.features(), workflows, metrics),
-            first);
+            all,
+            first,
+            app);
     surfaces.resources().attach(mcp.changes());
     bridges.onContentChange(
         skill -> {
@@ -219,7 +244,8 @@ public final class SkillportServer implements AutoCloseable {
           mcp.changes().resourcesListChanged();
         });
     SkillportServer server =
-        new SkillportServer(reloader, service, mcp, plugins, introspection, first, metrics);
+        new SkillportServer(
+            reloader, service, mcp, plugins, introspection, first, metrics, sources);
     server.workflows = workflows;
     Thread loading =
         new Thread(
@@ -374,16 +400,6 @@ public final class SkillportServer implements AutoCloseable {
    */
   public synchronized WebRoutes webRoutes() {
     if (webRoutes == null) {
-      SiteSources sources =
-          new SiteSources(
-              mcp.info().name(),
-              service::catalog,
-              introspection,
-              limit -> service.jobs().recent(limit),
-              workflows::recentRuns,
-              this::isReady,
-              // Skill-provided text, diagnostics and job errors pass the server's one redactor.
-              new RedactorMasking(Redactor.shared()));
       webRoutes = new WebRoutes(sources, metrics);
       service.addJobObserver(webRoutes::onJob);
       workflows.addRunObserver(webRoutes::onRun);
