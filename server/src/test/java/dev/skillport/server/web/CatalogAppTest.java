@@ -86,7 +86,7 @@ class CatalogAppTest {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(http.uri())
             .header("Content-Type", "application/json")
-            .header("Accept", "application/json")
+            .header("Accept", "application/json, text/event-stream")
             .POST(HttpRequest.BodyPublishers.ofString(body));
     if (session != null) {
       b.header("Mcp-Session-Id", session);
