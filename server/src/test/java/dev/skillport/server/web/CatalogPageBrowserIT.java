@@ -447,7 +447,7 @@ class CatalogPageBrowserIT {
           HttpRequest.newBuilder(endpoint)
               .header("Authorization", "Bearer " + TOKEN)
               .header("Content-Type", "application/json")
-              .header("Accept", "application/json")
+              .header("Accept", "application/json, text/event-stream")
               .POST(HttpRequest.BodyPublishers.ofString(body));
       if (session != null) {
         b.header("Mcp-Session-Id", session);
