@@ -20,11 +20,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 /**
  * Drives an MCP server over Streamable HTTP with N concurrent clients calling one tool, and reports
@@ -156,6 +158,17 @@ public final class McpLoadHarness {
               + sessions
               + " clients: "
               + r.describe());
+    } finally {
+      deleteTree(skills);
+    }
+  }
+
+  /** Removes the generated skill folder, so a run leaves nothing in the temp folder. */
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
     }
   }
 
