@@ -563,6 +563,10 @@ final class McpHttpHandler extends Handler.Abstract {
   }
 
   private static void refuse(Response response, Callback callback, RequestGuard.Verdict verdict) {
+    // The body of a refused request is never read. Should it still be arriving when the answer is
+    // done, the server drops the connection; saying so keeps a client from sending its next
+    // request on a connection that is about to end (it would read no answer at all).
+    response.getHeaders().put(HttpHeader.CONNECTION, "close");
     switch (verdict) {
       case FORBIDDEN_HOST -> error(response, callback, 403, "Forbidden: Host not allowed");
       case FORBIDDEN_ORIGIN -> error(response, callback, 403, "Forbidden: Origin not allowed");
