@@ -31,6 +31,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.SessionNotCreatedException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -156,14 +157,25 @@ class CatalogPageBrowserIT {
         "--disable-sync",
         "--user-data-dir=" + profile,
         "--window-size=1280,900");
-    ChromeDriverService service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(CHROMEDRIVER.toFile())
-            .usingAnyFreePort()
-            // Chromium writes its certificate store and temporary files here, not the user's.
-            .withEnvironment(Map.of("HOME", browserHome.toString(), "TMPDIR", dir.toString()))
-            .build();
-    browser = new ChromeDriver(service, options);
+    // Chromium occasionally exits while starting on a busy machine ("Chrome instance exited"):
+    // the page is what is under test, so a browser that fails to start is tried again, twice.
+    for (int attempt = 1; browser == null; attempt++) {
+      ChromeDriverService service =
+          new ChromeDriverService.Builder()
+              .usingDriverExecutable(CHROMEDRIVER.toFile())
+              .usingAnyFreePort()
+              // Chromium writes its certificate store and temporary files here, not the user's.
+              .withEnvironment(Map.of("HOME", browserHome.toString(), "TMPDIR", dir.toString()))
+              .build();
+      try {
+        browser = new ChromeDriver(service, options);
+      } catch (SessionNotCreatedException e) {
+        service.stop();
+        if (attempt == 3) {
+          throw e;
+        }
+      }
+    }
     browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
   }
 
