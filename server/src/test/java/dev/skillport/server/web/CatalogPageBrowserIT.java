@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.testsupport.ExternalCommand;
 import dev.skillport.testsupport.LaunchedServer;
+import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -31,7 +33,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
-import org.openqa.selenium.SessionNotCreatedException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -64,6 +65,7 @@ class CatalogPageBrowserIT {
   private static URI base;
   private static ChromeDriver browser;
   private static Path screenshots;
+  private static Path browserTmp;
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @BeforeAll
@@ -144,6 +146,10 @@ class CatalogPageBrowserIT {
     screenshots = Files.createDirectories(Path.of("target", "screenshots"));
     Path profile = Files.createDirectories(dir.resolve("chromium-profile"));
     Path browserHome = Files.createDirectories(dir.resolve("chromium-home"));
+    // Chromium binds Unix sockets under TMPDIR (.org.chromium.Chromium.XXXXXX/SingletonSocket), and
+    // a socket path has at most 107 bytes: under a deep checkout the test folder is too long and
+    // Chromium exits while starting. Its temporary files go to a short folder, removed afterwards.
+    browserTmp = Files.createTempDirectory(Path.of("/tmp"), "spc");
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM.toFile());
     options.addArguments(
@@ -157,25 +163,15 @@ class CatalogPageBrowserIT {
         "--disable-sync",
         "--user-data-dir=" + profile,
         "--window-size=1280,900");
-    // Chromium occasionally exits while starting on a busy machine ("Chrome instance exited"):
-    // the page is what is under test, so a browser that fails to start is tried again, twice.
-    for (int attempt = 1; browser == null; attempt++) {
-      ChromeDriverService service =
-          new ChromeDriverService.Builder()
-              .usingDriverExecutable(CHROMEDRIVER.toFile())
-              .usingAnyFreePort()
-              // Chromium writes its certificate store and temporary files here, not the user's.
-              .withEnvironment(Map.of("HOME", browserHome.toString(), "TMPDIR", dir.toString()))
-              .build();
-      try {
-        browser = new ChromeDriver(service, options);
-      } catch (SessionNotCreatedException e) {
-        service.stop();
-        if (attempt == 3) {
-          throw e;
-        }
-      }
-    }
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(CHROMEDRIVER.toFile())
+            .usingAnyFreePort()
+            // Chromium writes its certificate store and temporary files here, not the user's.
+            .withEnvironment(
+                Map.of("HOME", browserHome.toString(), "TMPDIR", browserTmp.toString()))
+            .build();
+    browser = new ChromeDriver(service, options);
     browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
   }
 
@@ -186,6 +182,13 @@ class CatalogPageBrowserIT {
     }
     if (server != null) {
       server.close();
+    }
+    if (browserTmp != null) {
+      try (var files = Files.walk(browserTmp)) {
+        files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+      } catch (IOException e) {
+        // nothing to remove
+      }
     }
   }
 
