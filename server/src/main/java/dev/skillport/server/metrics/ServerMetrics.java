@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
 import dev.skillport.api.status.AuditEntry;
+import dev.skillport.mcp.Era;
 import dev.skillport.mcp.McpSession;
 import dev.skillport.mcp.ProtocolVersion;
 import dev.skillport.mcp.SessionListener;
@@ -168,6 +169,11 @@ public final class ServerMetrics {
     }
     for (String state : new String[] {"completed", "failed", "cancelled", "interrupted"}) {
       runsFinished.labelValues(state);
+    }
+    for (ProtocolVersion version : ProtocolVersion.values()) {
+      if (version.era() == Era.LEGACY) {
+        sessionsOpened.labelValues(version.wire());
+      }
     }
     reloads.labelValues("true");
     reloads.labelValues("false");

@@ -6,7 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.diagnostic.Severity;
+import dev.skillport.api.status.AuditEntry;
 import dev.skillport.api.tool.ToolFailureCode;
+import dev.skillport.registry.Catalog;
+import dev.skillport.server.jobs.JobStatus;
+import dev.skillport.server.metrics.ServerMetrics;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -15,13 +19,17 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -832,5 +840,59 @@ class DocsTest {
               modules.get(i))
           .isEqualTo(uses);
     }
+  }
+
+  /**
+   * {@code docs/running.md}'s metrics table is what {@code /metrics} serves: every metric family
+   * the server registers, with its type and label names, and nothing else.
+   */
+  @Test
+  void metrics_tableIsWhatTheServerExposes() {
+    ServerMetrics metrics =
+        new ServerMetrics(Catalog::empty, () -> Map.of(JobStatus.RUNNING, 1), () -> 0, () -> 0);
+    metrics.onCall(
+        new AuditEntry(Instant.now(), "s", "some_tool", Duration.ofMillis(3), "ok", List.of()));
+    String text = new String(metrics.scrape(), StandardCharsets.UTF_8);
+    Map<String, String> served = new TreeMap<>();
+    Matcher type = Pattern.compile("(?m)^# TYPE (\\S+) (\\S+)$").matcher(text);
+    while (type.find()) {
+      served.put(type.group(1), type.group(2));
+    }
+    Map<String, Set<String>> labels = new TreeMap<>();
+    Matcher sample = Pattern.compile("(?m)^([a-z_]+)\\{([^}]*)\\}").matcher(text);
+    while (sample.find()) {
+      String family =
+          served.keySet().stream()
+              .filter(f -> sample.group(1).startsWith(f))
+              .max(Comparator.comparingInt(String::length))
+              .orElseThrow();
+      for (String pair : sample.group(2).split(",(?=[a-z_]+=)")) {
+        String label = pair.substring(0, pair.indexOf('='));
+        if (!label.equals("le")) {
+          labels.computeIfAbsent(family, f -> new TreeSet<>()).add(label);
+        }
+      }
+    }
+    List<List<String>> rows = MarkdownPage.read(DOCS.resolve("running.md")).requireTable("metric");
+    Map<String, String> documented = new TreeMap<>();
+    Map<String, Set<String>> documentedLabels = new TreeMap<>();
+    for (List<String> row : rows) {
+      String family = row.get(0).replace("`", "");
+      documented.put(family, row.get(1));
+      Set<String> names = new TreeSet<>();
+      Matcher m = Pattern.compile("`([^`]+)`").matcher(row.get(2));
+      while (m.find()) {
+        names.add(m.group(1));
+      }
+      if (!names.isEmpty()) {
+        documentedLabels.put(family, names);
+      }
+    }
+    assertThat(documented)
+        .as("docs/running.md's metrics table: every family /metrics serves, with its type")
+        .isEqualTo(served);
+    assertThat(documentedLabels)
+        .as("docs/running.md's metrics table: each family's labels")
+        .isEqualTo(labels);
   }
 }
