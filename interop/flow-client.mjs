@@ -21,13 +21,10 @@
 // It prints one JSON object on stdout and exits 0 when every step worked, 1 when one failed (the
 // object names the step and the error), 2 on bad usage.
 
-import fs from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { UsageError, exited, loadSdk, runClient } from './client-kit.mjs';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 
-class UsageError extends Error {}
 
 function parseOptions(argv) {
   const o = {
@@ -95,70 +92,6 @@ function parseOptions(argv) {
   }
   o.cancelArgs ??= o.asyncArgs;
   return o;
-}
-
-/** The file a package's "exports" map gives to `import` for a subpath. */
-function exportedFile(packageDir, subpath) {
-  const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
-  const pick = (target) => {
-    if (typeof target === 'string') {
-      return target;
-    }
-    for (const condition of ['import', 'node', 'default']) {
-      if (target && typeof target === 'object' && condition in target) {
-        const found = pick(target[condition]);
-        if (found) {
-          return found;
-        }
-      }
-    }
-    return null;
-  };
-  const exports = manifest.exports ?? {};
-  let file = subpath in exports ? pick(exports[subpath]) : null;
-  if (!file) {
-    for (const [key, target] of Object.entries(exports)) {
-      const star = key.indexOf('*');
-      if (star >= 0 && subpath.startsWith(key.slice(0, star))
-          && subpath.endsWith(key.slice(star + 1))) {
-        const part = subpath.slice(star, subpath.length - (key.length - star - 1));
-        file = pick(target)?.replaceAll('*', part);
-        break;
-      }
-    }
-  }
-  if (!file) {
-    throw new Error(`${manifest.name} exports nothing at ${subpath}`);
-  }
-  return path.join(packageDir, file);
-}
-
-async function importFrom(packageDir, subpath) {
-  return import(pathToFileURL(exportedFile(packageDir, subpath)).href);
-}
-
-async function loadSdk(sdk, sdkDir) {
-  const name = sdk === '1' ? '@modelcontextprotocol/sdk' : '@modelcontextprotocol/client';
-  const dir = path.join(sdkDir, 'node_modules', name);
-  const version = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
-  if (sdk === '1') {
-    const [client, stdio, http, types] = await Promise.all([
-      importFrom(dir, './client/index.js'),
-      importFrom(dir, './client/stdio.js'),
-      importFrom(dir, './client/streamableHttp.js'),
-      importFrom(dir, './types.js'),
-    ]);
-    return {
-      name, version, Client: client.Client, StdioClientTransport: stdio.StdioClientTransport,
-      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
-      ElicitRequestSchema: types.ElicitRequestSchema,
-    };
-  }
-  const [client, stdio] = await Promise.all([importFrom(dir, '.'), importFrom(dir, './stdio')]);
-  return {
-    name, version, Client: client.Client, StdioClientTransport: stdio.StdioClientTransport,
-    StreamableHTTPClientTransport: client.StreamableHTTPClientTransport,
-  };
 }
 
 /** A result schema that takes any object: server/discover's result is ours to read. */
@@ -394,41 +327,4 @@ async function runAsync(o, client, raw, callAny, modern, args, cancel, options) 
   return out;
 }
 
-async function exited(pid, ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function main() {
-  let o;
-  try {
-    o = parseOptions(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`flow-client: ${e.message}\n`);
-    return 2;
-  }
-  const summary = { ok: false };
-  const deadline = setTimeout(() => {
-    summary.error = `timed out after ${o.timeout} ms`;
-    process.stdout.write(`${JSON.stringify(summary)}\n`);
-    process.exit(1);
-  }, o.timeout);
-  try {
-    await run(o, summary);
-    summary.ok = true;
-  } catch (e) {
-    summary.error = e?.message ?? String(e);
-  }
-  clearTimeout(deadline);
-  process.stdout.write(`${JSON.stringify(summary)}\n`);
-  return summary.ok ? 0 : 1;
-}
-
-main().then((code) => process.exit(code));
+runClient('flow-client', parseOptions, run);

@@ -20,11 +20,7 @@
 //   --negotiate auto|VERSION    (2.x) probe with server/discover, or pin a revision; without it
 //                               the SDK's default (2025-11-25)
 
-import fs from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-
-class UsageError extends Error {}
+import { UsageError, exited, loadSdk, runClient } from './client-kit.mjs';
 
 function parseJson(flag, text) {
   try {
@@ -95,67 +91,6 @@ function parseOptions(argv) {
     throw new UsageError('--timeout takes a positive number of milliseconds');
   }
   return o;
-}
-
-/** The file a package's "exports" map gives to `import` for a subpath ("." or "./x/y.js"). */
-function exportedFile(packageDir, subpath) {
-  const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
-  const pick = (target, star) => {
-    if (typeof target === 'string') {
-      return star === null ? target : target.replaceAll('*', star);
-    }
-    if (target && typeof target === 'object') {
-      for (const condition of ['import', 'node', 'default']) {
-        if (condition in target) {
-          const found = pick(target[condition], star);
-          if (found) {
-            return found;
-          }
-        }
-      }
-    }
-    return null;
-  };
-  const exports = manifest.exports ?? {};
-  let file = subpath in exports ? pick(exports[subpath], null) : null;
-  if (!file) {
-    for (const [key, target] of Object.entries(exports)) {
-      const star = key.indexOf('*');
-      if (star >= 0 && subpath.startsWith(key.slice(0, star)) && subpath.endsWith(key.slice(star + 1))) {
-        file = pick(target, subpath.slice(star, subpath.length - (key.length - star - 1)));
-        break;
-      }
-    }
-  }
-  if (!file) {
-    throw new Error(`${manifest.name} exports nothing at ${subpath}`);
-  }
-  return path.join(packageDir, file);
-}
-
-async function importFrom(packageDir, subpath) {
-  return import(pathToFileURL(exportedFile(packageDir, subpath)).href);
-}
-
-/** Client, transports and version of SDK 1.x or 2.x, which share the client API used here. */
-async function loadSdk(sdk, sdkDir) {
-  const name = sdk === '1' ? '@modelcontextprotocol/sdk' : '@modelcontextprotocol/client';
-  const dir = path.join(sdkDir, 'node_modules', name);
-  const version = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
-  if (sdk === '1') {
-    const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] =
-      await Promise.all([
-        importFrom(dir, './client/index.js'),
-        importFrom(dir, './client/stdio.js'),
-        importFrom(dir, './client/streamableHttp.js'),
-      ]);
-    return { name, version, Client, StdioClientTransport, StreamableHTTPClientTransport };
-  }
-  const [{ Client, StreamableHTTPClientTransport }, { StdioClientTransport }] = await Promise.all([
-    importFrom(dir, '.'),
-    importFrom(dir, './stdio'),
-  ]);
-  return { name, version, Client, StdioClientTransport, StreamableHTTPClientTransport };
 }
 
 async function allPages(list, key) {
@@ -286,42 +221,4 @@ async function run(o, summary) {
   }
 }
 
-/** Waits until a stdio server has exited (and so finished its own cleanup), at most `ms`. */
-async function exited(pid, ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function main() {
-  let o;
-  try {
-    o = parseOptions(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`smoke-client: ${e.message}\n`);
-    return 2;
-  }
-  const summary = { ok: false };
-  const deadline = setTimeout(() => {
-    summary.error = `timed out after ${o.timeout} ms`;
-    process.stdout.write(JSON.stringify(summary) + '\n');
-    process.exit(1);
-  }, o.timeout + 5000);
-  try {
-    await run(o, summary);
-    summary.ok = true;
-  } catch (e) {
-    summary.error = e?.message ?? String(e);
-  }
-  clearTimeout(deadline);
-  process.stdout.write(JSON.stringify(summary) + '\n');
-  return summary.ok ? 0 : 1;
-}
-
-main().then((code) => process.exit(code));
+runClient('smoke-client', parseOptions, run, 5000);
