@@ -109,25 +109,37 @@ final class ConnectionGuard implements Connection.Listener {
     }
   }
 
-  /** Past the cap: the connection idle longest goes, or else {@code newcomer}. */
+  /**
+   * Past the cap: the connection idle longest goes, or else {@code newcomer}. Connections opening
+   * at the same moment may pick the same one; only one of them closes it, so the others pick again
+   * until each has closed one.
+   */
   private void makeRoom(Connection newcomer) {
-    Connection oldest = null;
-    long oldestSince = Long.MAX_VALUE;
-    for (Map.Entry<Connection, Tracked> e : open.entrySet()) {
-      Tracked t = e.getValue();
-      if (e.getKey() != newcomer && t.busy.get() == 0 && t.idleSince < oldestSince) {
-        oldest = e.getKey();
-        oldestSince = t.idleSince;
+    while (true) {
+      Connection oldest = null;
+      long oldestSince = Long.MAX_VALUE;
+      for (Map.Entry<Connection, Tracked> e : open.entrySet()) {
+        Tracked t = e.getValue();
+        if (e.getKey() != newcomer && t.busy.get() == 0 && t.idleSince < oldestSince) {
+          oldest = e.getKey();
+          oldestSince = t.idleSince;
+        }
+      }
+      Connection victim = oldest != null ? oldest : newcomer;
+      if (close(victim, "over the connection cap") || victim == newcomer) {
+        return;
       }
     }
-    close(oldest != null ? oldest : newcomer, "over the connection cap");
   }
 
-  private void close(Connection connection, String why) {
+  /** Closes a tracked connection; false when another thread closed it first. */
+  private boolean close(Connection connection, String why) {
     if (open.remove(connection) != null) {
       LOG.debug("closing a connection: {}", why);
       connection.getEndPoint().close();
+      return true;
     }
+    return false;
   }
 
   private void started(Connection connection) {
