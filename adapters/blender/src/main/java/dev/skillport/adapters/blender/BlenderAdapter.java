@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.host.HostAdapter;
 import dev.skillport.api.host.HostCall;
 import dev.skillport.api.host.HostExecutor;
+import dev.skillport.api.resource.LiveJsonResource;
+import dev.skillport.api.resource.ResourceDescriptor;
 import dev.skillport.api.resource.ResourceProvider;
 import dev.skillport.api.script.PythonCompat;
 import dev.skillport.api.tool.ToolContext;
@@ -51,9 +53,28 @@ public class BlenderAdapter implements HostAdapter {
   private static final Duration VERSION_CHECK = Duration.ofSeconds(30);
   private static final Duration SCENE_READ = Duration.ofSeconds(10);
 
+  /** The scene resource's URI. */
+  static final String SCENE_URI = "scene://current";
+
   private final Map<String, String> env;
   private final Backoff backoff;
-  private final SceneResource scene = new SceneResource(this::readScene);
+
+  /**
+   * {@value #SCENE_URI}: the open scene as JSON (objects with type, transform, material colour,
+   * camera and light settings; the active camera; the file it was saved to), read from the running
+   * Blender between calls; subscribers hear of a change after every main-thread call and after
+   * Blender restarts.
+   */
+  private final LiveJsonResource scene =
+      new LiveJsonResource(
+          new ResourceDescriptor(
+              SCENE_URI,
+              "Current Blender scene",
+              "The objects of the scene open in the Blender the server runs, with transforms,"
+                  + " materials, cameras and lights",
+              "application/json"),
+          this::readScene);
+
   private volatile Map<String, String> settings = Map.of();
   private volatile BlenderHost host;
   private volatile Path workDir;

@@ -281,7 +281,7 @@ class BlenderServerIT {
   @Test
   @Order(3)
   void sceneResource_subscribersHearOfEachCallAndReadTheNewObject() {
-    client.subscribeResource(new McpSchema.SubscribeRequest(SceneResource.URI, null));
+    client.subscribeResource(new McpSchema.SubscribeRequest(BlenderAdapter.SCENE_URI, null));
     updates.clear();
 
     ok("create_mesh", Map.of("kind", "monkey", "name", "Suzanne", "location", List.of(3, 0, 1)));
@@ -296,7 +296,7 @@ class BlenderServerIT {
                             c instanceof McpSchema.TextResourceContents t
                                 && t.text().contains("\"Suzanne\"")));
     McpSchema.ReadResourceResult read =
-        client.readResource(new McpSchema.ReadResourceRequest(SceneResource.URI, null));
+        client.readResource(new McpSchema.ReadResourceRequest(BlenderAdapter.SCENE_URI, null));
     assertThat(((McpSchema.TextResourceContents) read.contents().get(0)).text())
         .contains("\"Cube\"", "\"Suzanne\"");
   }

@@ -2,7 +2,10 @@ package dev.skillport.samples.pythonhost;
 
 import dev.skillport.api.host.HostAdapter;
 import dev.skillport.api.host.HostExecutor;
+import dev.skillport.api.resource.LiveJsonResource;
+import dev.skillport.api.resource.ResourceDescriptor;
 import dev.skillport.api.resource.ResourceProvider;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -19,7 +22,9 @@ public class PythonHostAdapter implements HostAdapter {
   public static final String PYTHON_ENV = "SKILLPORT_PYTHON";
 
   private final PythonInterpreter interpreter;
-  private final SceneResource scene;
+
+  /** The host's state as JSON: process id, Python version, loaded modules, scene objects. */
+  private final LiveJsonResource scene;
 
   public PythonHostAdapter() {
     this(System.getenv().getOrDefault(PYTHON_ENV, "python3"));
@@ -27,7 +32,14 @@ public class PythonHostAdapter implements HostAdapter {
 
   public PythonHostAdapter(String python) {
     this.interpreter = new PythonInterpreter(python);
-    this.scene = new SceneResource(interpreter);
+    this.scene =
+        new LiveJsonResource(
+            new ResourceDescriptor(
+                "scene://current",
+                "Current Python host scene",
+                "The persistent Python host: pid, Python version, loaded modules and scene objects",
+                "application/json"),
+            () -> interpreter.scene(Duration.ofSeconds(5)));
   }
 
   @Override
