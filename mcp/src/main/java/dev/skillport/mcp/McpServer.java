@@ -93,6 +93,7 @@ public final class McpServer implements AutoCloseable {
   private final long cacheTtlMillis;
   private final Map<String, NotificationHandler> notificationHandlers;
   private final List<SessionListener> listeners;
+  private final List<RequestListener> requestListeners;
   private final ExecutorService executor;
   private final boolean ownsExecutor;
   private final Clock clock;
@@ -119,6 +120,7 @@ public final class McpServer implements AutoCloseable {
     this.cacheTtlMillis = builder.cacheTtlMillis;
     this.notificationHandlers = Map.copyOf(builder.notificationHandlers);
     this.listeners = new CopyOnWriteArrayList<>(builder.listeners);
+    this.requestListeners = List.copyOf(builder.requestListeners);
     this.readiness = builder.readiness;
     this.outbound = builder.outbound;
   }
@@ -330,6 +332,7 @@ public final class McpServer implements AutoCloseable {
   private CompletableFuture<JsonNode> onRequest(
       McpSession session, JsonRpcMessage.Request request, OutboundChannel channel) {
     String method = request.method();
+    received(Era.LEGACY, method);
     try {
       switch (method) {
         case "initialize":
@@ -422,6 +425,7 @@ public final class McpServer implements AutoCloseable {
     Objects.requireNonNull(channel, "channel");
     Objects.requireNonNull(caller, "caller");
     String method = request.method();
+    received(Era.MODERN, method);
     RequestContext ctx =
         new RequestContext(meta, caller, request.id(), method, request.params(), channel);
     try {
@@ -462,6 +466,7 @@ public final class McpServer implements AutoCloseable {
   public ModernCall dispatchModern(
       JsonRpcMessage.Request request, OutboundChannel channel, Caller caller) {
     if (REMOVED_IN_MODERN.contains(request.method())) {
+      received(Era.MODERN, request.method());
       return ModernCall.answered(
           ErrorMapper.toResponse(request.id(), removed(request.method()), Era.MODERN));
     }
@@ -469,6 +474,7 @@ public final class McpServer implements AutoCloseable {
     try {
       meta = RequestMeta.read(request.params());
     } catch (McpException e) {
+      received(Era.MODERN, request.method());
       return ModernCall.answered(ErrorMapper.toResponse(request.id(), e, Era.MODERN));
     }
     return dispatchModern(request, meta, channel, caller);
@@ -491,6 +497,25 @@ public final class McpServer implements AutoCloseable {
                 ? " (this server speaks " + String.join(", ", ProtocolVersion.supportedWire()) + ")"
                 : ""),
         method.equals("initialize") ? data : null);
+  }
+
+  /** Tells the request listeners; a method not served in {@code era} is reported as unknown. */
+  private void received(Era era, String method) {
+    if (requestListeners.isEmpty()) {
+      return;
+    }
+    String label = served(era, method) ? method : RequestListener.UNKNOWN_METHOD;
+    for (RequestListener listener : requestListeners) {
+      listener.requestReceived(era, label);
+    }
+  }
+
+  private boolean served(Era era, String method) {
+    return switch (method) {
+      case "initialize", "ping", "logging/setLevel" -> era == Era.LEGACY;
+      case "server/discover", "subscriptions/listen" -> era == Era.MODERN;
+      default -> servedIn(method, era) && handlers.containsKey(method);
+    };
   }
 
   /** The {@code server/discover} result (before the common result fields are added). */
@@ -832,6 +857,7 @@ public final class McpServer implements AutoCloseable {
     private final Map<String, AsyncMethodHandler> asyncHandlers = new HashMap<>();
     private final Map<String, NotificationHandler> notificationHandlers = new HashMap<>();
     private final List<SessionListener> listeners = new ArrayList<>();
+    private final List<RequestListener> requestListeners = new ArrayList<>();
     private ExecutorService executor;
     private int workerThreads = 16;
     private Clock clock = Clock.systemUTC();
@@ -908,6 +934,12 @@ public final class McpServer implements AutoCloseable {
     public Builder notificationHandler(String method, NotificationHandler handler) {
       Objects.requireNonNull(method, "method");
       notificationHandlers.put(method, Objects.requireNonNull(handler, "handler"));
+      return this;
+    }
+
+    /** Adds a listener told of every request, in both eras. */
+    public Builder requestListener(RequestListener listener) {
+      requestListeners.add(Objects.requireNonNull(listener, "listener"));
       return this;
     }
 

@@ -7,11 +7,13 @@ import dev.skillport.api.status.AuditEntry;
 import dev.skillport.mcp.Era;
 import dev.skillport.mcp.McpSession;
 import dev.skillport.mcp.ProtocolVersion;
+import dev.skillport.mcp.RequestListener;
 import dev.skillport.mcp.SessionListener;
 import dev.skillport.registry.Catalog;
 import dev.skillport.server.app.CatalogReloader;
 import dev.skillport.server.jobs.JobRecord;
 import dev.skillport.server.jobs.JobStatus;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -21,6 +23,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -54,6 +57,8 @@ public final class ServerMetrics {
   private final Counter jobsFinished;
   private final Counter runsFinished;
   private final Counter sessionsOpened;
+  private final Counter requests;
+  private final Map<Era, Map<String, CounterDataPoint>> requestSeries = new EnumMap<>(Era.class);
   private final Counter reloads;
   private final Histogram reloadSeconds;
 
@@ -116,6 +121,17 @@ public final class ServerMetrics {
             .help("MCP sessions opened, by the protocol revision they negotiated")
             .labelNames("protocol_version")
             .register(registry);
+    requests =
+        Counter.builder()
+            .name("skillport_mcp_requests_total")
+            .help(
+                "MCP requests received, by era (legacy: 2025-11-25 and older, in sessions;"
+                    + " modern: 2026-07-28, stateless) and method ((unknown) for methods not served)")
+            .labelNames("era", "method")
+            .register(registry);
+    for (Era era : Era.values()) {
+      requestSeries.put(era, new ConcurrentHashMap<>());
+    }
     GaugeWithCallback.builder()
         .name("skillport_mcp_sessions_open")
         .help("MCP sessions open now (2025-era clients; 2026-07-28 requests have none)")
@@ -240,6 +256,16 @@ public final class ServerMetrics {
             .inc();
       }
     };
+  }
+
+  /** Counts requests as they arrive, by era and method. */
+  public RequestListener requestListener() {
+    return (era, method) ->
+        requestSeries
+            .get(era)
+            .computeIfAbsent(
+                method, m -> requests.labelValues(era.name().toLowerCase(Locale.ROOT), m))
+            .inc();
   }
 
   /** The {@code Content-Type} of {@link #scrape()}. */

@@ -294,7 +294,12 @@ public final class SkillportServer implements AutoCloseable {
       List<McpFeature> features, WorkflowTools workflows, ServerMetrics metrics) {
     List<McpFeature> all = new ArrayList<>(features);
     all.add(new Surface(caps -> {}, b -> b.sessionListener(workflows.sessionListener())));
-    all.add(new Surface(caps -> {}, b -> b.sessionListener(metrics.sessionListener())));
+    all.add(
+        new Surface(
+            caps -> {},
+            b ->
+                b.sessionListener(metrics.sessionListener())
+                    .requestListener(metrics.requestListener())));
     return all;
   }
 

@@ -8,6 +8,7 @@ import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.diagnostic.Severity;
 import dev.skillport.api.status.AuditEntry;
 import dev.skillport.api.tool.ToolFailureCode;
+import dev.skillport.mcp.Era;
 import dev.skillport.registry.Catalog;
 import dev.skillport.server.jobs.JobStatus;
 import dev.skillport.server.metrics.ServerMetrics;
@@ -852,6 +853,7 @@ class DocsTest {
         new ServerMetrics(Catalog::empty, () -> Map.of(JobStatus.RUNNING, 1), () -> 0, () -> 0);
     metrics.onCall(
         new AuditEntry(Instant.now(), "s", "some_tool", Duration.ofMillis(3), "ok", List.of()));
+    metrics.requestListener().requestReceived(Era.MODERN, "tools/list");
     String text = new String(metrics.scrape(), StandardCharsets.UTF_8);
     Map<String, String> served = new TreeMap<>();
     Matcher type = Pattern.compile("(?m)^# TYPE (\\S+) (\\S+)$").matcher(text);

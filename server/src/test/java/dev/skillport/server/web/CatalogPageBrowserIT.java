@@ -365,6 +365,8 @@ class CatalogPageBrowserIT {
     mcp.call("search_skills", "{\"query\":\"image\"}");
     mcp.call("search_skills", "{\"query\":\"files\"}");
     mcp.call("no_such_tool", "{}");
+    assertThat(Mcp.modern("server/discover").statusCode()).isEqualTo(200);
+    assertThat(Mcp.modern("no/such-method").body()).contains("-32601");
     String after = scrape();
 
     assertThat(metric(after, "skillport_tool_calls_total", "tool", "search_skills"))
@@ -380,6 +382,16 @@ class CatalogPageBrowserIT {
         .isEqualTo(
             metric(before, "skillport_mcp_sessions_opened_total", "protocol_version", "2025-11-25")
                 + 1);
+    // Requests by era: three tools/call in a 2025 session; server/discover and an unserved
+    // method from a stateless 2026-07-28 client, which opens no session to count.
+    assertThat(metric(after, "skillport_mcp_requests_total", "method", "tools/call"))
+        .isEqualTo(metric(before, "skillport_mcp_requests_total", "method", "tools/call") + 3);
+    assertThat(metric(after, "skillport_mcp_requests_total", "method", "server/discover"))
+        .isEqualTo(metric(before, "skillport_mcp_requests_total", "method", "server/discover") + 1);
+    assertThat(metric(after, "skillport_mcp_requests_total", "era", "modern"))
+        .isEqualTo(metric(before, "skillport_mcp_requests_total", "era", "modern") + 2);
+    assertThat(metric(after, "skillport_mcp_requests_total", "method", "(unknown)"))
+        .isEqualTo(metric(before, "skillport_mcp_requests_total", "method", "(unknown)") + 1);
     assertThat(metric(after, "skillport_catalog_skills", "state", "skipped")).isEqualTo(1);
     assertThat(metric(after, "skillport_catalog_skills", "state", "shadowed")).isEqualTo(1);
     assertThat(metric(after, "skillport_catalog_reloads_total", "changed", "true"))
@@ -454,6 +466,27 @@ class CatalogPageBrowserIT {
       request.put("method", "tools/call");
       request.putObject("params").put("name", tool).set("arguments", JSON.readTree(arguments));
       return JSON.readTree(post(endpoint, session, request.toString()).body());
+    }
+
+    /** One stateless 2026-07-28 request with no parameters but its {@code _meta}. */
+    static HttpResponse<String> modern(String method) throws Exception {
+      String body =
+          "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\""
+              + method
+              + "\",\"params\":{\"_meta\":{"
+              + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+              + "\"io.modelcontextprotocol/clientCapabilities\":{},"
+              + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"browser-it\",\"version\":\"1\"}}}}";
+      return HTTP.send(
+          HttpRequest.newBuilder(server.uri())
+              .header("Authorization", "Bearer " + TOKEN)
+              .header("Content-Type", "application/json")
+              .header("Accept", "application/json, text/event-stream")
+              .header("MCP-Protocol-Version", "2026-07-28")
+              .header("Mcp-Method", method)
+              .POST(HttpRequest.BodyPublishers.ofString(body))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> post(URI endpoint, String session, String body)
