@@ -691,11 +691,8 @@ final class CoreTools {
     // A bridge whose tools are not known yet is started now and publishes a catalog with them:
     // a load that involves a bridge lists that newer catalog.
     Map<String, BridgeOutcome.Refused> bridgeRefusals = service.prepareBridges(names);
-    boolean bridged =
-        names.stream()
-            .flatMap(n -> snapshot.loadOrder(n).stream())
-            .anyMatch(n -> snapshot.skill(n).filter(s -> s.bridge().isPresent()).isPresent());
-    Catalog catalog = bridged ? service.catalog() : snapshot;
+    Catalog catalog =
+        SkillportService.involvesBridge(snapshot, names) ? service.catalog() : snapshot;
     SessionView view = session.view();
     SessionView.LoadOutcome outcome =
         view.load(

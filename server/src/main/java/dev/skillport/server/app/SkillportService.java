@@ -321,6 +321,13 @@ public final class SkillportService {
    * tools are not known yet is started and listed, and the catalog republished); returns the
    * refusal of each bridge that may not run, by skill name.
    */
+  /** Whether loading {@code names} from {@code snapshot} involves a bridge skill. */
+  static boolean involvesBridge(Catalog snapshot, List<String> names) {
+    return names.stream()
+        .flatMap(n -> snapshot.loadOrder(n).stream())
+        .anyMatch(n -> snapshot.skill(n).filter(s -> s.bridge().isPresent()).isPresent());
+  }
+
   Map<String, BridgeOutcome.Refused> prepareBridges(List<String> names) {
     BridgeRuntime runtime = bridges;
     Map<String, BridgeOutcome.Refused> refused = new LinkedHashMap<>();

@@ -15,6 +15,7 @@ import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.ToolListing;
+import dev.skillport.server.bridge.BridgeOutcome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -142,7 +143,7 @@ final class StatelessTools {
     return skill.equals(p.path("skill").asText(null)) && group.equals(p.path("group").asText(null));
   }
 
-  private ToolResult loadSkill(Catalog catalog, SessionState state, JsonNode a) {
+  private ToolResult loadSkill(Catalog snapshot, SessionState state, JsonNode a) {
     List<String> names = new ArrayList<>();
     if (a.hasNonNull("skill_name")) {
       names.add(a.get("skill_name").asText());
@@ -154,15 +155,20 @@ final class StatelessTools {
           "give skill_name or skill_names",
           "for example {\"skill_name\": \"x\"}");
     }
+    // A bridge whose tools are not known yet is started now, or refused with the operator's hint;
+    // a load that involves a bridge reads the catalog its start published.
+    Map<String, BridgeOutcome.Refused> bridgeRefusals = service.prepareBridges(names);
+    Catalog catalog =
+        SkillportService.involvesBridge(snapshot, names) ? service.catalog() : snapshot;
     Map<String, String> callNames = callNames(catalog, state);
     Set<String> ready = new LinkedHashSet<>();
     ObjectNode errors = NODES.objectNode();
     for (String requested : names) {
       Skill skill = catalog.skill(requested).orElse(null);
-      String problem = problem(requested, skill, state);
+      String problem = problem(requested, skill, state, bridgeRefusals);
       if (problem == null) {
         for (String dep : catalog.loadOrder(skill.name())) {
-          String depProblem = problem(dep, catalog.skill(dep).orElse(null), state);
+          String depProblem = problem(dep, catalog.skill(dep).orElse(null), state, bridgeRefusals);
           if (depProblem != null) {
             problem = "dependency " + dep + ": " + depProblem;
             break;
@@ -329,7 +335,11 @@ final class StatelessTools {
     return out;
   }
 
-  private String problem(String requested, Skill skill, SessionState state) {
+  private String problem(
+      String requested,
+      Skill skill,
+      SessionState state,
+      Map<String, BridgeOutcome.Refused> bridgeRefusals) {
     if (skill == null) {
       return "no skill named '" + requested + "'";
     }
@@ -342,6 +352,10 @@ final class StatelessTools {
     Optional<String> refused = service.hosts().refusal(skill);
     if (refused.isPresent()) {
       return refused.get();
+    }
+    BridgeOutcome.Refused bridge = bridgeRefusals.get(skill.name());
+    if (bridge != null) {
+      return bridge.code() + ": " + bridge.message() + " (" + bridge.hint() + ")";
     }
     return state.view().isLoaded(skill.name()) ? null : "skill '" + skill.name() + "' cannot run";
   }
