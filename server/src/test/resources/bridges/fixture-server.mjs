@@ -65,6 +65,8 @@ function tools() {
     { name: 'reads', description: 'Answers with a JSON-RPC error naming its token',
       inputSchema: { type: 'object' } },
     { name: 'die', description: 'Writes its token to stderr and exits', inputSchema: { type: 'object' } },
+    { name: 'big', description: 'Answers with 100 text items of 80,000 characters',
+      inputSchema: { type: 'object' } },
   ];
   for (let i = 0; i < extraTools; i++) {
     list.push({ name: `grown_${i}`, description: 'added at run time', inputSchema: { type: 'object' } });
@@ -93,6 +95,10 @@ function call(id, params) {
   if (name === 'die') {
     process.stderr.write(`dying; token=${process.env.API_TOKEN}\n`, () => process.exit(3));
     return;
+  }
+  if (name === 'big') {
+    return result(id, { content: Array.from({ length: 100 }, (_, i) => ({ type: 'text',
+      text: String(i % 10).repeat(80000) })) });
   }
   if (name === 'fail') return result(id, { content: [{ type: 'text', text: 'it failed on purpose' }], isError: true });
   if (name === 'grow') {

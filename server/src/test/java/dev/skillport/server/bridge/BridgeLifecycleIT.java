@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * bin/skillport}: list changes re-listed at a safe point and passed on (a 2025 session's {@code
  * list_changed}, a 2026 {@code subscriptions/listen} stream), prompts and resources through the
  * TypeScript SDK clients, a cancelled call reaching the child, its logs and progress reaching the
- * caller, its whole process tree ending with an unload, and a child that speaks 2026-07-28.
+ * caller, its whole process tree ending with an unload and when idle, a child that speaks
+ * 2026-07-28, and the 2026 catalog listing policy applied to bridged tools as to any skill's.
  */
 class BridgeLifecycleIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -158,6 +159,114 @@ class BridgeLifecycleIT {
                       .contains("fx__grown_0"));
       assertThat(client.result("tools/list", JSON.createObjectNode()).toString())
           .doesNotContain("\"grown_0\"");
+    }
+  }
+
+  @Test
+  void modernEra_catalogListing_hidesBridgedToolsLikeAnySkills_andCallToolReachesThem()
+      throws Exception {
+    try (LaunchedServer server =
+        LaunchedServer.start(
+            home,
+            "--no-watch",
+            "--no-bundled",
+            "--skills",
+            skills().toString(),
+            "--trust-bridge",
+            "fx,fxm",
+            "--tool-listing",
+            "catalog")) {
+      ExternalCommand.Outcome modern =
+          ExternalCommand.of(
+                  InteropTools.smokeClient(
+                      2,
+                      "--negotiate",
+                      "auto",
+                      "--url",
+                      server.uri().toString(),
+                      "--call",
+                      "load_skill",
+                      "--args",
+                      "{\"skill_name\":\"fx\"}",
+                      "--call",
+                      "call_tool",
+                      "--args",
+                      "{\"name\":\"fx__echo\",\"arguments\":{\"text\":\"through the catalog\"}}"))
+              .environment(InteropTools.environment())
+              .timeout(Duration.ofMinutes(2))
+              .run();
+      assertThat(modern.exit()).as(modern.toString()).isZero();
+      JsonNode summary = JSON.readTree(modern.stdout());
+      assertThat(summary.path("protocolVersion").asText()).isEqualTo("2026-07-28");
+      assertThat(summary.path("tools").toString())
+          .as("the catalog policy lists no skill's tools, bridged or not")
+          .contains("call_tool", "search_tools")
+          .doesNotContain("fx__", "fxm__");
+      assertThat(summary.path("calls").get(0).path("content").toString())
+          .as("load_skill starts the bridge and shows its tools")
+          .contains("fx__echo");
+      assertThat(summary.path("calls").get(1).path("content").toString())
+          .contains("echo: through the catalog");
+    }
+  }
+
+  @Test
+  void idleBridge_isStoppedWithItsTree_andTheNextCallStartsItAgain() throws Exception {
+    try (LaunchedServer server =
+        LaunchedServer.start(
+            home,
+            "--no-watch",
+            "--no-bundled",
+            "--skills",
+            skills().toString(),
+            "--trust-bridge",
+            "fx,fxm",
+            "--bridge-idle",
+            "2")) {
+      RawMcpClient client = new RawMcpClient(server.uri());
+      assertThat(call(client, "load_skill", "skill_name", "fx").path("isError").asBoolean())
+          .isFalse();
+      assertThat(call(client, "fx__echo", "text", "busy").toString()).contains("echo: busy");
+      ProcessHandle first = BridgeTrustIT.fixtureChild(server).orElseThrow();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  first
+                      .descendants()
+                      .anyMatch(p -> p.info().command().orElse("").endsWith("sleep")));
+      List<ProcessHandle> tree = new ArrayList<>(first.descendants().toList());
+      tree.add(first);
+
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> tree.stream().noneMatch(ProcessHandle::isAlive));
+      assertThat(BridgeTrustIT.fixtureChild(server)).isEmpty();
+
+      assertThat(call(client, "fx__echo", "text", "woken").toString()).contains("echo: woken");
+      assertThat(BridgeTrustIT.fixtureChild(server).orElseThrow().pid()).isNotEqualTo(first.pid());
+    }
+  }
+
+  @Test
+  void oversizedResult_isCutToItsBounds_andSaysSo() throws Exception {
+    try (LaunchedServer server = start(skills())) {
+      RawMcpClient client = new RawMcpClient(server.uri());
+      assertThat(call(client, "load_skill", "skill_name", "fx").path("isError").asBoolean())
+          .isFalse();
+      JsonNode big = call(client, "fx__big");
+      assertThat(big.path("isError").asBoolean()).isFalse();
+      JsonNode content = big.path("content");
+      assertThat(content.size()).isLessThanOrEqualTo(BridgedResultReader.MAX_ITEMS + 1);
+      long chars = 0;
+      for (int i = 0; i < content.size() - 1; i++) {
+        chars += content.get(i).path("text").asText().length();
+      }
+      assertThat(chars).isEqualTo(BridgedResultReader.MAX_RESULT_CHARS);
+      assertThat(content.get(content.size() - 1).path("text").asText())
+          .contains("was cut to 4 MiB and 64 items")
+          .contains("items were left out");
+      assertThat(call(client, "fx__echo", "text", "after").toString()).contains("echo: after");
     }
   }
 
