@@ -115,10 +115,6 @@ final class Bridge {
     return inFlight.get();
   }
 
-  Instant lastUsed() {
-    return lastUsed;
-  }
-
   boolean wanted() {
     return wanted;
   }
@@ -240,6 +236,8 @@ final class Bridge {
       if (toolsChanged) {
         runtime.republish();
       }
+      // A fresh start counts as use: the idle check must not stop it before its first call.
+      lastUsed = runtime.clock().instant();
       return c;
     } catch (BridgeEnvironment.MissingVariableException e) {
       throw failedToStart(null, e.getMessage(), "set the variable where the server starts");
@@ -328,6 +326,22 @@ final class Bridge {
         }
       }
     }
+  }
+
+  /**
+   * Stops the server when it has had no call in flight for {@code idle}. Decided under the lock a
+   * start holds, so a server started while the check waited is not stopped for its predecessor's
+   * idleness.
+   */
+  synchronized boolean stopIfIdle(Duration idle) {
+    if (isRunning()
+        && inFlight() == 0
+        && Duration.between(lastUsed, runtime.clock().instant()).compareTo(idle) >= 0) {
+      wanted = false;
+      stop("idle for " + idle.toSeconds() + " s");
+      return true;
+    }
+    return false;
   }
 
   /** Stops a running server and everything it started; what it listed is kept. */

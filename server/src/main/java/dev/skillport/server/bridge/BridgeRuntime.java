@@ -19,7 +19,6 @@ import dev.skillport.server.process.ProcessTree;
 import dev.skillport.server.secrets.Redactor;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -510,14 +509,8 @@ public final class BridgeRuntime implements AutoCloseable {
 
   private void stopIdle() {
     try {
-      Instant now = clock.instant();
       for (Bridge b : bridges.values()) {
-        if (b.isRunning()
-            && b.inFlight() == 0
-            && Duration.between(b.lastUsed(), now).compareTo(options.idle()) >= 0) {
-          b.wanted(false);
-          b.stop("idle for " + options.idle().toSeconds() + " s");
-        }
+        b.stopIfIdle(options.idle());
       }
     } catch (RuntimeException e) {
       LOG.warn("stopping idle bridges failed", e);
