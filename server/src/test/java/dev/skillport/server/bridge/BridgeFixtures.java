@@ -1,12 +1,17 @@
 package dev.skillport.server.bridge;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.testsupport.ExternalCommand;
 import dev.skillport.testsupport.InteropTools;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -29,6 +34,20 @@ final class BridgeFixtures {
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * Runs the project's smoke client on TS SDK {@code major} with {@code args} and returns its
+   * summary; the run must succeed.
+   */
+  static JsonNode smoke(int major, String... args) throws IOException {
+    ExternalCommand.Outcome run =
+        ExternalCommand.of(InteropTools.smokeClient(major, args))
+            .environment(InteropTools.environment())
+            .timeout(Duration.ofMinutes(2))
+            .run();
+    assertThat(run.exit()).as(run.toString()).isZero();
+    return JSON.readTree(run.stdout());
   }
 
   /** The entry of {@code @modelcontextprotocol/server-everything}, pinned in interop.mjs. */

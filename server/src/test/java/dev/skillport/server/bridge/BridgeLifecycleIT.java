@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.server.jobs.RawMcpClient;
-import dev.skillport.testsupport.ExternalCommand;
-import dev.skillport.testsupport.InteropTools;
 import dev.skillport.testsupport.LaunchedServer;
 import java.io.BufferedReader;
 import java.io.InputStream;
@@ -76,27 +74,21 @@ class BridgeLifecycleIT {
   @Test
   void tsClients_bothEras_listCallPromptReadAndSeeListChanges() throws Exception {
     try (LaunchedServer server = start(skills())) {
-      ExternalCommand.Outcome legacy =
-          ExternalCommand.of(
-                  InteropTools.smokeClient(
-                      1,
-                      "--url",
-                      server.uri().toString(),
-                      "--call",
-                      "load_skill",
-                      "--args",
-                      "{\"skill_name\":\"fx\"}",
-                      "--prompt",
-                      "fx__greet",
-                      "--prompt-args",
-                      "{\"who\":\"Ada\"}",
-                      "--read",
-                      BridgedContent.uri("fx", "note://hello")))
-              .environment(InteropTools.environment())
-              .timeout(Duration.ofMinutes(2))
-              .run();
-      assertThat(legacy.exit()).as(legacy.toString()).isZero();
-      JsonNode summary = JSON.readTree(legacy.stdout());
+      JsonNode summary =
+          BridgeFixtures.smoke(
+              1,
+              "--url",
+              server.uri().toString(),
+              "--call",
+              "load_skill",
+              "--args",
+              "{\"skill_name\":\"fx\"}",
+              "--prompt",
+              "fx__greet",
+              "--prompt-args",
+              "{\"who\":\"Ada\"}",
+              "--read",
+              BridgedContent.uri("fx", "note://hello"));
       assertThat(summary.path("toolsAfterCalls").toString()).contains("fx__echo");
       assertThat(summary.path("prompts").toString()).contains("fx__greet");
       assertThat(summary.path("prompt").toString()).contains("Say hello to Ada.");
@@ -106,23 +98,17 @@ class BridgeLifecycleIT {
       assertThat(summary.path("reads").get(0).path("contents").get(0).path("text").asText())
           .isEqualTo("the note note://hello");
 
-      ExternalCommand.Outcome modern =
-          ExternalCommand.of(
-                  InteropTools.smokeClient(
-                      2,
-                      "--negotiate",
-                      "auto",
-                      "--url",
-                      server.uri().toString(),
-                      "--call",
-                      "fx__echo",
-                      "--args",
-                      "{\"text\":\"modern\"}"))
-              .environment(InteropTools.environment())
-              .timeout(Duration.ofMinutes(2))
-              .run();
-      assertThat(modern.exit()).as(modern.toString()).isZero();
-      JsonNode modernSummary = JSON.readTree(modern.stdout());
+      JsonNode modernSummary =
+          BridgeFixtures.smoke(
+              2,
+              "--negotiate",
+              "auto",
+              "--url",
+              server.uri().toString(),
+              "--call",
+              "fx__echo",
+              "--args",
+              "{\"text\":\"modern\"}");
       assertThat(modernSummary.path("protocolVersion").asText()).isEqualTo("2026-07-28");
       assertThat(modernSummary.path("tools").toString())
           .as("the 2026 listing policy lists bridged tools like any skill's")
@@ -176,27 +162,21 @@ class BridgeLifecycleIT {
             "fx,fxm",
             "--tool-listing",
             "catalog")) {
-      ExternalCommand.Outcome modern =
-          ExternalCommand.of(
-                  InteropTools.smokeClient(
-                      2,
-                      "--negotiate",
-                      "auto",
-                      "--url",
-                      server.uri().toString(),
-                      "--call",
-                      "load_skill",
-                      "--args",
-                      "{\"skill_name\":\"fx\"}",
-                      "--call",
-                      "call_tool",
-                      "--args",
-                      "{\"name\":\"fx__echo\",\"arguments\":{\"text\":\"through the catalog\"}}"))
-              .environment(InteropTools.environment())
-              .timeout(Duration.ofMinutes(2))
-              .run();
-      assertThat(modern.exit()).as(modern.toString()).isZero();
-      JsonNode summary = JSON.readTree(modern.stdout());
+      JsonNode summary =
+          BridgeFixtures.smoke(
+              2,
+              "--negotiate",
+              "auto",
+              "--url",
+              server.uri().toString(),
+              "--call",
+              "load_skill",
+              "--args",
+              "{\"skill_name\":\"fx\"}",
+              "--call",
+              "call_tool",
+              "--args",
+              "{\"name\":\"fx__echo\",\"arguments\":{\"text\":\"through the catalog\"}}");
       assertThat(summary.path("protocolVersion").asText()).isEqualTo("2026-07-28");
       assertThat(summary.path("tools").toString())
           .as("the catalog policy lists no skill's tools, bridged or not")

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.server.jobs.RawMcpClient;
 import dev.skillport.testsupport.ExternalCommand;
-import dev.skillport.testsupport.InteropTools;
 import dev.skillport.testsupport.LaunchedServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,24 +48,18 @@ class BridgeTrustIT {
       assertThat(loaded.toString()).contains("MCP_BRIDGE_UNTRUSTED").contains("--trust-bridge fx");
 
       // The same refusal for a 2026-07-28 client, which loads without a session.
-      ExternalCommand.Outcome modern =
-          ExternalCommand.of(
-                  InteropTools.smokeClient(
-                      2,
-                      "--negotiate",
-                      "auto",
-                      "--allow-tool-error",
-                      "--url",
-                      server.uri().toString(),
-                      "--call",
-                      "load_skill",
-                      "--args",
-                      "{\"skill_name\":\"fx\"}"))
-              .environment(InteropTools.environment())
-              .timeout(Duration.ofMinutes(2))
-              .run();
-      assertThat(modern.exit()).as(modern.toString()).isZero();
-      JsonNode summary = JSON.readTree(modern.stdout());
+      JsonNode summary =
+          BridgeFixtures.smoke(
+              2,
+              "--negotiate",
+              "auto",
+              "--allow-tool-error",
+              "--url",
+              server.uri().toString(),
+              "--call",
+              "load_skill",
+              "--args",
+              "{\"skill_name\":\"fx\"}");
       assertThat(summary.path("protocolVersion").asText()).isEqualTo("2026-07-28");
       assertThat(summary.path("calls").get(0).toString())
           .contains("MCP_BRIDGE_UNTRUSTED")
