@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.tool.ToolFailureCode;
-import dev.skillport.api.tool.ToolResult;
 import dev.skillport.server.secrets.Redactor;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -70,12 +69,12 @@ public final class CallGuard implements AutoCloseable {
   }
 
   /** The refusal for a denied skill; empty when it may run. */
-  Optional<ToolResult> refusal(Skill skill) {
+  Optional<CallOutcome.Refused> refusal(Skill skill) {
     if (!deniedSkills.contains(skill.name())) {
       return Optional.empty();
     }
     return Optional.of(
-        ToolResult.failure(
+        CallOutcome.refused(
             ToolFailureCode.SKILL_DENIED,
             "skill '" + skill.name() + "' is denied by the server's configuration",
             "ask the operator"));
@@ -131,15 +130,6 @@ public final class CallGuard implements AutoCloseable {
       names.add(name.length() > 64 ? "<long name>" : name);
     }
     return names;
-  }
-
-  /** The outcome word of a wire {@code CallToolResult}. */
-  static String outcome(JsonNode result) {
-    if (!result.path("isError").asBoolean(false)) {
-      JsonNode job = result.path("structuredContent").path("job_id");
-      return job.isTextual() && result.path("structuredContent").size() == 2 ? "queued" : "ok";
-    }
-    return result.path("structuredContent").path("code").asText("error");
   }
 
   @Override

@@ -454,15 +454,63 @@ public final class SkillportService {
   public ObjectNode callTool(
       SessionState session, String name, JsonNode arguments, ToolContext ctx, CallMeta meta)
       throws UnknownToolException, CapabilityRequiredException {
+    return render(call(session, name, arguments, ctx, meta), meta);
+  }
+
+  /**
+   * Like {@link #callTool(SessionState, String, JsonNode, ToolContext, CallMeta)}, answering what
+   * the call came to rather than its {@code CallToolResult}: for callers inside the server
+   * (workflow steps) that wait for a job themselves. The call is audited the same way.
+   */
+  public CallOutcome call(
+      SessionState session, String name, JsonNode arguments, ToolContext ctx, CallMeta meta)
+      throws UnknownToolException, CapabilityRequiredException {
     long start = System.nanoTime();
-    String outcome = "UNKNOWN_TOOL";
+    String word = "UNKNOWN_TOOL";
     try {
-      ObjectNode result = dispatch(catalog(), session, name, arguments, ctx, meta);
-      outcome = CallGuard.outcome(result);
-      return result;
+      CallOutcome outcome = dispatch(catalog(), session, name, arguments, ctx, meta);
+      word = outcome.auditWord();
+      return outcome;
     } finally {
-      audit(meta, name, arguments, Duration.ofNanos(System.nanoTime() - start), outcome);
+      audit(meta, name, arguments, Duration.ofNanos(System.nanoTime() - start), word);
     }
+  }
+
+  /** The {@code CallToolResult} a client is sent for {@code outcome}. */
+  public static ObjectNode render(CallOutcome outcome, CallMeta meta) {
+    return outcome.accept(
+        new CallOutcome.Visitor<ObjectNode>() {
+          @Override
+          public ObjectNode completed(CallOutcome.Completed completed) {
+            return wire(completed.result(), completed.next());
+          }
+
+          @Override
+          public ObjectNode queued(CallOutcome.Queued queued) {
+            return handle(queued.job(), meta);
+          }
+
+          @Override
+          public ObjectNode refused(CallOutcome.Refused refused) {
+            return wire(refused.result(), refused.next());
+          }
+
+          @Override
+          public ObjectNode delegated(CallOutcome.Delegated delegated) {
+            ObjectNode out = delegated.outcome().accept(this);
+            ObjectNode called = NODES.objectNode().put("name", delegated.name());
+            if (delegated.tool() != null) {
+              called.put("skill", delegated.skill());
+              called.put("tool", delegated.tool().name());
+              called.set(
+                  "annotations", ToolListing.annotationsWire(delegated.tool().annotations()));
+            }
+            ObjectNode resultMeta =
+                out.get("_meta") instanceof ObjectNode m ? m : out.putObject("_meta");
+            resultMeta.set("dcc.called_tool", called);
+            return out;
+          }
+        });
   }
 
   /**
@@ -521,7 +569,7 @@ public final class SkillportService {
   }
 
   /** A call on one catalog snapshot, from resolving the name to the handler's result. */
-  private ObjectNode dispatch(
+  private CallOutcome dispatch(
       Catalog snapshot,
       SessionState session,
       String name,
@@ -534,10 +582,8 @@ public final class SkillportService {
       throw unknownTool(session, name);
     }
     if (arguments != null && !arguments.isNull() && !arguments.isObject()) {
-      return wire(
-          ToolResult.failure(
-              ToolFailureCode.INVALID_ARGUMENTS, "arguments must be a JSON object", null),
-          null);
+      return CallOutcome.refused(
+          ToolFailureCode.INVALID_ARGUMENTS, "arguments must be a JSON object", null);
     }
     return dispatch(snapshot, session, resolution, objectOrEmpty(arguments), ctx, meta, null);
   }
@@ -559,7 +605,7 @@ public final class SkillportService {
    * A resolved call with its arguments already checked to be an object; {@code resolution} is not
    * {@link ToolResolution.NotFound}.
    */
-  private ObjectNode dispatch(
+  private CallOutcome dispatch(
       Catalog snapshot,
       SessionState session,
       ToolResolution resolution,
@@ -569,19 +615,19 @@ public final class SkillportService {
       String groupHandle)
       throws CapabilityRequiredException {
     return resolution.accept(
-        new ToolResolution.Visitor<ObjectNode, CapabilityRequiredException>() {
+        new ToolResolution.Visitor<CallOutcome, CapabilityRequiredException>() {
           @Override
-          public ObjectNode core(ToolResolution.Core core) throws CapabilityRequiredException {
+          public CallOutcome core(ToolResolution.Core core) throws CapabilityRequiredException {
             return callCore(snapshot, session, core.tool().name(), args, ctx, meta);
           }
 
           @Override
-          public ObjectNode tool(ToolResolution.Tool tool) throws CapabilityRequiredException {
+          public CallOutcome tool(ToolResolution.Tool tool) throws CapabilityRequiredException {
             return callBound(bindings(snapshot), tool.skill(), tool.tool(), args, ctx, meta);
           }
 
           @Override
-          public ObjectNode groupNotActive(ToolResolution.GroupNotActive g)
+          public CallOutcome groupNotActive(ToolResolution.GroupNotActive g)
               throws CapabilityRequiredException {
             if (!session.isStateless()) {
               return groupNotActive(g, "\") first");
@@ -594,47 +640,41 @@ public final class SkillportService {
             return groupNotActive(g, "\") and pass its group_handle to call_tool");
           }
 
-          private ObjectNode groupNotActive(ToolResolution.GroupNotActive g, String hintEnd) {
-            return wire(
-                ToolResult.failure(
-                    ToolFailureCode.GROUP_NOT_ACTIVATED,
-                    "group '" + g.group() + "' of skill '" + g.skill().name() + "' is not active",
-                    "call activate_tool_group(\""
-                        + g.group()
-                        + "\", skill_name=\""
-                        + g.skill().name()
-                        + hintEnd),
-                null);
+          private CallOutcome groupNotActive(ToolResolution.GroupNotActive g, String hintEnd) {
+            return CallOutcome.refused(
+                ToolFailureCode.GROUP_NOT_ACTIVATED,
+                "group '" + g.group() + "' of skill '" + g.skill().name() + "' is not active",
+                "call activate_tool_group(\""
+                    + g.group()
+                    + "\", skill_name=\""
+                    + g.skill().name()
+                    + hintEnd);
           }
 
           @Override
-          public ObjectNode skillNotLoaded(ToolResolution.SkillNotLoaded s) {
+          public CallOutcome skillNotLoaded(ToolResolution.SkillNotLoaded s) {
             if (session.isStateless()) {
               String why = hosts.refusal(s.skill()).orElse("it is " + s.skill().state().label());
-              return wire(
-                  ToolResult.failure(
-                      ToolFailureCode.SKILL_NOT_AVAILABLE,
-                      "skill '" + s.skill().name() + "' cannot be called: " + why,
-                      "search_skills shows the skills this server runs"),
-                  null);
+              return CallOutcome.refused(
+                  ToolFailureCode.SKILL_NOT_AVAILABLE,
+                  "skill '" + s.skill().name() + "' cannot be called: " + why,
+                  "search_skills shows the skills this server runs");
             }
-            return wire(
-                ToolResult.failure(
-                    ToolFailureCode.SKILL_NOT_LOADED,
-                    "skill '" + s.skill().name() + "' is not loaded in this session",
-                    "call load_skill(\"" + s.skill().name() + "\") first"),
-                null);
+            return CallOutcome.refused(
+                ToolFailureCode.SKILL_NOT_LOADED,
+                "skill '" + s.skill().name() + "' is not loaded in this session",
+                "call load_skill(\"" + s.skill().name() + "\") first");
           }
 
           @Override
-          public ObjectNode notFound(ToolResolution.NotFound notFound) {
+          public CallOutcome notFound(ToolResolution.NotFound notFound) {
             throw new IllegalStateException("an unknown tool is refused before dispatch");
           }
         });
   }
 
   /** A core tool (or a session's extra tool listed among them) on the call's snapshot. */
-  private ObjectNode callCore(
+  private CallOutcome callCore(
       Catalog snapshot,
       SessionState session,
       String coreName,
@@ -646,33 +686,35 @@ public final class SkillportService {
       return callThrough(snapshot, session, args, ctx, meta);
     }
     if (session.isStateless() && statelessTools.has(coreName)) {
-      return wire(statelessTools.call(coreName, snapshot, session, args, meta.principal()), null);
+      return completed(statelessTools.call(coreName, snapshot, session, args, meta.principal()));
     }
     if ((coreName.equals("jobs_get_status") || coreName.equals("jobs_cancel"))
         && !ownedByCaller(args.path("job_id").asText(""), meta.principal())) {
       // Where callers authenticate, another caller's job reads as no job at all.
       String id = args.path("job_id").asText("");
-      return wire(
-          ToolResult.failure(
-              ToolFailureCode.JOB_NOT_FOUND,
-              "no job with id '" + id + "'",
-              "job ids come from an async call's result"),
-          null);
+      return CallOutcome.refused(
+          ToolFailureCode.JOB_NOT_FOUND,
+          "no job with id '" + id + "'",
+          "job ids come from an async call's result");
     }
     SessionTools extra = sessionTools;
     if (extra != null && !coreTools.has(coreName)) {
-      return wire(extra.call(coreName, session, args, ctx, meta), null);
+      return completed(extra.call(coreName, session, args, ctx, meta));
     }
-    return wire(coreTools.call(coreName, snapshot, session, args, ctx), null);
+    return completed(coreTools.call(coreName, snapshot, session, args, ctx));
+  }
+
+  private static CallOutcome completed(ToolResult result) {
+    return new CallOutcome.Completed(result, null);
   }
 
   /** A skill's active tool: refused by the guard, queued as a job or task, or run now. */
-  private ObjectNode callBound(
+  private CallOutcome callBound(
       ToolBindings bound, Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx, CallMeta meta)
       throws CapabilityRequiredException {
-    ToolResult refused = guard.refusal(skill).orElse(null);
+    CallOutcome.Refused refused = guard.refusal(skill).orElse(null);
     if (refused != null) {
-      return wire(refused, null);
+      return refused;
     }
     Execution execution = tool.execution();
     if (execution == Execution.TASK && meta.stateless() && !meta.tasks()) {
@@ -689,67 +731,58 @@ public final class SkillportService {
     if (meta.async() || execution == Execution.ASYNC || execution == Execution.TASK) {
       return queue(bound, skill, tool, args, meta);
     }
-    return wire(invoke(bound, skill, tool, args, ctx), tool.nextTools());
+    ToolResult invalid = invalidArguments(skill, tool, args);
+    if (invalid != null) {
+      return new CallOutcome.Refused(ToolFailureCode.INVALID_ARGUMENTS, invalid, tool.nextTools());
+    }
+    return new CallOutcome.Completed(
+        checkOutput(skill, tool, execute(bound, skill, tool, args, ctx)), tool.nextTools());
   }
 
   /**
    * {@code call_tool}: calls the named catalog tool exactly as a direct call would, and reports the
    * called tool and its annotations in the result's {@code _meta}.
    */
-  private ObjectNode callThrough(
+  private CallOutcome callThrough(
       Catalog snapshot, SessionState session, JsonNode args, ToolContext ctx, CallMeta meta)
       throws CapabilityRequiredException {
     JsonNode target = args.get("name");
     if (target == null || !target.isTextual() || target.asText().isBlank()) {
-      return wire(
-          ToolResult.failure(
-              ToolFailureCode.INVALID_ARGUMENTS, "name (a qualified tool name) is required", null),
-          null);
+      return CallOutcome.refused(
+          ToolFailureCode.INVALID_ARGUMENTS, "name (a qualified tool name) is required", null);
     }
     if (target.asText().equals(StatelessTools.CALL_TOOL)) {
-      return wire(
-          ToolResult.failure(
-              ToolFailureCode.INVALID_ARGUMENTS, "call_tool cannot call itself", null),
-          null);
+      return CallOutcome.refused(
+          ToolFailureCode.INVALID_ARGUMENTS, "call_tool cannot call itself", null);
     }
     JsonNode inner = args.get("arguments");
     if (inner != null && !inner.isNull() && !inner.isObject()) {
-      return wire(
-          ToolResult.failure(
-              ToolFailureCode.INVALID_ARGUMENTS, "arguments must be a JSON object", null),
-          null);
+      return CallOutcome.refused(
+          ToolFailureCode.INVALID_ARGUMENTS, "arguments must be a JSON object", null);
     }
     String handle =
         args.path("group_handle").isTextual() ? args.get("group_handle").asText() : null;
     ToolResolution resolution = resolve(snapshot, session, target.asText());
     if (resolution instanceof ToolResolution.NotFound) {
       UnknownToolException e = unknownTool(session, target.asText());
-      return wire(
-          ToolResult.failure(ToolFailureCode.ACTION_NOT_FOUND, e.getMessage(), e.hint()), null);
+      return CallOutcome.refused(ToolFailureCode.ACTION_NOT_FOUND, e.getMessage(), e.hint());
     }
-    ObjectNode result =
+    CallOutcome outcome =
         dispatch(snapshot, session, resolution, objectOrEmpty(inner), ctx, meta, handle);
-    ObjectNode called = NODES.objectNode().put("name", target.asText());
-    resolution
-        .declared()
-        .ifPresent(
-            spec -> {
-              called.put("skill", resolution.owner().orElseThrow().name());
-              called.put("tool", spec.name());
-              called.set("annotations", ToolListing.annotationsWire(spec.annotations()));
-            });
-    ObjectNode out = result.deepCopy();
-    ObjectNode resultMeta = out.get("_meta") instanceof ObjectNode m ? m : out.putObject("_meta");
-    resultMeta.set("dcc.called_tool", called);
-    return out;
+    ToolSpec declared = resolution.declared().orElse(null);
+    return new CallOutcome.Delegated(
+        outcome,
+        target.asText(),
+        declared == null ? null : resolution.owner().orElseThrow().name(),
+        declared);
   }
 
-  private ObjectNode queue(
+  private CallOutcome queue(
       ToolBindings bound, Skill skill, ToolSpec tool, JsonNode args, CallMeta meta) {
     // Bad arguments are answered at once, as for a synchronous call, rather than as a failed job.
     ToolResult invalid = invalidArguments(skill, tool, args);
     if (invalid != null) {
-      return wire(invalid, tool.nextTools());
+      return new CallOutcome.Refused(ToolFailureCode.INVALID_ARGUMENTS, invalid, tool.nextTools());
     }
     JobRecord job =
         jobs.submit(
@@ -761,8 +794,8 @@ public final class SkillportService {
             jobContext -> {
               long start = System.nanoTime();
               // The arguments were checked above, before the job was queued.
-              ObjectNode result =
-                  wire(
+              CallOutcome.Completed result =
+                  new CallOutcome.Completed(
                       checkOutput(skill, tool, execute(bound, skill, tool, args, jobContext)),
                       tool.nextTools());
               audit(
@@ -770,11 +803,11 @@ public final class SkillportService {
                   tool.name() + " (job)",
                   args,
                   Duration.ofNanos(System.nanoTime() - start),
-                  CallGuard.outcome(result));
-              return result;
+                  result.auditWord());
+              return wire(result.result(), result.next());
             },
             meta.jobUpdates());
-    return handle(job, meta);
+    return new CallOutcome.Queued(job);
   }
 
   /**
@@ -805,14 +838,13 @@ public final class SkillportService {
                     e.getClass().getSimpleName() + ": " + e.getMessage(),
                     null);
           }
-          ObjectNode wired = wire(result, null);
           audit(
               meta,
               toolName + " (job)",
               null,
               Duration.ofNanos(System.nanoTime() - start),
-              CallGuard.outcome(wired));
-          return wired;
+              new CallOutcome.Completed(result, null).auditWord());
+          return wire(result, null);
         },
         meta.jobUpdates());
   }
@@ -857,15 +889,6 @@ public final class SkillportService {
         ToolFailureCode.INVALID_ARGUMENTS,
         "arguments do not match the input schema: " + String.join("; ", violations),
         "fix every listed argument and call again");
-  }
-
-  private ToolResult invoke(
-      ToolBindings bound, Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {
-    ToolResult invalid = invalidArguments(skill, tool, args);
-    if (invalid != null) {
-      return invalid;
-    }
-    return checkOutput(skill, tool, execute(bound, skill, tool, args, ctx));
   }
 
   /**

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -212,6 +213,20 @@ public final class JobScheduler implements AutoCloseable {
     Optional<JobRecord> stored = store.find(id);
     SharedTaskFolder folder = shared;
     return stored.isPresent() || folder == null ? stored : folder.find(id);
+  }
+
+  /**
+   * The job's final record once it reaches a final state: completed already for a finished job;
+   * empty for a job unknown here or run by another instance.
+   */
+  public Optional<CompletableFuture<JobRecord>> completion(String id) {
+    Live job = live.get(id);
+    if (job != null) {
+      return Optional.of(job.done);
+    }
+    // Not live: finished here (the record is stored final), or not this scheduler's.
+    Optional<JobRecord> stored = store.find(id);
+    return stored.filter(r -> r.status().terminal()).map(CompletableFuture::completedFuture);
   }
 
   /** A job another instance runs, unfinished, as the shared folder shows it. */
@@ -433,6 +448,7 @@ public final class JobScheduler implements AutoCloseable {
     private Thread worker;
     private volatile JobRecord record;
     private volatile boolean cancelled;
+    private final CompletableFuture<JobRecord> done = new CompletableFuture<>();
 
     Live(JobRecord record, Consumer<ObjectNode> listener, ClientLink client) {
       this.record = record;
@@ -567,6 +583,7 @@ public final class JobScheduler implements AutoCloseable {
         shared.clearRequests(record.id());
       }
       announce();
+      done.complete(record);
       return true;
     }
 

@@ -19,6 +19,7 @@ import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.server.app.CallMeta;
+import dev.skillport.server.app.CallOutcome;
 import dev.skillport.server.app.CapabilityRequiredException;
 import dev.skillport.server.app.ClientReplies;
 import dev.skillport.server.app.SessionState;
@@ -36,9 +37,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -57,7 +62,8 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   private static final Duration CLIENT_TIMEOUT = Duration.ofMinutes(10);
 
   /** How often a step that started a job looks at it. */
-  private static final Duration JOB_POLL = Duration.ofMillis(25);
+  /** How often a step waiting for its job looks whether the step was cancelled. */
+  private static final long CANCEL_CHECK_MS = 200;
 
   private final SkillportService service;
   private final Map<String, McpSession> sessions = new ConcurrentHashMap<>();
@@ -268,7 +274,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
     ToolCaller caller =
         (tool, a, c) -> {
           try {
-            return awaitJob(service.callTool(session, tool, a, c, stepMeta), c);
+            return stepResult(service.call(session, tool, a, c, stepMeta), stepMeta, c);
           } catch (UnknownToolException e) {
             return errorResult(e.code(), e.getMessage() + " (" + e.hint() + ")");
           } catch (CapabilityRequiredException e) {
@@ -309,44 +315,74 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   }
 
   /**
-   * A step's call to a tool declaring {@code execution: async} becomes a job; the step waits for it
-   * and takes its result, and a cancelled step cancels the job.
+   * What a step reads of its call: the result, or, when the call became a job (a tool declaring
+   * {@code execution: async}), the job's result once it finished; a cancelled step cancels the job.
+   * The wait is on the job's completion, checking the step's cancellation every {@value
+   * #CANCEL_CHECK_MS} ms.
    */
-  private JsonNode awaitJob(JsonNode result, ToolContext ctx) {
-    JsonNode queued = result.path("structuredContent");
-    String jobId = queued.path("job_id").asText(null);
-    if (jobId == null || queued.size() != 2 || !queued.path("status").asText().equals("pending")) {
-      return result;
+  private JsonNode stepResult(CallOutcome outcome, CallMeta meta, ToolContext ctx) {
+    JobRecord queued = queuedJob(outcome);
+    if (queued == null) {
+      return SkillportService.render(outcome, meta);
+    }
+    String jobId = queued.id();
+    CompletableFuture<JobRecord> done = service.jobs().completion(jobId).orElse(null);
+    if (done == null) {
+      return errorResult(ToolFailureCode.JOB_NOT_FOUND, "job " + jobId + " of this step is gone");
     }
     try {
       while (true) {
-        JobRecord job = service.jobs().status(jobId).orElse(null);
-        if (job == null) {
-          return errorResult(
-              ToolFailureCode.JOB_NOT_FOUND, "job " + jobId + " of this step is gone");
-        }
-        if (job.status().terminal()) {
+        try {
+          JobRecord job = done.get(CANCEL_CHECK_MS, TimeUnit.MILLISECONDS);
           return job.result() != null
               ? job.result()
               : errorResult(jobFailure(job.status()), "job " + jobId + ": " + job.error());
-        }
-        if (ctx.isCancelled()) {
-          // The cancel may have interrupted this thread; the job store must not see that flag
-          // (an interrupt inside a file channel closes it).
-          boolean interrupted = Thread.interrupted();
-          service.jobs().cancel(jobId);
-          if (interrupted) {
-            Thread.currentThread().interrupt();
+        } catch (TimeoutException e) {
+          if (ctx.isCancelled()) {
+            // The cancel may have interrupted this thread; the job store must not see that flag
+            // (an interrupt inside a file channel closes it).
+            boolean interrupted = Thread.interrupted();
+            service.jobs().cancel(jobId);
+            if (interrupted) {
+              Thread.currentThread().interrupt();
+            }
+            return errorResult(ToolFailureCode.CANCELLED, "the step was cancelled");
           }
-          return errorResult(ToolFailureCode.CANCELLED, "the step was cancelled");
         }
-        Thread.sleep(JOB_POLL.toMillis());
       }
     } catch (InterruptedException e) {
       service.jobs().cancel(jobId);
       Thread.currentThread().interrupt();
       return errorResult(ToolFailureCode.CANCELLED, "the step was cancelled");
+    } catch (ExecutionException e) {
+      return errorResult(ToolFailureCode.JOB_FAILED, "job " + jobId + ": " + e.getCause());
     }
+  }
+
+  /** The job a call became, through {@code call_tool} too; null when it did not become one. */
+  private static JobRecord queuedJob(CallOutcome outcome) {
+    return outcome.accept(
+        new CallOutcome.Visitor<JobRecord>() {
+          @Override
+          public JobRecord completed(CallOutcome.Completed completed) {
+            return null;
+          }
+
+          @Override
+          public JobRecord queued(CallOutcome.Queued queued) {
+            return queued.job();
+          }
+
+          @Override
+          public JobRecord refused(CallOutcome.Refused refused) {
+            return null;
+          }
+
+          @Override
+          public JobRecord delegated(CallOutcome.Delegated delegated) {
+            return delegated.outcome().accept(this);
+          }
+        });
   }
 
   /** The failure a step reads for a job that ended without a result. */

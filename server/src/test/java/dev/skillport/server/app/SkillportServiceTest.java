@@ -2,12 +2,16 @@ package dev.skillport.server.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.skill.Scope;
+import dev.skillport.api.status.AuditEntry;
 import dev.skillport.api.tool.ToolContext;
+import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.LoadResult;
 import dev.skillport.loader.LoaderOptions;
@@ -15,6 +19,8 @@ import dev.skillport.loader.SkillLoader;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
+import dev.skillport.server.jobs.JobRecord;
+import dev.skillport.server.jobs.JobStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -277,5 +284,68 @@ class SkillportServiceTest {
             "notifications/prompts/list_changed",
             "notifications/resources/list_changed");
     assertThat(a).isEmpty();
+  }
+
+  @Test
+  void call_answersWhatTheCallCameTo_andTheAuditRecordsEachKind() throws Exception {
+    SessionState s = service.openSession(n -> {});
+    CallOutcome searched =
+        service.call(
+            s,
+            "search_skills",
+            JSON.readTree("{\"query\":\"cube\"}"),
+            ToolContext.NONE,
+            CallMeta.NONE);
+    assertThat(searched).isInstanceOf(CallOutcome.Completed.class);
+
+    CallOutcome stub =
+        service.call(s, "__skill__geo-tools", JSON.readTree("{}"), ToolContext.NONE, CallMeta.NONE);
+    assertThat(stub)
+        .isInstanceOfSatisfying(
+            CallOutcome.Refused.class,
+            r -> assertThat(r.code()).isEqualTo(ToolFailureCode.SKILL_NOT_LOADED));
+
+    call(s, "load_skill", "{\"skill_name\":\"geo-tools\"}");
+    CallOutcome invalid =
+        service.call(
+            s, "make_cube", JSON.readTree("{\"size\":-1}"), ToolContext.NONE, CallMeta.NONE);
+    assertThat(invalid)
+        .isInstanceOfSatisfying(
+            CallOutcome.Refused.class,
+            r -> {
+              assertThat(r.code()).isEqualTo(ToolFailureCode.INVALID_ARGUMENTS);
+              // Rendered, a refusal keeps the tool's follow-up hints as before.
+              assertThat(SkillportService.render(r, CallMeta.NONE).get("isError").asBoolean())
+                  .isTrue();
+            });
+    CallOutcome failed =
+        service.call(s, "explode", JSON.readTree("{}"), ToolContext.NONE, CallMeta.NONE);
+    assertThat(failed.auditWord()).isEqualTo("GROUP_NOT_ACTIVATED");
+
+    CallMeta async = new CallMeta(null, true, null, update -> {});
+    CallOutcome queued =
+        service.call(s, "make_cube", JSON.readTree("{\"size\":2}"), ToolContext.NONE, async);
+    assertThat(queued).isInstanceOf(CallOutcome.Queued.class);
+    JobRecord job = ((CallOutcome.Queued) queued).job();
+    JobRecord finished =
+        service.jobs().completion(job.id()).orElseThrow().get(20, TimeUnit.SECONDS);
+    assertThat(finished.status()).isEqualTo(JobStatus.COMPLETED);
+    assertThat(finished.result().at("/structuredContent/size").asInt()).isEqualTo(2);
+    assertThat(service.jobs().completion(job.id()).orElseThrow()).isCompleted();
+    assertThat(service.jobs().completion("no-such-job")).isEmpty();
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(service.calls().recent())
+                    .extracting(AuditEntry::tool, AuditEntry::outcome)
+                    .contains(
+                        tuple("search_skills", "ok"),
+                        tuple("__skill__geo-tools", "SKILL_NOT_LOADED"),
+                        tuple("make_cube", "INVALID_ARGUMENTS"),
+                        tuple("explode", "GROUP_NOT_ACTIVATED"),
+                        tuple("make_cube", "queued"),
+                        tuple("make_cube (job)", "ok")));
   }
 }
