@@ -178,7 +178,14 @@ final class CatalogViews {
     int total = 0;
     for (SkillState state : SkillState.values()) {
       int n = status.skillsByState().getOrDefault(state, 0);
-      byState.put(state.label(), n);
+      byState.put(
+          switch (state) {
+            case AVAILABLE -> "Available";
+            case PENDING_DEPS -> "Awaiting dependencies";
+            case SHADOWED -> "Shadowed";
+            case SKIPPED -> "Skipped";
+          },
+          n);
       total += n;
     }
     List<Adapter> adapters = new ArrayList<>();

@@ -282,6 +282,12 @@ class WebRoutesTest {
     assertThat(all.body()).contains(">hostile<", ">broken<", ">twin<");
     assertThat(skipped.body()).contains(">broken<").doesNotContain(">hostile<", ">twin<");
     assertThat(search.body()).contains(">twin<").doesNotContain(">hostile<", ">broken<");
+    // The summary names the states in words, not as their wire labels.
+    assertThat(all.body())
+        .contains(
+            "<span class=\"label\">Awaiting dependencies</span>",
+            "<span class=\"label\">Skipped</span>")
+        .doesNotContain("<span class=\"label\">pending_deps</span>");
   }
 
   @Test
