@@ -37,6 +37,9 @@ public final class ProcessTree {
   private static final Path PROC = Path.of("/proc");
   private static final int MAX_ROUNDS = 50;
 
+  /** Extra looks, 10 ms apart, when a new process showed no environment. */
+  private static final int SETTLE_ROUNDS = 3;
+
   private final Process root;
   private final String marker;
   private final Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
@@ -46,6 +49,13 @@ public final class ProcessTree {
     this.root = root;
     this.marker = marker;
   }
+
+  /**
+   * What one look through {@code /proc} found: the marked processes, and whether a process newer
+   * than the run showed no environment at all, as one does for a moment while it executes a new
+   * program, so that a later look may still find it marked.
+   */
+  private record Scan(List<ProcessHandle> marked, boolean unsettled) {}
 
   /** Remembers the script's current descendants. */
   public void track() {
@@ -58,10 +68,18 @@ public final class ProcessTree {
    */
   public int kill() {
     int killed = 0;
+    int settling = 0;
     for (int round = 0; round < MAX_ROUNDS; round++) {
-      Set<ProcessHandle> members = members();
+      Scan scan = scan(marker, false, root.pid());
+      Set<ProcessHandle> members = members(scan.marked());
       if (members.isEmpty()) {
-        return killed;
+        if (!scan.unsettled() || ++settling > SETTLE_ROUNDS) {
+          return killed;
+        }
+        // A daemon caught between two programs shows its environment again a moment later (a
+        // process that really has none, started since, costs these few rounds only).
+        pause();
+        continue;
       }
       for (ProcessHandle p : members) {
         if (p.destroyForcibly()) {
@@ -77,6 +95,10 @@ public final class ProcessTree {
 
   /** The live members now. */
   public Set<ProcessHandle> members() {
+    return members(marked(marker, false));
+  }
+
+  private Set<ProcessHandle> members(List<ProcessHandle> marked) {
     Set<ProcessHandle> out = new LinkedHashSet<>();
     ProcessHandle self = root.toHandle();
     if (self.isAlive()) {
@@ -89,7 +111,7 @@ public final class ProcessTree {
         p.descendants().forEach(out::add);
       }
     }
-    out.addAll(marked(marker, false));
+    out.addAll(marked);
     out.removeIf(p -> !p.isAlive());
     return out;
   }
@@ -121,9 +143,18 @@ public final class ProcessTree {
    * when {@code prefix}); empty without {@code /proc}.
    */
   public static List<ProcessHandle> marked(String value, boolean prefix) {
+    return scan(value, prefix, Long.MAX_VALUE).marked();
+  }
+
+  /**
+   * Marked processes; a process with a pid above {@code newerThan} whose environment reads empty
+   * (and which is neither a kernel thread nor a zombie) makes the scan unsettled.
+   */
+  private static Scan scan(String value, boolean prefix, long newerThan) {
     List<ProcessHandle> out = new ArrayList<>();
+    boolean unsettled = false;
     if (!Files.isDirectory(PROC)) {
-      return out;
+      return new Scan(out, false);
     }
     byte[] wanted =
         (VARIABLE + "=" + value + (prefix ? "" : "\0")).getBytes(StandardCharsets.UTF_8);
@@ -140,25 +171,55 @@ public final class ProcessTree {
         } catch (NumberFormatException e) {
           continue;
         }
-        if (pid != me && holds(entry.resolve("environ"), wanted)) {
+        if (pid == me) {
+          continue;
+        }
+        byte[] env = environment(entry.resolve("environ"));
+        if (env == null) {
+          continue;
+        }
+        if (env.length == 0) {
+          unsettled |= pid > newerThan && executing(entry.resolve("stat"));
+        } else if (holds(env, wanted)) {
           ProcessHandle.of(pid).filter(ProcessHandle::isAlive).ifPresent(out::add);
         }
       }
     } catch (IOException | SecurityException e) {
       LOG.debug("cannot list {}", PROC, e);
     }
-    return out;
+    return new Scan(out, unsettled);
   }
 
-  /** Whether the NUL-separated environment in {@code environ} has an entry starting with it. */
-  private static boolean holds(Path environ, byte[] wanted) {
-    byte[] env;
+  /** A process's environment, or null when it is gone or another user's (not ours to kill). */
+  private static byte[] environment(Path environ) {
     try {
-      env = Files.readAllBytes(environ);
+      return Files.readAllBytes(environ);
     } catch (IOException | SecurityException e) {
-      // Gone, or another user's: not ours to kill.
+      return null;
+    }
+  }
+
+  /**
+   * Whether a process without a readable environment is a user process that is alive: not a kernel
+   * thread (a child of kthreadd, pid 2) and not a zombie, which never show one.
+   */
+  private static boolean executing(Path stat) {
+    String line;
+    try {
+      line = Files.readString(stat, StandardCharsets.US_ASCII);
+    } catch (IOException | SecurityException e) {
       return false;
     }
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last
+    // ')'.
+    String[] fields = line.substring(line.lastIndexOf(')') + 1).strip().split(" ");
+    return fields.length > 1 && !fields[0].equals("Z") && !fields[1].equals("2");
+  }
+
+  /**
+   * Whether the NUL-separated environment {@code env} has an entry starting with {@code wanted}.
+   */
+  private static boolean holds(byte[] env, byte[] wanted) {
     int start = 0;
     while (start + wanted.length <= env.length) {
       if (startsAt(env, start, wanted)) {
