@@ -44,13 +44,13 @@ public final class LaunchedServer implements AutoCloseable {
     return InteropTools.repository().resolve("bin/skillport");
   }
 
-  /** The jar the launcher runs: {@code skillport.jar}, else the server module's build output. */
+  /** The jar the launcher runs: {@code skillport.jar}, else the cli module's build output. */
   public static Path jar() {
     String configured = System.getProperty("skillport.jar");
     Path jar =
         configured != null
             ? Path.of(configured)
-            : InteropTools.repository().resolve("server/target/skillport.jar");
+            : InteropTools.repository().resolve("cli/target/skillport.jar");
     return jar.toAbsolutePath();
   }
 

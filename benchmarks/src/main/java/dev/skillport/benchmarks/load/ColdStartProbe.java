@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * java -cp benchmarks.jar dev.skillport.benchmarks.load.ColdStartProbe \
- *     --jar server/target/skillport.jar [--launcher bin/skillport] [--skills 1000] [--runs 5]
+ *     --jar cli/target/skillport.jar [--launcher bin/skillport] [--skills 1000] [--runs 5]
  * </pre>
  *
  * <p>With {@code --launcher} the server starts the way users start it (the launcher's JVM options,

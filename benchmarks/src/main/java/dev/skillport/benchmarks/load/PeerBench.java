@@ -39,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * taskset -c 0 java -cp benchmarks.jar dev.skillport.benchmarks.load.PeerBench \
- *     --jar server/target/skillport.jar [--launcher bin/skillport] [--repo .] [--server-cpu 1]
+ *     --jar cli/target/skillport.jar [--launcher bin/skillport] [--repo .] [--server-cpu 1]
  *     [--peers skillport,java-sdk,ts-sdk] [--workloads calls,list,cold] [--sessions 1,16,64]
  *     [--warmup 10] [--seconds 20] [--runs 3] [--tools 1000] [--cold-runs 5]
  *     [--skillport-args "--page-size 1000"] [--java-opts "-Xmx256m"] [--java-peer-opts ...]

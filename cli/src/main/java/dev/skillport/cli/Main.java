@@ -1,0 +1,13 @@
+package dev.skillport.cli;
+
+/** The {@code skillport} executable: runs the command line and exits with its code. */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    CliOutput output = CliOutput.system();
+    int exitCode = SkillportCommand.commandLine(output, CliEnvironment.system()).execute(args);
+    output.flush();
+    System.exit(exitCode);
+  }
+}

@@ -1,0 +1,749 @@
+package dev.skillport.cli;
+
+import dev.skillport.api.skill.Scope;
+import dev.skillport.bundled.AuthoringFolders;
+import dev.skillport.bundled.AuthoringHandlers;
+import dev.skillport.bundled.BundledSkills;
+import dev.skillport.loader.LoaderOptions;
+import dev.skillport.loader.SkillRoot;
+import dev.skillport.loader.SkillRoots;
+import dev.skillport.mcp.transport.StdioTransport;
+import dev.skillport.mcp.transport.StreamableHttpTransport;
+import dev.skillport.server.app.CallGuard;
+import dev.skillport.server.app.ListingPolicy;
+import dev.skillport.server.app.ScriptPolicy;
+import dev.skillport.server.app.ScriptToolRunner;
+import dev.skillport.server.app.SkillportService;
+import dev.skillport.server.app.StateSigner;
+import dev.skillport.server.bridge.BridgeRuntime;
+import dev.skillport.server.bridge.BridgeTrust;
+import dev.skillport.server.bridge.TrustFile;
+import dev.skillport.server.jobs.JobScheduler;
+import dev.skillport.server.jobs.MvStoreJobStore;
+import dev.skillport.server.jobs.SharedTaskFolder;
+import dev.skillport.server.jobs.StoreInUseException;
+import dev.skillport.server.plugins.AdapterSettings;
+import dev.skillport.server.plugins.PluginFolders;
+import dev.skillport.server.secrets.Redactor;
+import dev.skillport.server.secrets.SecretNames;
+import dev.skillport.server.serve.ServeConfig;
+import dev.skillport.server.serve.SkillportServer;
+import dev.skillport.server.workflows.MvStoreWorkflowStore;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code skillport serve}: serves the skills over MCP on stdio or Streamable HTTP until stdin ends
+ * (stdio), or SIGTERM or Ctrl-C arrives; then it stops within {@link #STOP_BUDGET}: in-flight jobs
+ * and workflow runs are marked interrupted, every script process killed (daemons the scripts
+ * detached included), stores closed, temporary folders removed.
+ */
+@Command(
+    name = "serve",
+    description = "Serve skills over MCP (stdio by default, or Streamable HTTP).")
+final class ServeCommand implements Callable<Integer> {
+  /** How long a signalled shutdown may take before the process ends anyway. */
+  static final Duration STOP_BUDGET = Duration.ofMillis(4500);
+
+  private static final Pattern INSTANCE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
+  /** How many numbered stores ({@code NAME-2}...) a default instance name may take. */
+  private static final int DEFAULT_INSTANCE_SLOTS = 32;
+
+  /** The environment variable that may hold the state key, as {@code --state-key-file} does. */
+  static final String STATE_KEY_VARIABLE = "SKILLPORT_STATE_KEY";
+
+  @ParentCommand private SkillportCommand parent;
+
+  @Spec private CommandSpec spec;
+
+  @ArgGroup(exclusive = true)
+  private Mode mode = new Mode();
+
+  static final class Mode {
+    @Option(names = "--stdio", description = "One session on stdin/stdout (the default).")
+    boolean stdio;
+
+    @Option(names = "--http", description = "Streamable HTTP at http://HOST:PORT/mcp.")
+    boolean http;
+  }
+
+  @Option(
+      names = "--host",
+      defaultValue = "127.0.0.1",
+      description = "HTTP bind address (${DEFAULT-VALUE}).")
+  private String host;
+
+  @Option(
+      names = "--port",
+      defaultValue = "8765",
+      description = "HTTP port, 0 for any free one (${DEFAULT-VALUE}).")
+  private int port;
+
+  @Option(
+      names = "--skills",
+      paramLabel = "[SCOPE=]DIR",
+      description =
+          "A skill root (repeatable), highest priority first; SCOPE is repo, user, team, system or admin.")
+  private List<String> skills = new ArrayList<>();
+
+  @Option(
+      names = "--preload",
+      split = ",",
+      paramLabel = "SKILL",
+      description = "Skills every session starts with.")
+  private List<String> preload = new ArrayList<>();
+
+  @Option(
+      names = "--page-size",
+      paramLabel = "N",
+      description =
+          "Entries per page of tools/list, prompts/list and resources/list (${DEFAULT-VALUE}).")
+  private int pageSize = ServeConfig.DEFAULT_PAGE_SIZE;
+
+  @Option(
+      names = "--strict",
+      description = "Upstream strictness: unknown keys and invalid entries reject a skill.")
+  private boolean strict;
+
+  @Option(
+      names = "--auth-token",
+      paramLabel = "TOKEN",
+      description =
+          "Bearer or X-API-Key token (repeatable: one per caller; a caller's tasks are its own);"
+              + " required when --host is not a loopback address.")
+  private List<String> authTokens = new ArrayList<>();
+
+  @Option(
+      names = "--tool-listing",
+      defaultValue = "auto",
+      paramLabel = "all|catalog|auto",
+      description =
+          "What tools/list holds for 2026-07-28 clients, which have no session to load skills"
+              + " into: every tool (all), the core tools, preloaded skills' tools and call_tool"
+              + " (catalog), or all up to --tool-listing-threshold tools and catalog above"
+              + " (${DEFAULT-VALUE}).")
+  private String toolListing;
+
+  @Option(
+      names = "--tool-listing-threshold",
+      defaultValue = "" + SkillportService.DEFAULT_AUTO_THRESHOLD,
+      paramLabel = "N",
+      description = "The most tools --tool-listing auto lists in full (${DEFAULT-VALUE}).")
+  private int toolListingThreshold;
+
+  @Option(
+      names = "--state-key-file",
+      paramLabel = "FILE",
+      description =
+          "The key that signs state handed to 2026-07-28 clients (tool-group handles, questions"
+              + " asked mid-call); every instance behind one load balancer needs the same."
+              + " SKILLPORT_STATE_KEY gives it too; default: a random key per process.")
+  private Path stateKeyFile;
+
+  @Option(names = "--no-watch", description = "Do not reload when skill files change.")
+  private boolean noWatch;
+
+  @Option(
+      names = "--no-bundled",
+      description =
+          "Do not serve the skills shipped with Skillport (skill-authoring, skillport-diagnostics).")
+  private boolean noBundled;
+
+  @Option(
+      names = "--max-sessions",
+      paramLabel = "N",
+      description =
+          "HTTP: most sessions open at once (default 1000); past it the idle session of the client holding the most makes room.")
+  private int maxSessions = 1000;
+
+  @Option(
+      names = "--session-idle-timeout",
+      paramLabel = "SECONDS",
+      description = "HTTP: a session unused this long, with no stream open, ends (default 3600).")
+  private long sessionIdleSecs = 3600;
+
+  @Option(
+      names = "--max-connections",
+      paramLabel = "N",
+      description =
+          "HTTP: most connections open at once (default 10000, or 512 below the file-descriptor limit).")
+  private Integer maxConnections;
+
+  @Option(
+      names = "--header-timeout",
+      paramLabel = "SECONDS",
+      description =
+          "HTTP: a connection without a request in progress must send a request's headers within this (default 10).")
+  private long headerTimeoutSecs = 10;
+
+  @Option(
+      names = "--authoring-dir",
+      paramLabel = "DIR",
+      description =
+          "A folder the bundled skill-authoring tools may validate and create skills in (repeatable; default: the skill roots, never the bundled ones).")
+  private List<Path> authoringDirs = new ArrayList<>();
+
+  @Option(
+      names = "--plugins",
+      paramLabel = "DIR",
+      description =
+          "A folder of host-adapter plugin jars (repeatable); SKILLPORT_PLUGINS and ~/.skillport/plugins are searched too.")
+  private List<Path> plugins = new ArrayList<>();
+
+  @Option(
+      names = "--instance",
+      paramLabel = "NAME",
+      description =
+          "This server's name on the machine: its job and workflow records are kept in"
+              + " ~/.skillport/jobs/NAME (default: http-PORT, or stdio; while another server holds"
+              + " a default name, the next free NAME-2, NAME-3... is taken).")
+  private String instance;
+
+  @Option(
+      names = "--adapter-setting",
+      paramLabel = "ADAPTER.KEY=VALUE",
+      description =
+          "A setting for one host adapter (repeatable), e.g. blender.executable=/opt/blender/blender.")
+  private List<String> adapterSettings = new ArrayList<>();
+
+  @Option(
+      names = "--blender",
+      paramLabel = "PATH",
+      description =
+          "The Blender executable for the Blender adapter plugin (short for --adapter-setting"
+              + " blender.executable=PATH; else SKILLPORT_BLENDER, else blender on PATH).")
+  private Path blender;
+
+  @Option(
+      names = "--jobs-dir",
+      paramLabel = "DIR",
+      description = "Keep job and workflow records in DIR instead (one server at a time).")
+  private Path jobsDir;
+
+  @Option(
+      names = "--shared-tasks",
+      paramLabel = "DIR",
+      description =
+          "A folder the server instances behind one load balancer share, so a task (or job)"
+              + " started on one is read, answered and cancelled through any; give them the same"
+              + " --state-key-file too.")
+  private Path sharedTasks;
+
+  @Option(
+      names = "--job-workers",
+      defaultValue = "4",
+      paramLabel = "N",
+      description = "Jobs that run at once (${DEFAULT-VALUE}).")
+  private int jobWorkers;
+
+  @Option(
+      names = "--python",
+      defaultValue = "python3",
+      paramLabel = "CMD",
+      description = "The interpreter for .py script tools (${DEFAULT-VALUE}).")
+  private String python;
+
+  @Option(
+      names = "--dcc-python",
+      paramLabel = "DCC=CMD",
+      description =
+          "The Python interpreter for skills of a host product, e.g. maya=/usr/autodesk/maya/bin/mayapy (repeatable). Python scripts of a product with none, and no host adapter, are refused.")
+  private Map<String, String> dccPython = new LinkedHashMap<>();
+
+  @Option(
+      names = "--no-python-compat",
+      description =
+          "Do not put the dcc_mcp_core compatibility package on Python scripts' import path.")
+  private boolean noPythonCompat;
+
+  @Option(
+      names = "--script-timeout",
+      defaultValue = "60",
+      paramLabel = "SECS",
+      description = "Timeout of script tools that declare no timeout_hint_secs (${DEFAULT-VALUE}).")
+  private int scriptTimeoutSecs;
+
+  @Option(
+      names = "--script-env",
+      split = ",",
+      paramLabel = "NAME",
+      description = "A server environment variable passed on to scripts (repeatable).")
+  private List<String> scriptEnv = new ArrayList<>();
+
+  @Option(
+      names = "--deny-interpreter",
+      split = ",",
+      paramLabel = "KIND",
+      description = "Refuse script tools of this kind: python, bash or node (repeatable).")
+  private List<String> deniedInterpreters = new ArrayList<>();
+
+  @Option(
+      names = "--deny-skill",
+      split = ",",
+      paramLabel = "SKILL",
+      description = "Refuse every tool call of this skill (repeatable).")
+  private List<String> deniedSkills = new ArrayList<>();
+
+  @Option(
+      names = "--audit-log",
+      paramLabel = "FILE",
+      description = "Append one JSON line per tool call (never argument values) to FILE.")
+  private Path auditLog;
+
+  @Option(
+      names = "--secret",
+      split = ",",
+      paramLabel = "NAME",
+      description =
+          "A name whose values are secret, beside the built-in words (token, key, secret,"
+              + " password...): an environment variable, whose value is then masked in every"
+              + " output, or a YAML/JSON key; * globs allowed (repeatable).")
+  private List<String> secretNames = new ArrayList<>();
+
+  @Option(
+      names = "--trust-bridge",
+      split = ",",
+      paramLabel = "SKILL",
+      description =
+          "Run this skill's MCP bridge (its mcp.yaml's command), as this server first reads it"
+              + " (repeatable).")
+  private List<String> trustedBridges = new ArrayList<>();
+
+  @Option(
+      names = "--trust-file",
+      paramLabel = "FILE",
+      description =
+          "The trusted-bridges file (default ~/.skillport/trusted-bridges.yaml), which"
+              + " skillport trust-bridge writes.")
+  private Path trustFile;
+
+  @Option(
+      names = "--bridge-idle",
+      defaultValue = "600",
+      paramLabel = "SECS",
+      description = "Stop a bridged MCP server after this long without a call (${DEFAULT-VALUE}).")
+  private int bridgeIdleSecs;
+
+  @Option(names = "--verbose", description = "On a startup error, print its stack trace as well.")
+  private boolean verbose;
+
+  @Override
+  public Integer call() throws Exception {
+    AdapterSettings settings = adapterSettings();
+    CliEnvironment env = parent.environment();
+    if (mode.http) {
+      checkAddress();
+    }
+    checkInstance();
+    if (pageSize < 1) {
+      throw StartupFailure.usage("--page-size " + pageSize + " is not a page size: give 1 or more");
+    }
+    // Before anything is read or logged: every output channel masks what is secret.
+    Redactor.shared().configure(SecretNames.defaults().with(secretNames), env.variables());
+    authTokens.forEach(Redactor.shared()::addSecret);
+    checkTokens();
+    checkListing();
+    StateSigner signer = stateSigner(env);
+    List<SkillRoot> roots = new ArrayList<>(commandLineRoots(env));
+    roots.addAll(SkillRoots.resolve(List.of(), env.variables(), env.userHome(), null, List.of()));
+    String version = SkillportCommand.Version.number();
+    List<Path> pluginFolders = PluginFolders.resolve(plugins, env.variables(), env.userHome());
+
+    ServeResources resources = new ServeResources();
+    Thread hook = resources.shutdownHook(STOP_BUDGET);
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      // The authoring tools act in the roots given so far (not the bundled copy) or the named ones.
+      AuthoringFolders authoring =
+          new AuthoringFolders(
+              authoringDirs.isEmpty()
+                  ? roots.stream().map(SkillRoot::path).toList()
+                  : authoringDirs.stream().map(env.workingDirectory()::resolve).toList());
+      // Unpacked for this run only and served at system scope, like the skills plugins ship.
+      if (!noBundled) {
+        BundledSkills bundled = resources.add("bundled skills", BundledSkills.unpack());
+        roots.add(new SkillRoot(bundled.root(), Scope.SYSTEM, "bundled"));
+      }
+      ServeConfig config =
+          ServeConfig.of(roots)
+              // Every processor reads skills: the first tools/list waits for the whole catalog,
+              // and the loader's result does not depend on its parallelism.
+              .withLoaderOptions(
+                  LoaderOptions.DEFAULTS
+                      .withStrict(strict)
+                      .withParallelism(Runtime.getRuntime().availableProcessors()))
+              .withPreload(preload)
+              .withPageSize(pageSize)
+              .withWatch(!noWatch);
+      new AuthoringHandlers(authoring).handlers().forEach(config.handlers()::register);
+      Stores stores = openStores(env, resources);
+      // Launched, not started: the transport takes the client's handshake while the catalog
+      // loads, and every other request waits for it (decision record 0014).
+      SkillportServer server =
+          resources.add(
+              "server",
+              SkillportServer.launch(
+                  config, version, pluginFolders, settings, bridges(env, version)));
+      // Closed after the job scheduler (resources close newest first): jobs are marked interrupted
+      // and their scripts cancelled first, then every script still running, and every process a
+      // script left behind, is killed.
+      ScriptToolRunner scripts = resources.add("script processes", scriptRunner(env));
+      JobScheduler jobs =
+          resources.add("job scheduler", new JobScheduler(stores.jobs(), Math.max(1, jobWorkers)));
+      if (sharedTasks != null) {
+        jobs.share(sharedTaskFolder(env));
+      }
+      CallGuard guard =
+          resources.add("call guard", CallGuard.of(Set.copyOf(deniedSkills), auditLog));
+      server.service().configureExecution(scripts, jobs, guard);
+      server.service().configureStateless(listingPolicy(), toolListingThreshold, signer);
+      server.workflows().useStore(stores.workflows());
+      if (mode.http) {
+        return serveHttp(server, resources);
+      }
+      // The protocol owns the process's stdout; it is opened here, not through System.out, so
+      // nothing else in the process can write to it by accident.
+      server.transportStarted("stdio");
+      InputStream in = new FileInputStream(FileDescriptor.in);
+      OutputStream out = new FileOutputStream(FileDescriptor.out);
+      new StdioTransport(server.mcp(), in, out).run();
+      return SkillportCommand.EXIT_OK;
+    } finally {
+      resources.close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // the JVM is already shutting down: the hook runs (and finds everything closed)
+      }
+    }
+  }
+
+  private int serveHttp(SkillportServer server, ServeResources resources) throws Exception {
+    StreamableHttpTransport.Builder builder =
+        StreamableHttpTransport.builder(server.mcp())
+            .host(host)
+            .port(port)
+            // /readyz answers 200 once the first catalog is served and every adapter is ready.
+            .readiness(server::isReady)
+            // The page for people at / and Prometheus metrics at /metrics, same auth as /mcp.
+            .routes(server.webRoutes());
+    if (!authTokens.isEmpty()) {
+      builder.authTokens(authTokens);
+    }
+    builder
+        .maxSessions(maxSessions)
+        .sessionIdleTimeout(Duration.ofSeconds(sessionIdleSecs))
+        .headerTimeout(Duration.ofSeconds(headerTimeoutSecs));
+    if (maxConnections != null) {
+      builder.maxConnections(maxConnections);
+    }
+    StreamableHttpTransport http = resources.add("HTTP endpoint", builder.build());
+    // Closed before the endpoint (newest first): the live pages' streams end, so stopping the
+    // HTTP server does not wait for them.
+    resources.add("live pages", server.webRoutes());
+    try {
+      http.start();
+    } catch (IOException e) {
+      throw bindFailure(e);
+    }
+    server.transportStarted(http.uri().toString());
+    parent.output().stderr().println("skillport: serving MCP at " + http.uri());
+    parent.output().stderr().flush();
+    resources.awaitStop();
+    return SkillportCommand.EXIT_OK;
+  }
+
+  private StartupFailure bindFailure(IOException e) {
+    String where = host + ":" + port;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof BindException bind) {
+        String reason = String.valueOf(bind.getMessage());
+        if (reason.contains("in use")) {
+          return StartupFailure.environment(
+              "port "
+                  + port
+                  + " on "
+                  + host
+                  + " is in use by another program (perhaps another Skillport): stop it, or"
+                  + " choose another port with --port N (--port 0 takes any free one)",
+              e);
+        }
+        return StartupFailure.environment(
+            "cannot listen on " + where + " (" + reason + "): check --host", e);
+      }
+    }
+    return StartupFailure.environment("cannot listen on " + where + ": " + e.getMessage(), e);
+  }
+
+  /** Port in range, host known, and a token whenever the address is reachable from elsewhere. */
+  private void checkAddress() {
+    if (port < 0 || port > 65535) {
+      throw StartupFailure.usage(
+          "--port " + port + " is not a port: give 1-65535, or 0 for any free port");
+    }
+    if (maxSessions < 1
+        || sessionIdleSecs < 1
+        || headerTimeoutSecs < 1
+        || (maxConnections != null && maxConnections < 1)) {
+      throw StartupFailure.usage(
+          "--max-sessions, --session-idle-timeout, --max-connections and --header-timeout take"
+              + " a positive number");
+    }
+    InetAddress address;
+    try {
+      address = InetAddress.getByName(host);
+    } catch (UnknownHostException e) {
+      throw StartupFailure.usage(
+          "--host " + host + " is not an address of this machine: give an IP address or name");
+    }
+    if (!address.isLoopbackAddress() && authTokens.isEmpty()) {
+      throw StartupFailure.usage(
+          "--host "
+              + host
+              + " is reachable from other machines: give --auth-token TOKEN (clients send it as"
+              + " 'Authorization: Bearer TOKEN'), or serve on 127.0.0.1");
+    }
+  }
+
+  private void checkTokens() {
+    for (String token : authTokens) {
+      if (token.isBlank()) {
+        throw StartupFailure.usage("--auth-token is empty: give a token of printable characters");
+      }
+    }
+  }
+
+  private ListingPolicy listingPolicy() {
+    return ListingPolicy.of(toolListing)
+        .orElseThrow(
+            () ->
+                StartupFailure.usage(
+                    "--tool-listing "
+                        + toolListing
+                        + " is not a policy: give all, catalog or auto"));
+  }
+
+  private void checkListing() {
+    listingPolicy();
+    if (toolListingThreshold < 0) {
+      throw StartupFailure.usage(
+          "--tool-listing-threshold " + toolListingThreshold + " is negative: give 0 or more");
+    }
+  }
+
+  private SharedTaskFolder sharedTaskFolder(CliEnvironment env) {
+    Path dir = env.workingDirectory().resolve(sharedTasks);
+    try {
+      return SharedTaskFolder.open(dir);
+    } catch (IOException e) {
+      throw StartupFailure.environment(
+          "cannot use "
+              + dir
+              + " as the shared task folder ("
+              + e.getMessage()
+              + "): give a writable folder with --shared-tasks DIR",
+          e);
+    }
+  }
+
+  /** The signer of state handed to stateless clients: the configured key, else a random one. */
+  private StateSigner stateSigner(CliEnvironment env) {
+    String key = env.variables().get(STATE_KEY_VARIABLE);
+    if (stateKeyFile != null) {
+      Path file = env.workingDirectory().resolve(stateKeyFile);
+      try {
+        key = Files.readString(file).strip();
+      } catch (IOException e) {
+        throw StartupFailure.environment(
+            "cannot read the state key file " + file + " (" + e.getMessage() + ")", e);
+      }
+      if (key.isEmpty()) {
+        throw StartupFailure.usage("--state-key-file " + file + " is empty: put a secret in it");
+      }
+    }
+    if (key != null && !key.isBlank()) {
+      Redactor.shared().addSecret(key);
+    }
+    return StateSigner.of(key, Clock.systemUTC());
+  }
+
+  private void checkInstance() {
+    if (instance != null && !INSTANCE_NAME.matcher(instance).matches()) {
+      throw StartupFailure.usage(
+          "--instance "
+              + instance
+              + " is not a name: use letters, digits, '.', '_' and '-' (at most 64)");
+    }
+    if (instance != null && jobsDir != null) {
+      throw StartupFailure.usage("give --instance or --jobs-dir, not both");
+    }
+  }
+
+  /** The {@code --skills} roots; each must be a folder this process can read. */
+  private List<SkillRoot> commandLineRoots(CliEnvironment env) {
+    List<SkillRoot> roots =
+        SkillRoots.resolve(skills, Map.of(), env.userHome(), null, List.of()).stream()
+            .map(
+                r -> new SkillRoot(env.workingDirectory().resolve(r.path()), r.scope(), r.origin()))
+            .toList();
+    for (SkillRoot root : roots) {
+      Path path = root.path();
+      if (!Files.exists(path)) {
+        throw StartupFailure.usage("--skills " + path + ": no such folder");
+      }
+      if (!Files.isDirectory(path)) {
+        throw StartupFailure.usage(
+            "--skills " + path + " is not a folder: give the folder that holds the skills");
+      }
+      try (Stream<Path> entries = Files.list(path)) {
+        entries.findFirst();
+      } catch (IOException | SecurityException e) {
+        throw StartupFailure.environment(
+            "cannot read the skill folder "
+                + path
+                + " ("
+                + e.getClass().getSimpleName()
+                + "): check its permissions",
+            e);
+      }
+    }
+    return roots;
+  }
+
+  /** The job and workflow stores of this run, both in one folder. */
+  private record Stores(MvStoreJobStore jobs, MvStoreWorkflowStore workflows) {}
+
+  /**
+   * Opens this server's stores: {@code --jobs-dir}, else {@code ~/.skillport/jobs/NAME} for {@code
+   * --instance NAME}, else for the default name ({@code http-PORT} or {@code stdio}) or, while
+   * another server holds it, the first free {@code NAME-2}, {@code NAME-3}...
+   */
+  private Stores openStores(CliEnvironment env, ServeResources resources) {
+    if (jobsDir != null) {
+      return openStores(env.workingDirectory().resolve(jobsDir), resources, true);
+    }
+    Path home = env.userHome() != null ? env.userHome() : env.workingDirectory();
+    Path base = home.resolve(".skillport").resolve("jobs");
+    if (instance != null) {
+      return openStores(base.resolve(instance), resources, true);
+    }
+    String name = mode.http ? "http-" + port : "stdio";
+    for (int slot = 1; slot <= DEFAULT_INSTANCE_SLOTS; slot++) {
+      Stores stores =
+          openStores(base.resolve(slot == 1 ? name : name + "-" + slot), resources, false);
+      if (stores != null) {
+        return stores;
+      }
+    }
+    throw StartupFailure.environment(
+        "the job stores "
+            + base.resolve(name)
+            + " to "
+            + name
+            + "-"
+            + DEFAULT_INSTANCE_SLOTS
+            + " are all in use by other Skillport servers: name this one with --instance NAME",
+        null);
+  }
+
+  /** The stores in {@code dir}, or null when another server holds them and a retry may follow. */
+  private Stores openStores(Path dir, ServeResources resources, boolean named) {
+    MvStoreJobStore jobs;
+    try {
+      jobs = MvStoreJobStore.open(dir);
+    } catch (StoreInUseException e) {
+      if (!named) {
+        return null;
+      }
+      throw StartupFailure.environment(
+          "the job store in "
+              + dir
+              + " is in use by another Skillport server: give this one its own --instance NAME",
+          e);
+    } catch (IOException e) {
+      throw StartupFailure.environment(
+          "cannot open the job store in "
+              + dir
+              + " ("
+              + e.getMessage()
+              + "): give a writable folder with --jobs-dir DIR",
+          e);
+    }
+    resources.add("job store", jobs);
+    try {
+      MvStoreWorkflowStore workflows =
+          resources.add("workflow store", MvStoreWorkflowStore.open(dir));
+      return new Stores(jobs, workflows);
+    } catch (IOException e) {
+      throw StartupFailure.environment(
+          "cannot open the workflow store in " + dir + " (" + e.getMessage() + ")", e);
+    }
+  }
+
+  private AdapterSettings adapterSettings() {
+    AdapterSettings settings;
+    try {
+      settings = AdapterSettings.parse(adapterSettings);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (blender != null) {
+      settings = settings.with("blender", "executable", blender.toString());
+    }
+    return settings;
+  }
+
+  /** The bridges this server runs: those the operator trusts, by flag or trust file. */
+  private BridgeRuntime bridges(CliEnvironment env, String version) {
+    Path home = env.userHome() != null ? env.userHome() : env.workingDirectory();
+    Path file =
+        trustFile != null ? env.workingDirectory().resolve(trustFile) : TrustFile.defaultPath(home);
+    BridgeTrust trust = new BridgeTrust(Set.copyOf(trustedBridges), file, Redactor.shared());
+    return new BridgeRuntime(
+        trust,
+        Redactor.shared(),
+        env.variables(),
+        Clock.systemUTC(),
+        BridgeRuntime.Options.defaults().withIdle(Duration.ofSeconds(Math.max(1, bridgeIdleSecs))),
+        version);
+  }
+
+  private ScriptToolRunner scriptRunner(CliEnvironment env) {
+    ScriptPolicy policy =
+        ScriptPolicy.defaults()
+            .withPython(python)
+            .withDefaultTimeout(Duration.ofSeconds(Math.max(1, scriptTimeoutSecs)))
+            .withPassEnv(Set.copyOf(scriptEnv))
+            .withDeniedInterpreters(Set.copyOf(deniedInterpreters))
+            .withDccPython(dccPython)
+            .withPythonCompat(!noPythonCompat);
+    return new ScriptToolRunner(policy, env.variables());
+  }
+}

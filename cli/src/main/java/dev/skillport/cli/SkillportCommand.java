@@ -1,0 +1,161 @@
+package dev.skillport.cli;
+
+import dev.skillport.loader.SkillRoot;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code skillport} top-level command. Subcommands reach the output channels and the loader
+ * through it, so one {@link #commandLine} call wires a whole run.
+ */
+@Command(
+    name = "skillport",
+    mixinStandardHelpOptions = true,
+    scope = CommandLine.ScopeType.INHERIT,
+    versionProvider = SkillportCommand.Version.class,
+    description = "Serves Agent Skills to AI agents over the Model Context Protocol.",
+    subcommands = {
+      ValidateCommand.class,
+      ListCommand.class,
+      ServeCommand.class,
+      NewCommand.class,
+      TrustBridgeCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class SkillportCommand implements Callable<Integer> {
+  /** Success, and for {@code validate}: no errors. */
+  public static final int EXIT_OK = 0;
+
+  /** {@code validate} found an error (or no skill). */
+  public static final int EXIT_FAILED = 1;
+
+  /**
+   * {@code serve} cannot start on this machine as asked: the port is in use, the job store is held
+   * by another server, a skill folder cannot be read.
+   */
+  public static final int EXIT_ENVIRONMENT = 1;
+
+  /** The command line itself is wrong: unknown option, missing or non-existent path. */
+  public static final int EXIT_USAGE = 2;
+
+  /** An unexpected failure inside Skillport; the stack trace is logged to stderr. */
+  public static final int EXIT_INTERNAL = 3;
+
+  private static final Logger LOG = LoggerFactory.getLogger(SkillportCommand.class);
+
+  private final CliOutput output;
+  private final CliEnvironment environment;
+
+  @Spec private CommandSpec spec;
+
+  private SkillportCommand(CliOutput output, CliEnvironment environment) {
+    this.output = output;
+    this.environment = environment;
+  }
+
+  /** A ready-to-execute command line writing to {@code output}. */
+  public static CommandLine commandLine(CliOutput output, CliEnvironment environment) {
+    Objects.requireNonNull(output, "output");
+    Objects.requireNonNull(environment, "environment");
+    CommandLine cl = new CommandLine(new SkillportCommand(output, environment));
+    cl.setOut(output.stdout());
+    cl.setErr(output.stderr());
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    cl.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          if (e instanceof StartupFailure failure) {
+            commandLine.getErr().println("skillport: " + failure.getMessage());
+            if (verbose(parseResult)) {
+              failure.printStackTrace(commandLine.getErr());
+            }
+            commandLine.getErr().flush();
+            return failure.exitCode();
+          }
+          LOG.error("skillport {} failed", commandLine.getCommandName(), e);
+          commandLine.getErr().println("skillport: internal error: " + e);
+          return EXIT_INTERNAL;
+        });
+    cl.getCommandSpec().exitCodeOnInvalidInput(EXIT_USAGE);
+    cl.getSubcommands()
+        .values()
+        .forEach(sub -> sub.getCommandSpec().exitCodeOnInvalidInput(EXIT_USAGE));
+    return cl;
+  }
+
+  private static boolean verbose(ParseResult result) {
+    for (ParseResult r = result; r != null; r = r.subcommand()) {
+      if (r.hasMatchedOption("--verbose")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Without a subcommand there is nothing to do: a usage error. */
+  @Override
+  public Integer call() {
+    throw new ParameterException(spec.commandLine(), "Missing subcommand");
+  }
+
+  CliOutput output() {
+    return output;
+  }
+
+  List<SkillRoot> roots(SkillPaths paths) {
+    return paths.roots(environment);
+  }
+
+  DisplayPaths displayPaths() {
+    return new DisplayPaths(environment.workingDirectory());
+  }
+
+  CliEnvironment environment() {
+    return environment;
+  }
+
+  SkillTreeReader reader() {
+    return new SkillTreeReader(environment, output.stderr());
+  }
+
+  /** Reads the version Maven wrote into {@code version.properties} at build time. */
+  static final class Version implements IVersionProvider {
+    /** This build's version, for example {@code 0.1.0-SNAPSHOT}. */
+    static String number() {
+      Properties props = new Properties();
+      try (InputStream in = Version.class.getResourceAsStream("version.properties")) {
+        if (in != null) {
+          props.load(in);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return props.getProperty("version", "unknown");
+    }
+
+    @Override
+    public String[] getVersion() {
+      return new String[] {
+        "skillport " + number(),
+        "Java "
+            + System.getProperty("java.version")
+            + " ("
+            + System.getProperty("java.vendor")
+            + ")"
+      };
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package dev.skillport.cli;
+
+import dev.skillport.api.skill.McpBridgeSpec;
+import dev.skillport.api.skill.Skill;
+import dev.skillport.api.skill.SkillState;
+import dev.skillport.server.bridge.BridgeFingerprint;
+import dev.skillport.server.bridge.BridgeTrust;
+import dev.skillport.server.bridge.TrustFile;
+import dev.skillport.server.secrets.Redactor;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code skillport trust-bridge PATH…}: the operator's act of trusting the MCP bridges of the
+ * skills found, after reading what each runs. Each is written to the trust file as its exact
+ * command, arguments and {@code mcp.yaml} digest; a server reading that file runs it, and stops
+ * running it when any of the three changes.
+ */
+@Command(
+    name = "trust-bridge",
+    description =
+        "Trust the MCP bridges of the skills found: print what each runs and record its exact"
+            + " command, arguments and mcp.yaml digest in the trust file.")
+final class TrustBridgeCommand implements Callable<Integer> {
+  @ParentCommand private SkillportCommand parent;
+
+  @Mixin private SkillPaths paths;
+
+  @Option(
+      names = "--trust-file",
+      paramLabel = "FILE",
+      description = "The trust file to write (default ~/.skillport/trusted-bridges.yaml).")
+  private Path trustFile;
+
+  @Override
+  public Integer call() {
+    CliEnvironment env = parent.environment();
+    PrintWriter out = parent.output().stdout();
+    PrintWriter err = parent.output().stderr();
+    Path home = env.userHome() != null ? env.userHome() : env.workingDirectory();
+    Path file =
+        trustFile != null ? env.workingDirectory().resolve(trustFile) : TrustFile.defaultPath(home);
+    BridgeTrust refusals = BridgeTrust.none(Redactor.shared());
+    List<Skill> bridges = new ArrayList<>();
+    for (Skill skill : parent.reader().read(parent.roots(paths), false).skills()) {
+      if (skill.bridge().isPresent() && skill.state() != SkillState.SHADOWED) {
+        bridges.add(skill);
+      }
+    }
+    if (bridges.isEmpty()) {
+      err.println("skillport: no skill with a valid MCP bridge (metadata.dcc-mcp.mcp) was found");
+      err.flush();
+      return SkillportCommand.EXIT_FAILED;
+    }
+    int failed = 0;
+    for (Skill skill : bridges) {
+      McpBridgeSpec spec = skill.bridge().orElseThrow();
+      if (refusals.check(skill) instanceof BridgeTrust.Verdict.SecretInline inline) {
+        err.println("skillport: not trusted: " + inline.message() + " (" + inline.hint() + ")");
+        failed++;
+        continue;
+      }
+      BridgeFingerprint fingerprint = BridgeFingerprint.of(spec);
+      try {
+        TrustFile.put(file, skill.name(), fingerprint);
+      } catch (IOException e) {
+        err.println("skillport: cannot write " + file + ": " + e.getMessage());
+        err.flush();
+        return SkillportCommand.EXIT_ENVIRONMENT;
+      }
+      out.println("trusted " + skill.name() + ": " + commandLine(spec));
+      out.println("  cwd: " + parent.displayPaths().show(spec.cwd()));
+      for (Map.Entry<String, String> e : spec.env().entrySet()) {
+        out.println("  env " + e.getKey() + "=" + Redactor.shared().text(shown(e)));
+      }
+      out.println("  mcp.yaml: " + fingerprint.digest());
+    }
+    if (failed < bridges.size()) {
+      out.println("in " + file);
+    }
+    out.flush();
+    err.flush();
+    return failed == 0 ? SkillportCommand.EXIT_OK : SkillportCommand.EXIT_FAILED;
+  }
+
+  private static String shown(Map.Entry<String, String> e) {
+    return Redactor.shared().isSecretName(e.getKey()) && !Redactor.isReference(e.getValue())
+        ? Redactor.MASK
+        : e.getValue();
+  }
+
+  private static String commandLine(McpBridgeSpec spec) {
+    StringBuilder line = new StringBuilder(spec.command());
+    for (String arg : spec.args()) {
+      line.append(' ').append(arg.isEmpty() || arg.contains(" ") ? "'" + arg + "'" : arg);
+    }
+    return line.toString();
+  }
+}

@@ -1,0 +1,146 @@
+package dev.skillport.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.server.jobs.RawMcpClient;
+import dev.skillport.testsupport.LaunchedServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Several servers of one user on one machine (a studio running one per host application) each keep
+ * their own job records: a default name takes the next free numbered store, a named instance finds
+ * its records again after a restart.
+ */
+class ServeInstancesIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  @TempDir Path home;
+  @TempDir Path skills;
+
+  @Test
+  void twoServersWithDefaultNames_eachKeepsItsJobsInAStoreOfItsOwn() throws Exception {
+    writeSkill();
+    try (LaunchedServer first = start();
+        LaunchedServer second = start()) {
+      String one = squared(new RawMcpClient(first.uri()), 3);
+      String two = squared(new RawMcpClient(second.uri()), 4);
+
+      assertThat(first.stderr()).doesNotContain("memory").doesNotContain("WARN");
+      assertThat(second.stderr()).doesNotContain("memory").doesNotContain("WARN");
+      assertThat(home.resolve(".skillport/jobs/http-0/jobs.mv.db")).isRegularFile();
+      assertThat(home.resolve(".skillport/jobs/http-0-2/jobs.mv.db")).isRegularFile();
+      assertThat(one).isNotEqualTo(two);
+    }
+  }
+
+  @Test
+  void namedInstancesSideBySide_eachFindsItsJobsAfterARestart() throws Exception {
+    writeSkill();
+    String mayaJob;
+    String blenderJob;
+    try (LaunchedServer maya = start("--instance", "maya");
+        LaunchedServer blender = start("--instance", "blender")) {
+      mayaJob = squared(new RawMcpClient(maya.uri()), 5);
+      blenderJob = squared(new RawMcpClient(blender.uri()), 6);
+    }
+
+    try (LaunchedServer maya = start("--instance", "maya");
+        LaunchedServer blender = start("--instance", "blender")) {
+      JsonNode fromMaya = new RawMcpClient(maya.uri()).status(mayaJob);
+      JsonNode fromBlender = new RawMcpClient(blender.uri()).status(blenderJob);
+
+      assertThat(fromMaya.path("status").asText()).isEqualTo("completed");
+      assertThat(fromMaya.at("/result/structuredContent/square").asInt()).isEqualTo(25);
+      assertThat(fromBlender.path("status").asText()).isEqualTo("completed");
+      assertThat(fromBlender.at("/result/structuredContent/square").asInt()).isEqualTo(36);
+    }
+  }
+
+  @Test
+  void twoStdioServers_takeStdioAndStdio2() throws Exception {
+    List<Process> servers = new ArrayList<>();
+    try {
+      for (String store : List.of("stdio", "stdio-2")) {
+        ProcessBuilder builder =
+            new ProcessBuilder(
+                    LaunchedServer.launcher().toString(),
+                    "serve",
+                    "--stdio",
+                    "--no-watch",
+                    "--no-bundled")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().putAll(LaunchedServer.environment(home));
+        servers.add(builder.start());
+        Path file = home.resolve(".skillport/jobs").resolve(store).resolve("jobs.mv.db");
+        await().atMost(WAIT).until(() -> Files.isRegularFile(file));
+      }
+      for (Process server : servers) {
+        assertThat(server.isAlive()).isTrue();
+        // End of input ends a stdio server normally.
+        server.getOutputStream().close();
+        assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(server.exitValue()).isZero();
+      }
+    } finally {
+      servers.forEach(Process::destroyForcibly);
+    }
+  }
+
+  private LaunchedServer start(String... args) {
+    List<String> all =
+        new ArrayList<>(
+            List.of(
+                "--no-watch", "--no-bundled", "--skills", skills.toString(), "--preload", "work"));
+    all.addAll(List.of(args));
+    return LaunchedServer.start(home, all.toArray(String[]::new));
+  }
+
+  /** Runs {@code work__square} as a job to its end and returns the job id. */
+  private static String squared(RawMcpClient client, int n) throws Exception {
+    String id = client.callAsync("work__square", JSON.createObjectNode().put("n", n));
+    await().atMost(WAIT).until(() -> client.status(id).path("status").asText().equals("completed"));
+    return id;
+  }
+
+  private void writeSkill() throws IOException {
+    Path scripts = Files.createDirectories(skills.resolve("work/scripts"));
+    Files.writeString(
+        skills.resolve("work/SKILL.md"),
+        """
+        ---
+        name: work
+        description: Squares numbers
+        metadata:
+          dcc-mcp:
+            tools: tools.yaml
+        ---
+        """);
+    Files.writeString(
+        skills.resolve("work/tools.yaml"),
+        """
+        tools:
+          - name: square
+            description: Squares n
+        """);
+    Files.writeString(
+        scripts.resolve("square.py"),
+        """
+        import json, sys
+        n = json.load(sys.stdin)["n"]
+        print(json.dumps({"square": n * n}))
+        """);
+  }
+}

@@ -1,0 +1,43 @@
+package dev.skillport.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SkillportCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void version_printsBuildVersionAndJava() {
+    CliRun run = CliRun.execute(dir, "--version");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out())
+        .containsPattern("(?m)^skillport \\d+\\.\\d+\\.\\d+")
+        .doesNotContain("${")
+        .contains("Java " + System.getProperty("java.version"));
+  }
+
+  @Test
+  void noSubcommand_usageErrorExitTwo() {
+    CliRun run = CliRun.execute(dir);
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("Missing subcommand").contains("validate").contains("list");
+  }
+
+  @Test
+  void unknownSubcommand_usageErrorExitTwo() {
+    assertThat(CliRun.execute(dir, "serve-all").exitCode()).isEqualTo(2);
+  }
+
+  @Test
+  void help_onSubcommand_listsExitCodes() {
+    CliRun run = CliRun.execute(dir, "validate", "--help");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).contains("--strict").contains("--format").contains("Exit codes:");
+  }
+}

@@ -1,0 +1,164 @@
+package dev.skillport.server.architecture;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.GeneralCodingRules;
+
+/** The rules, kept apart from the tests so they can also be checked against bad examples. */
+final class ArchitectureRules {
+  private ArchitectureRules() {}
+
+  static final String API = "dev.skillport.api..";
+  static final String LOADER = "dev.skillport.loader..";
+  static final String REGISTRY = "dev.skillport.registry..";
+  static final String CLI = "dev.skillport.cli..";
+  static final String MCP = "dev.skillport.mcp..";
+  static final String SDK = "dev.skillport.sdk..";
+  static final String BUNDLED = "dev.skillport.bundled..";
+  static final String SERVER = "dev.skillport.server..";
+
+  static final ArchRule API_DEPENDS_ON_NOTHING_OF_OURS =
+      noClasses()
+          .that()
+          .resideInAPackage(API)
+          .should()
+          .dependOnClassesThat(resideInAPackage("dev.skillport..").and(not(resideInAPackage(API))))
+          .because("platform-api is the contract every other module builds on");
+
+  static final ArchRule LOADER_DEPENDS_ONLY_ON_API =
+      noClasses()
+          .that()
+          .resideInAPackage(LOADER)
+          .should()
+          .dependOnClassesThat(
+              resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, LOADER))))
+          .because("skill-loader may use platform-api only");
+
+  static final ArchRule MCP_DEPENDS_ONLY_ON_JACKSON_SLF4J_JETTY =
+      classes()
+          .that()
+          .resideInAPackage(MCP)
+          .should()
+          .onlyDependOnClassesThat(
+              resideInAnyPackage(
+                  MCP, "java..", "com.fasterxml.jackson..", "org.slf4j..", "org.eclipse.jetty.."))
+          .because("the protocol layer knows JSON-RPC, MCP and transports, nothing of skills");
+
+  // No registry classes may exist yet: the rule then holds vacuously instead of failing as empty.
+  static final ArchRule REGISTRY_DOES_NOT_KNOW_LOADER =
+      noClasses()
+          .that()
+          .resideInAPackage(REGISTRY)
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage(LOADER)
+          .allowEmptyShould(true)
+          .because("the server composes registry and loader; they do not know each other");
+
+  static final ArchRule LOADER_DOES_NOT_KNOW_REGISTRY =
+      noClasses()
+          .that()
+          .resideInAPackage(LOADER)
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage(REGISTRY)
+          .allowEmptyShould(true)
+          .because("the server composes registry and loader; they do not know each other");
+
+  static final ArchRule SERVER_DOES_NOT_KNOW_CLI =
+      noClasses()
+          .that()
+          .resideInAPackage(SERVER)
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage(CLI)
+          .because("the command line composes a server from its configuration, not the reverse");
+
+  /**
+   * The modules in the order of the root pom: each may use only those below it. Test support and
+   * plugins are outside the layers (they are not on the class path as production code).
+   */
+  static final ArchRule MODULES_DEPEND_DOWNWARD =
+      layeredArchitecture()
+          .consideringOnlyDependenciesInLayers()
+          .layer("platform-api")
+          .definedBy(API)
+          .layer("skill-loader")
+          .definedBy(LOADER)
+          .layer("registry")
+          .definedBy(REGISTRY)
+          .layer("skill-sdk")
+          .definedBy(SDK)
+          .layer("mcp")
+          .definedBy(MCP)
+          .layer("bundled-skills")
+          .definedBy(BUNDLED)
+          .layer("server")
+          .definedBy(SERVER)
+          .layer("cli")
+          .definedBy(CLI)
+          .whereLayer("cli")
+          .mayNotBeAccessedByAnyLayer()
+          .whereLayer("server")
+          .mayOnlyBeAccessedByLayers("cli")
+          .whereLayer("bundled-skills")
+          .mayOnlyBeAccessedByLayers("server", "cli")
+          .whereLayer("mcp")
+          .mayOnlyBeAccessedByLayers("server", "cli")
+          .whereLayer("skill-sdk")
+          .mayOnlyBeAccessedByLayers("bundled-skills", "server", "cli")
+          .whereLayer("registry")
+          .mayOnlyBeAccessedByLayers("server", "cli")
+          .whereLayer("skill-loader")
+          .mayOnlyBeAccessedByLayers("skill-sdk", "bundled-skills", "server", "cli")
+          .because("a module never uses one built after it (architecture.md, Modules)");
+
+  static final ArchRule NO_CYCLES_BETWEEN_TOP_LEVEL_PACKAGES =
+      slices().matching("dev.skillport.(*)..").should().beFreeOfCycles();
+
+  /** Every package, sub-packages included. */
+  static final ArchRule NO_CYCLES_BETWEEN_PACKAGES =
+      slices().matching("dev.skillport.(**)").should().beFreeOfCycles();
+
+  static final ArchRule STDOUT_ONLY_THROUGH_CLI_OUTPUT =
+      noClasses()
+          .that()
+          .doNotHaveFullyQualifiedName("dev.skillport.cli.CliOutput")
+          .should()
+          .accessField(System.class, "out")
+          .because(
+              "stdout carries command results and the stdio protocol; only CliOutput writes it");
+
+  static final ArchRule STDERR_ONLY_IN_CLI =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage(CLI)
+          .should()
+          .accessField(System.class, "err")
+          .because("outside the command line, messages go through SLF4J");
+
+  static final ArchRule NO_GENERIC_EXCEPTIONS =
+      GeneralCodingRules.NO_CLASSES_SHOULD_THROW_GENERIC_EXCEPTIONS.because(
+          "an exception says who must act; RuntimeException and Exception say nothing");
+
+  static final ArchRule NO_GRAB_BAG_NAMES =
+      noClasses()
+          .should()
+          .haveSimpleNameEndingWith("Util")
+          .orShould()
+          .haveSimpleNameEndingWith("Utils")
+          .orShould()
+          .haveSimpleNameEndingWith("Helper")
+          .orShould()
+          .haveSimpleNameEndingWith("Helpers")
+          .orShould()
+          .haveSimpleNameEndingWith("Manager")
+          .because("classes are named by role; a helper lives with its one consumer");
+}

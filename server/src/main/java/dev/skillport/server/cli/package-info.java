@@ -1,5 +1,0 @@
-/**
- * The {@code skillport} command line: {@code validate} and {@code list} over skill folders, with
- * stdout written only through {@link dev.skillport.server.cli.CliOutput}.
- */
-package dev.skillport.server.cli;
