@@ -3,7 +3,7 @@ package dev.skillport.cli;
 import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.LayoutBase;
-import dev.skillport.server.secrets.Redactor;
+import dev.skillport.runtime.secrets.Redactor;
 
 /**
  * A pattern layout whose every line (message, arguments and stack trace alike) passes through the

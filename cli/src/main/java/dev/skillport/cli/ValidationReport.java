@@ -5,7 +5,7 @@ import dev.skillport.api.diagnostic.Severity;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.LoadResult;
-import dev.skillport.server.secrets.Redactor;
+import dev.skillport.runtime.secrets.Redactor;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -10,7 +10,7 @@ import dev.skillport.api.status.AuditEntry;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.mcp.Era;
 import dev.skillport.registry.Catalog;
-import dev.skillport.server.jobs.JobStatus;
+import dev.skillport.runtime.jobs.JobStatus;
 import dev.skillport.server.metrics.ServerMetrics;
 import java.io.IOException;
 import java.io.PrintWriter;

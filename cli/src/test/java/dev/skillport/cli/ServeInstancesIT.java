@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.skillport.server.jobs.RawMcpClient;
+import dev.skillport.runtime.jobs.RawMcpClient;
 import dev.skillport.testsupport.LaunchedServer;
 import java.io.IOException;
 import java.nio.file.Files;

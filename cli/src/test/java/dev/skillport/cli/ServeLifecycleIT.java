@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.skillport.server.jobs.JobRecord;
-import dev.skillport.server.jobs.JobStatus;
-import dev.skillport.server.jobs.MvStoreJobStore;
-import dev.skillport.server.jobs.RawMcpClient;
+import dev.skillport.runtime.jobs.JobRecord;
+import dev.skillport.runtime.jobs.JobStatus;
+import dev.skillport.runtime.jobs.MvStoreJobStore;
+import dev.skillport.runtime.jobs.RawMcpClient;
 import dev.skillport.testsupport.ExternalCommand;
 import dev.skillport.testsupport.LaunchedServer;
 import java.io.IOException;

@@ -2,8 +2,8 @@ package dev.skillport.benchmarks.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.server.jobs.JobRecord;
-import dev.skillport.server.jobs.JobStatus;
+import dev.skillport.runtime.jobs.JobRecord;
+import dev.skillport.runtime.jobs.JobStatus;
 import java.util.List;
 import java.util.stream.LongStream;
 import org.junit.jupiter.params.ParameterizedTest;

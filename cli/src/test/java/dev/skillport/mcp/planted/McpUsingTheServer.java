@@ -1,6 +1,6 @@
 package dev.skillport.mcp.planted;
 
-import dev.skillport.server.secrets.Redactor;
+import dev.skillport.runtime.secrets.Redactor;
 
 /** A protocol-layer class that uses the server built on top of it. */
 public final class McpUsingTheServer {

@@ -22,6 +22,8 @@ final class ArchitectureRules {
   static final String MCP = "dev.skillport.mcp..";
   static final String SDK = "dev.skillport.sdk..";
   static final String BUNDLED = "dev.skillport.bundled..";
+  static final String RUNTIME = "dev.skillport.runtime..";
+  static final String WORKFLOWS = "dev.skillport.workflows..";
   static final String SERVER = "dev.skillport.server..";
 
   static final ArchRule API_DEPENDS_ON_NOTHING_OF_OURS =
@@ -72,6 +74,16 @@ final class ArchitectureRules {
           .allowEmptyShould(true)
           .because("the server composes registry and loader; they do not know each other");
 
+  static final ArchRule RUNTIME_KNOWS_NO_PROTOCOL =
+      noClasses()
+          .that()
+          .resideInAnyPackage(RUNTIME, WORKFLOWS)
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(MCP, "org.eclipse.jetty..", LOADER)
+          .because(
+              "running a call answers a typed outcome; the MCP surface in server renders the wire");
+
   static final ArchRule SERVER_DOES_NOT_KNOW_CLI =
       noClasses()
           .that()
@@ -98,6 +110,10 @@ final class ArchitectureRules {
           .definedBy(SDK)
           .layer("mcp")
           .definedBy(MCP)
+          .layer("runtime")
+          .definedBy(RUNTIME)
+          .layer("workflows")
+          .definedBy(WORKFLOWS)
           .layer("bundled-skills")
           .definedBy(BUNDLED)
           .layer("server")
@@ -110,12 +126,16 @@ final class ArchitectureRules {
           .mayOnlyBeAccessedByLayers("cli")
           .whereLayer("bundled-skills")
           .mayOnlyBeAccessedByLayers("server", "cli")
+          .whereLayer("workflows")
+          .mayOnlyBeAccessedByLayers("server", "cli")
+          .whereLayer("runtime")
+          .mayOnlyBeAccessedByLayers("workflows", "server", "cli")
           .whereLayer("mcp")
           .mayOnlyBeAccessedByLayers("server", "cli")
           .whereLayer("skill-sdk")
           .mayOnlyBeAccessedByLayers("bundled-skills", "server", "cli")
           .whereLayer("registry")
-          .mayOnlyBeAccessedByLayers("server", "cli")
+          .mayOnlyBeAccessedByLayers("runtime", "server", "cli")
           .whereLayer("skill-loader")
           .mayOnlyBeAccessedByLayers("skill-sdk", "bundled-skills", "server", "cli")
           .because("a module never uses one built after it (architecture.md, Modules)");

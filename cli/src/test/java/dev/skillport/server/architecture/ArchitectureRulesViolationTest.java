@@ -7,6 +7,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
 import dev.skillport.mcp.planted.McpUsingSkillTypes;
 import dev.skillport.mcp.planted.McpUsingTheServer;
+import dev.skillport.runtime.planted.RuntimeUsingTheProtocol;
 import dev.skillport.server.architecture.violations.CommandLineUser;
 import dev.skillport.server.architecture.violations.CyclicA;
 import dev.skillport.server.architecture.violations.GenericThrower;
@@ -49,6 +50,12 @@ class ArchitectureRulesViolationTest {
   void serverRule_serverClassUsingTheCommandLine_violated() {
     assertViolated(ArchitectureRules.SERVER_DOES_NOT_KNOW_CLI, CommandLineUser.class);
     assertViolated(ArchitectureRules.MODULES_DEPEND_DOWNWARD, CommandLineUser.class);
+  }
+
+  @Test
+  void runtimeRule_runtimeClassWritingTheWire_violated() {
+    assertViolated(ArchitectureRules.RUNTIME_KNOWS_NO_PROTOCOL, RuntimeUsingTheProtocol.class);
+    assertViolated(ArchitectureRules.MODULES_DEPEND_DOWNWARD, RuntimeUsingTheProtocol.class);
   }
 
   @Test

@@ -47,6 +47,7 @@ class ArchitectureTest {
             "no cycles between modules", ArchitectureRules.NO_CYCLES_BETWEEN_TOP_LEVEL_PACKAGES),
         Arguments.of("no cycles between packages", ArchitectureRules.NO_CYCLES_BETWEEN_PACKAGES),
         Arguments.of("server does not know cli", ArchitectureRules.SERVER_DOES_NOT_KNOW_CLI),
+        Arguments.of("runtime knows no protocol", ArchitectureRules.RUNTIME_KNOWS_NO_PROTOCOL),
         Arguments.of("modules depend downward", ArchitectureRules.MODULES_DEPEND_DOWNWARD),
         Arguments.of(
             "stdout only through CliOutput", ArchitectureRules.STDOUT_ONLY_THROUGH_CLI_OUTPUT),
@@ -67,10 +68,12 @@ class ArchitectureTest {
         .anyMatch(p -> p.startsWith("dev.skillport.api"))
         .anyMatch(p -> p.startsWith("dev.skillport.loader"))
         .anyMatch(p -> p.startsWith("dev.skillport.mcp"))
+        .anyMatch(p -> p.startsWith("dev.skillport.runtime"))
+        .anyMatch(p -> p.startsWith("dev.skillport.workflows"))
         .anyMatch(p -> p.startsWith("dev.skillport.server"))
         .anyMatch(p -> p.startsWith("dev.skillport.cli"));
     assertThat(production.contain(ArchitectureTest.class)).isFalse();
     // The server's test helpers reach this module as a test jar; they are tests too.
-    assertThat(production.contain("dev.skillport.server.jobs.RawMcpClient")).isFalse();
+    assertThat(production.contain("dev.skillport.runtime.jobs.RawMcpClient")).isFalse();
   }
 }

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.server.jobs.RawMcpClient;
+import dev.skillport.runtime.jobs.RawMcpClient;
 import dev.skillport.testsupport.LaunchedServer;
 import java.io.BufferedReader;
 import java.io.InputStream;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.server.jobs.RawMcpClient;
+import dev.skillport.runtime.jobs.RawMcpClient;
 import dev.skillport.testsupport.LaunchedServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -9,7 +9,7 @@ import dev.skillport.loader.SkillLoader;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
-import dev.skillport.server.secrets.Redactor;
+import dev.skillport.runtime.secrets.Redactor;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;

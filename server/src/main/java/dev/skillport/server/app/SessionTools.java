@@ -6,6 +6,7 @@ import dev.skillport.api.tool.ToolResult;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.SessionView;
+import dev.skillport.runtime.CallMeta;
 import java.util.List;
 
 /**

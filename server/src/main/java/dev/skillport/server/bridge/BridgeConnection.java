@@ -2,8 +2,8 @@ package dev.skillport.server.bridge;
 
 import dev.skillport.api.skill.McpBridgeSpec;
 import dev.skillport.mcp.client.McpClient;
-import dev.skillport.server.process.ProcessTree;
-import dev.skillport.server.secrets.Redactor;
+import dev.skillport.runtime.process.ProcessTree;
+import dev.skillport.runtime.secrets.Redactor;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

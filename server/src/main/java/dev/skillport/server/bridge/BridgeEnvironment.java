@@ -1,8 +1,8 @@
 package dev.skillport.server.bridge;
 
 import dev.skillport.api.skill.McpBridgeSpec;
-import dev.skillport.server.process.ChildEnvironment;
-import dev.skillport.server.secrets.Redactor;
+import dev.skillport.runtime.process.ChildEnvironment;
+import dev.skillport.runtime.secrets.Redactor;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

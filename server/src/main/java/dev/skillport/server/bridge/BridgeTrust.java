@@ -2,7 +2,7 @@ package dev.skillport.server.bridge;
 
 import dev.skillport.api.skill.McpBridgeSpec;
 import dev.skillport.api.skill.Skill;
-import dev.skillport.server.secrets.Redactor;
+import dev.skillport.runtime.secrets.Redactor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.files.RefusedFileException;
 import dev.skillport.loader.files.RegularFiles;
 import dev.skillport.registry.Catalog;
-import dev.skillport.server.secrets.Redactor;
+import dev.skillport.runtime.secrets.Redactor;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -3,7 +3,7 @@ package dev.skillport.server.serve;
 import dev.skillport.api.resource.ResourceProvider;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
-import dev.skillport.server.app.HandlerRegistry;
+import dev.skillport.runtime.HandlerRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -8,9 +8,9 @@ import dev.skillport.mcp.ErrorKind;
 import dev.skillport.mcp.McpException;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.RequestContext;
+import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.server.app.SkillportService;
-import dev.skillport.server.jobs.JobRecord;
-import dev.skillport.server.jobs.TaskView;
+import dev.skillport.server.app.TaskView;
 import java.util.Objects;
 
 /**

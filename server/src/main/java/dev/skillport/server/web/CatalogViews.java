@@ -17,7 +17,7 @@ import dev.skillport.api.status.ToolMetrics;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.search.SkillHit;
 import dev.skillport.registry.search.SkillQuery;
-import dev.skillport.server.jobs.JobRecord;
+import dev.skillport.runtime.jobs.JobRecord;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

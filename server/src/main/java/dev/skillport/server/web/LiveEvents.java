@@ -3,7 +3,7 @@ package dev.skillport.server.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.server.jobs.JobRecord;
+import dev.skillport.runtime.jobs.JobRecord;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -3,7 +3,7 @@ package dev.skillport.server.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.status.ServerIntrospection;
 import dev.skillport.registry.Catalog;
-import dev.skillport.server.jobs.JobRecord;
+import dev.skillport.runtime.jobs.JobRecord;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;

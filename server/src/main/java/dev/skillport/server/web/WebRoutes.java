@@ -72,7 +72,7 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
   }
 
   /** The receiver of job changes, for the live jobs page. */
-  public void onJob(dev.skillport.server.jobs.JobRecord job) {
+  public void onJob(dev.skillport.runtime.jobs.JobRecord job) {
     live.job(job);
   }
 

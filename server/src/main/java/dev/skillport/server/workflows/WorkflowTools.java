@@ -18,16 +18,25 @@ import dev.skillport.mcp.SessionListener;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.SessionView;
-import dev.skillport.server.app.CallMeta;
-import dev.skillport.server.app.CallOutcome;
-import dev.skillport.server.app.CapabilityRequiredException;
-import dev.skillport.server.app.ClientReplies;
+import dev.skillport.runtime.CallMeta;
+import dev.skillport.runtime.CallOutcome;
+import dev.skillport.runtime.CapabilityRequiredException;
+import dev.skillport.runtime.ClientReplies;
+import dev.skillport.runtime.UnknownToolException;
+import dev.skillport.runtime.jobs.JobRecord;
+import dev.skillport.runtime.jobs.JobStatus;
 import dev.skillport.server.app.SessionState;
 import dev.skillport.server.app.SessionTools;
 import dev.skillport.server.app.SkillportService;
-import dev.skillport.server.app.UnknownToolException;
-import dev.skillport.server.jobs.JobRecord;
-import dev.skillport.server.jobs.JobStatus;
+import dev.skillport.workflows.InlineWorkflow;
+import dev.skillport.workflows.MemoryWorkflowStore;
+import dev.skillport.workflows.RunClient;
+import dev.skillport.workflows.Sleeper;
+import dev.skillport.workflows.TemplateException;
+import dev.skillport.workflows.ToolCaller;
+import dev.skillport.workflows.WorkflowEngine;
+import dev.skillport.workflows.WorkflowInputs;
+import dev.skillport.workflows.WorkflowStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -274,7 +283,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
     ToolCaller caller =
         (tool, a, c) -> {
           try {
-            return stepResult(service.call(session, tool, a, c, stepMeta), stepMeta, c);
+            return stepResult(service.call(session, tool, a, c, stepMeta), c);
           } catch (UnknownToolException e) {
             return errorResult(e.code(), e.getMessage() + " (" + e.hint() + ")");
           } catch (CapabilityRequiredException e) {
@@ -320,10 +329,10 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
    * The wait is on the job's completion, checking the step's cancellation every {@value
    * #CANCEL_CHECK_MS} ms.
    */
-  private JsonNode stepResult(CallOutcome outcome, CallMeta meta, ToolContext ctx) {
+  private ToolResult stepResult(CallOutcome outcome, ToolContext ctx) {
     JobRecord queued = queuedJob(outcome);
     if (queued == null) {
-      return SkillportService.render(outcome, meta);
+      return ranResult(outcome);
     }
     String jobId = queued.id();
     CompletableFuture<JobRecord> done = service.jobs().completion(jobId).orElse(null);
@@ -335,7 +344,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
         try {
           JobRecord job = done.get(CANCEL_CHECK_MS, TimeUnit.MILLISECONDS);
           return job.result() != null
-              ? job.result()
+              ? jobResult(job.result())
               : errorResult(jobFailure(job.status()), "job " + jobId + ": " + job.error());
         } catch (TimeoutException e) {
           if (ctx.isCancelled()) {
@@ -395,16 +404,52 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
     };
   }
 
-  private static JsonNode errorResult(ToolFailureCode code, String message) {
-    ToolResult r = ToolResult.failure(code, message, null);
-    ObjectNode o = NODES.objectNode().put("isError", true);
-    o.putArray("content").addObject().put("type", "text").put("text", text(r));
-    o.set("structuredContent", r.structured());
-    return o;
+  private static ToolResult errorResult(ToolFailureCode code, String message) {
+    return ToolResult.failure(code, message, null);
   }
 
-  private static String text(ToolResult r) {
-    return r.content().isEmpty() || !(r.content().get(0) instanceof Content.Text t) ? "" : t.text();
+  /** What a call that did not become a job produced, through {@code call_tool} too. */
+  private static ToolResult ranResult(CallOutcome outcome) {
+    return outcome.accept(
+        new CallOutcome.Visitor<ToolResult>() {
+          @Override
+          public ToolResult completed(CallOutcome.Completed completed) {
+            return completed.result();
+          }
+
+          @Override
+          public ToolResult queued(CallOutcome.Queued queued) {
+            throw new IllegalStateException("a queued call has no result yet");
+          }
+
+          @Override
+          public ToolResult refused(CallOutcome.Refused refused) {
+            return refused.result();
+          }
+
+          @Override
+          public ToolResult delegated(CallOutcome.Delegated delegated) {
+            return delegated.outcome().accept(this);
+          }
+        });
+  }
+
+  /**
+   * A finished job's result as a step reads it: its text items, structured content and error flag.
+   * The job keeps the result as the {@code tools/call} result it answers {@code tasks/result} with.
+   */
+  private static ToolResult jobResult(JsonNode wire) {
+    List<Content> texts = new ArrayList<>();
+    for (JsonNode item : wire.path("content")) {
+      if ("text".equals(item.path("type").asText())) {
+        texts.add(new Content.Text(item.path("text").asText()));
+      }
+    }
+    JsonNode structured = wire.get("structuredContent");
+    return new ToolResult(
+        texts,
+        structured != null && structured.isObject() ? structured : null,
+        wire.path("isError").asBoolean(false));
   }
 
   private record Found(String skill, WorkflowSpec spec) {}

@@ -13,6 +13,8 @@ import dev.skillport.loader.SkillLoader;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
+import dev.skillport.runtime.HandlerRegistry;
+import dev.skillport.runtime.ScriptToolRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

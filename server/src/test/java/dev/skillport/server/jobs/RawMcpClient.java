@@ -1,4 +1,4 @@
-package dev.skillport.server.jobs;
+package dev.skillport.runtime.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,9 +1,10 @@
-package dev.skillport.server.jobs;
+package dev.skillport.runtime.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.server.app.TaskView;
 import java.nio.file.Path;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

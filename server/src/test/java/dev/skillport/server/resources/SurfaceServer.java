@@ -8,7 +8,7 @@ import dev.skillport.api.skill.Scope;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
-import dev.skillport.server.app.HandlerRegistry;
+import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;
 import io.modelcontextprotocol.client.McpClient;

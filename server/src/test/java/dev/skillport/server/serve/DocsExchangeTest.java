@@ -9,7 +9,7 @@ import dev.skillport.api.tool.ToolHandlerProvider;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
-import dev.skillport.server.app.HandlerRegistry;
+import dev.skillport.runtime.HandlerRegistry;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;

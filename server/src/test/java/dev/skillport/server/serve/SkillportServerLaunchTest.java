@@ -8,7 +8,7 @@ import dev.skillport.api.skill.Scope;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StdioTransport;
-import dev.skillport.server.app.HandlerRegistry;
+import dev.skillport.runtime.HandlerRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -12,7 +12,7 @@ import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.JsonRpcMessage;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.McpSession;
-import dev.skillport.server.app.HandlerRegistry;
+import dev.skillport.runtime.HandlerRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

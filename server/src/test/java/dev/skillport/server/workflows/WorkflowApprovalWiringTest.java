@@ -10,7 +10,7 @@ import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.JsonRpcMessage;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.McpSession;
-import dev.skillport.server.app.HandlerRegistry;
+import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;
 import java.nio.charset.StandardCharsets;

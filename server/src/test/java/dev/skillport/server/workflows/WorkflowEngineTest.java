@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.server.app.CallGuard;
-import dev.skillport.server.app.ScriptToolRunner;
+import dev.skillport.runtime.CallGuard;
+import dev.skillport.runtime.ScriptToolRunner;
+import dev.skillport.workflows.MemoryWorkflowStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.server.app.UnknownToolException;
+import dev.skillport.runtime.UnknownToolException;
+import dev.skillport.workflows.MemoryWorkflowStore;
+import dev.skillport.workflows.MvStoreWorkflowStore;
+import dev.skillport.workflows.WorkflowStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

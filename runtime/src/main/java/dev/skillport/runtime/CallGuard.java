@@ -1,0 +1,147 @@
+package dev.skillport.runtime;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.skill.Skill;
+import dev.skillport.api.tool.ToolFailureCode;
+import dev.skillport.runtime.secrets.Redactor;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The operator's guardrails around tool calls: skills that must not run, and an audit trail of
+ * every call (JSON lines: time, session, tool, duration, outcome and the argument names; values are
+ * never written, so secrets passed as arguments cannot leak into it).
+ */
+public final class CallGuard implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(CallGuard.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** No denied skill, no audit trail. */
+  public static final CallGuard NONE = new CallGuard(Set.of(), null, Clock.systemUTC());
+
+  private final Set<String> deniedSkills;
+  private final BufferedWriter audit;
+  private final Clock clock;
+
+  private CallGuard(Set<String> deniedSkills, BufferedWriter audit, Clock clock) {
+    this.deniedSkills = Set.copyOf(deniedSkills);
+    this.audit = audit;
+    this.clock = clock;
+  }
+
+  /**
+   * A guard denying {@code deniedSkills} and appending its audit trail to {@code auditFile} (none
+   * when null).
+   */
+  public static CallGuard of(Set<String> deniedSkills, Path auditFile) throws IOException {
+    BufferedWriter writer = null;
+    if (auditFile != null) {
+      Path parent = auditFile.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      writer =
+          Files.newBufferedWriter(
+              auditFile,
+              StandardCharsets.UTF_8,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.APPEND,
+              StandardOpenOption.WRITE);
+    }
+    return new CallGuard(deniedSkills, writer, Clock.systemUTC());
+  }
+
+  /** The refusal for a denied skill; empty when it may run. */
+  public Optional<CallOutcome.Refused> refusal(Skill skill) {
+    if (!deniedSkills.contains(skill.name())) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        CallOutcome.refused(
+            ToolFailureCode.SKILL_DENIED,
+            "skill '" + skill.name() + "' is denied by the server's configuration",
+            "ask the operator"));
+  }
+
+  /**
+   * Appends one call to the audit trail; {@code outcome} is {@code ok}, a code, or a job state. A
+   * stateless call has no session; its caller (when authenticated) and its W3C trace context (when
+   * the request carried one) are written instead, so the line can be joined with the client's
+   * traces.
+   */
+  public void record(CallMeta meta, String tool, JsonNode args, Duration took, String outcome) {
+    if (audit == null) {
+      return;
+    }
+    ObjectNode line = JSON.createObjectNode();
+    line.put("time", clock.instant().toString());
+    line.put("session", meta.sessionId());
+    if (meta.principal() != null) {
+      line.put("caller", meta.principal());
+    }
+    if (meta.traceparent() != null) {
+      line.put("traceparent", meta.traceparent());
+    }
+    line.put("tool", tool);
+    line.put("duration_ms", took.toMillis());
+    line.put("outcome", outcome);
+    ArrayNode names = line.putArray("arguments");
+    argumentNames(args).forEach(names::add);
+    try {
+      String text = JSON.writeValueAsString(Redactor.shared().wire(line));
+      synchronized (audit) {
+        audit.write(text);
+        audit.newLine();
+        audit.flush();
+      }
+    } catch (JsonProcessingException e) {
+      LOG.warn("audit line not written: {}", e.getMessage());
+    } catch (IOException e) {
+      LOG.warn("audit trail not writable: {}", e.getMessage());
+    }
+  }
+
+  /** The argument names of a call as the audit trail keeps them (values are never kept). */
+  public static List<String> argumentNames(JsonNode args) {
+    if (args == null || !args.isObject()) {
+      return List.of();
+    }
+    List<String> names = new ArrayList<>(args.size());
+    for (Iterator<String> it = args.fieldNames(); it.hasNext(); ) {
+      String name = it.next();
+      // A name is capped too: a value pasted as a key must not land in the trail whole.
+      names.add(name.length() > 64 ? "<long name>" : name);
+    }
+    return names;
+  }
+
+  @Override
+  public void close() {
+    if (audit != null) {
+      synchronized (audit) {
+        try {
+          audit.close();
+        } catch (IOException e) {
+          LOG.debug("audit trail close failed", e);
+        }
+      }
+    }
+  }
+}

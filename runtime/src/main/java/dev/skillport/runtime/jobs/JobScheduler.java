@@ -1,0 +1,644 @@
+package dev.skillport.runtime.jobs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.tool.ClientRequest;
+import dev.skillport.api.tool.ClientRequestException;
+import dev.skillport.api.tool.ToolContext;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs asynchronous calls as jobs on a fixed number of workers, records every state change in a
+ * {@link JobStore} and reports it to the job's listener. Jobs that a previous run left pending or
+ * running are marked {@link JobStatus#INTERRUPTED} when the scheduler starts.
+ */
+public final class JobScheduler implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(JobScheduler.class);
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private final JobStore store;
+  private final Clock clock;
+  private final ExecutorService workers;
+  private final Map<String, Live> live = new ConcurrentHashMap<>();
+  private final List<Consumer<JobRecord>> observers = new CopyOnWriteArrayList<>();
+  private volatile boolean closed;
+  private volatile SharedTaskFolder shared;
+  private ScheduledExecutorService sharedPoller;
+
+  /** How often requests other instances left in the shared folder are picked up. */
+  static final Duration SHARED_POLL = Duration.ofMillis(200);
+
+  /** A scheduler with {@code workerCount} workers over {@code store}, recovering it first. */
+  public JobScheduler(JobStore store, int workerCount) {
+    this(store, workerCount, Clock.systemUTC());
+  }
+
+  JobScheduler(JobStore store, int workerCount, Clock clock) {
+    if (workerCount < 1) {
+      throw new IllegalArgumentException("workerCount must be at least 1");
+    }
+    this.store = Objects.requireNonNull(store, "store");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    AtomicInteger n = new AtomicInteger();
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            workerCount,
+            workerCount,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, "job-worker-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    pool.allowCoreThreadTimeOut(true);
+    this.workers = pool;
+    recover();
+  }
+
+  /** The store behind this scheduler. */
+  public JobStore store() {
+    return store;
+  }
+
+  /**
+   * Shares this scheduler's jobs with other server instances through {@code folder}: every record
+   * is published there, a job this instance does not run is read there, and cancellations and
+   * answers for it are left there for the instance that runs it; this instance picks up such
+   * requests for its own jobs every {@link #SHARED_POLL}. Jobs a previous run of this instance left
+   * unfinished (now interrupted) are published too. Called once, before jobs are submitted.
+   */
+  public synchronized void share(SharedTaskFolder folder) {
+    Objects.requireNonNull(folder, "folder");
+    if (shared != null) {
+      throw new IllegalStateException("already shared through " + shared.dir());
+    }
+    for (JobRecord r : store.all()) {
+      if (r.status() == JobStatus.INTERRUPTED
+          && folder.find(r.id()).map(p -> !p.status().terminal()).orElse(false)) {
+        folder.publish(r);
+      }
+    }
+    shared = folder;
+    sharedPoller =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "job-shared-requests");
+              t.setDaemon(true);
+              return t;
+            });
+    sharedPoller.scheduleWithFixedDelay(
+        this::takeSharedRequests,
+        SHARED_POLL.toMillis(),
+        SHARED_POLL.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  /** Cancellations and answers other instances left for this instance's running jobs. */
+  private void takeSharedRequests() {
+    SharedTaskFolder folder = shared;
+    if (folder == null) {
+      return;
+    }
+    try {
+      for (Live job : List.copyOf(live.values())) {
+        String id = job.record.id();
+        if (folder.cancelRequested(id)) {
+          LOG.debug("job {} cancelled through the shared folder", id);
+          cancel(id);
+          continue;
+        }
+        for (JsonNode answers : folder.takeAnswers(id)) {
+          job.answer(answers);
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("shared job requests not read: {}", e.toString());
+    }
+  }
+
+  /**
+   * Queues {@code work} as a new job and returns its pending record at once.
+   *
+   * @param tool the called tool, for status reports
+   * @param sessionId the starting session, or null
+   * @param parentId the parent job, or null; a job whose parent is already cancelled is cancelled
+   * @param work the call; returns a {@code CallToolResult} ({@code isError} true makes it failed)
+   * @param listener receives the wire status on every state change
+   */
+  public JobRecord submit(
+      String tool,
+      String sessionId,
+      String parentId,
+      Function<ToolContext, JsonNode> work,
+      Consumer<ObjectNode> listener) {
+    return submit(tool, sessionId, parentId, null, null, work, listener);
+  }
+
+  /**
+   * Like {@link #submit(String, String, String, Function, Consumer)}, for a job owned by {@code
+   * owner} whose call may ask its client through {@code client}.
+   *
+   * @param owner the authenticated caller, or null
+   * @param client whether and what the job may ask its client (a stateless client answers a task's
+   *     questions with {@code tasks/update}), or null when it may not ask
+   */
+  public JobRecord submit(
+      String tool,
+      String sessionId,
+      String parentId,
+      String owner,
+      ClientLink client,
+      Function<ToolContext, JsonNode> work,
+      Consumer<ObjectNode> listener) {
+    Objects.requireNonNull(work, "work");
+    Objects.requireNonNull(listener, "listener");
+    if (closed) {
+      throw new IllegalStateException("the job scheduler is closed");
+    }
+    JobRecord record =
+        JobRecord.pending(
+            UUID.randomUUID().toString(), tool, sessionId, parentId, owner, clock.instant());
+    Live job = new Live(record, listener, client);
+    live.put(record.id(), job);
+    store.save(record);
+    if (shared != null) {
+      shared.publish(record);
+    }
+    job.announce();
+    boolean parentCancelled =
+        parentId != null
+            && status(parentId).map(p -> p.status() == JobStatus.CANCELLED).orElse(false);
+    if (parentCancelled) {
+      cancel(record.id());
+      return job.record;
+    }
+    workers.execute(() -> execute(job, work));
+    // The record as queued: a fast worker may already have moved the live one on.
+    return record;
+  }
+
+  /** The current record of a job, live or stored (here, or in the shared folder). */
+  public Optional<JobRecord> status(String id) {
+    Live job = live.get(id);
+    if (job != null) {
+      return Optional.of(job.record);
+    }
+    Optional<JobRecord> stored = store.find(id);
+    SharedTaskFolder folder = shared;
+    return stored.isPresent() || folder == null ? stored : folder.find(id);
+  }
+
+  /**
+   * The job's final record once it reaches a final state: completed already for a finished job;
+   * empty for a job unknown here or run by another instance.
+   */
+  public Optional<CompletableFuture<JobRecord>> completion(String id) {
+    Live job = live.get(id);
+    if (job != null) {
+      return Optional.of(job.done);
+    }
+    // Not live: finished here (the record is stored final), or not this scheduler's.
+    Optional<JobRecord> stored = store.find(id);
+    return stored.filter(r -> r.status().terminal()).map(CompletableFuture::completedFuture);
+  }
+
+  /** A job another instance runs, unfinished, as the shared folder shows it. */
+  private boolean runsElsewhere(String id) {
+    SharedTaskFolder folder = shared;
+    return folder != null
+        && !live.containsKey(id)
+        && store.find(id).isEmpty()
+        && folder.find(id).map(r -> !r.status().terminal()).orElse(false);
+  }
+
+  /**
+   * Cancels a pending or running job and, recursively, its children. A running call sees the
+   * cancellation through its context (a script is killed).
+   *
+   * @return whether the job was cancelled by this call (false when unknown or already finished)
+   */
+  public boolean cancel(String id) {
+    // Descendants first, and the pending ones before the running ones: a cancelled job frees its
+    // worker, which must not pick up a job about to be cancelled.
+    List<Live> descendants = new java.util.ArrayList<>();
+    java.util.Deque<String> parents = new java.util.ArrayDeque<>(List.of(id));
+    while (!parents.isEmpty()) {
+      String parent = parents.pop();
+      for (Live child : live.values()) {
+        if (parent.equals(child.record.parentId()) && !descendants.contains(child)) {
+          descendants.add(child);
+          parents.push(child.record.id());
+        }
+      }
+    }
+    descendants.sort(
+        java.util.Comparator.comparing(d -> d.record.status() == JobStatus.PENDING ? 0 : 1));
+    for (Live d : descendants) {
+      d.finish(JobStatus.CANCELLED, "cancelled", null);
+    }
+    Live job = live.get(id);
+    if (job == null && runsElsewhere(id)) {
+      shared.requestCancel(id);
+      return true;
+    }
+    return job != null && job.finish(JobStatus.CANCELLED, "cancelled", null);
+  }
+
+  /**
+   * Delivers the client's answers to questions a running job waits on. Answers to keys it is not
+   * waiting for are ignored; the job goes on once every question it waits on is answered.
+   *
+   * @return whether the job is running (here, or on an instance sharing the folder) and waiting
+   */
+  public boolean answer(String id, JsonNode responses) {
+    Live job = live.get(id);
+    if (job == null && runsElsewhere(id)) {
+      shared.requestAnswer(id, responses);
+      return true;
+    }
+    return job != null && job.answer(responses);
+  }
+
+  /** Removes finished jobs that completed more than {@code age} ago; returns how many. */
+  public int cleanup(Duration age) {
+    Instant cutoff = clock.instant().minus(age);
+    int removed = 0;
+    for (JobRecord r : store.all()) {
+      if (r.status().terminal()
+          && r.completedAt() != null
+          && !r.completedAt().isAfter(cutoff)
+          && store.delete(r.id())) {
+        if (shared != null) {
+          shared.delete(r.id());
+        }
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  /** Jobs not yet finished. */
+  public int activeJobs() {
+    return live.size();
+  }
+
+  /** The jobs not yet finished, by status ({@code pending}, {@code running}). */
+  public Map<JobStatus, Integer> activeByStatus() {
+    Map<JobStatus, Integer> counts = new EnumMap<>(JobStatus.class);
+    for (Live job : live.values()) {
+      counts.merge(job.record.status(), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  /**
+   * The most recently created jobs, newest first, at most {@code limit}: live ones as they are now,
+   * the others as stored.
+   */
+  public List<JobRecord> recent(int limit) {
+    Map<String, JobRecord> byId = new HashMap<>();
+    for (JobRecord stored : store.all()) {
+      byId.put(stored.id(), stored);
+    }
+    for (Live job : live.values()) {
+      byId.put(job.record.id(), job.record);
+    }
+    return byId.values().stream()
+        .sorted(Comparator.comparing(JobRecord::createdAt).reversed().thenComparing(JobRecord::id))
+        .limit(Math.max(0, limit))
+        .toList();
+  }
+
+  /**
+   * Tells {@code observer} of every state change of every job from now on (the record as it is
+   * after the change), besides the job's own listener.
+   */
+  public void addObserver(Consumer<JobRecord> observer) {
+    observers.add(Objects.requireNonNull(observer, "observer"));
+  }
+
+  /**
+   * Stops the workers: jobs still pending or running are marked interrupted (their scripts are
+   * killed through cancellation), then the store is closed.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (sharedPoller != null) {
+      sharedPoller.shutdownNow();
+    }
+    for (Live job : List.copyOf(live.values())) {
+      job.finish(JobStatus.INTERRUPTED, "the server stopped before the job finished", null);
+    }
+    workers.shutdown();
+    try {
+      // Short: the jobs are marked already, and a signalled server has seconds to stop.
+      workers.awaitTermination(2, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    store.close();
+  }
+
+  private void recover() {
+    int interrupted = 0;
+    Instant now = clock.instant();
+    for (JobRecord r : store.all()) {
+      if (!r.status().terminal()) {
+        store.save(
+            r.finished(
+                JobStatus.INTERRUPTED,
+                now,
+                "the server stopped while the job was " + r.status().wire(),
+                null));
+        interrupted++;
+      }
+    }
+    if (interrupted > 0) {
+      LOG.info("{} unfinished jobs from a previous run are marked interrupted", interrupted);
+    }
+  }
+
+  private void execute(Live job, Function<ToolContext, JsonNode> work) {
+    if (!job.start()) {
+      return;
+    }
+    JsonNode result;
+    try {
+      job.runOn(Thread.currentThread());
+      result = work.apply(job);
+    } catch (RuntimeException e) {
+      LOG.debug("job {} failed", job.record.id(), e);
+      job.finish(JobStatus.FAILED, e.getClass().getSimpleName() + ": " + e.getMessage(), null);
+      return;
+    } catch (Error e) { // a failure of the server, not of the tool: the job must still end
+      LOG.warn("job {} failed in the server", job.record.id(), e);
+      job.finish(JobStatus.FAILED, "Internal error: " + e.getClass().getSimpleName(), null);
+      return;
+    } finally {
+      // A cancel may have interrupted this pool thread; the next job must not inherit it.
+      job.runOn(null);
+      Thread.interrupted();
+    }
+    if (result == null) {
+      job.finish(JobStatus.FAILED, "the call returned no result", null);
+    } else if (result.path("isError").asBoolean(false)) {
+      job.finish(JobStatus.FAILED, errorText(result), result);
+    } else {
+      job.finish(JobStatus.COMPLETED, null, result);
+    }
+  }
+
+  private static String errorText(JsonNode result) {
+    JsonNode structured = result.path("structuredContent");
+    if (structured.hasNonNull("message")) {
+      return structured.path("code").asText("ERROR") + ": " + structured.get("message").asText();
+    }
+    JsonNode first = result.path("content").path(0);
+    return first.path("text").asText("the call failed");
+  }
+
+  /**
+   * Whether and what a job may ask its client: the capabilities the client declared for the call
+   * that started it. Questions park the job until the answers arrive ({@link #answer}).
+   */
+  @FunctionalInterface
+  public interface ClientLink {
+    /** Whether the client declared capability {@code name} (for example "elicitation"). */
+    boolean supports(String name);
+  }
+
+  /** A job not yet finished: its record, cancellation flag and listener; its call's context. */
+  private final class Live implements ToolContext {
+    private final Consumer<ObjectNode> listener;
+    private final ClientLink client;
+    private final Map<String, ClientRequest> waiting = new java.util.LinkedHashMap<>();
+    private final Map<String, JsonNode> answers = new java.util.HashMap<>();
+    private int asked;
+    private Thread worker;
+    private volatile JobRecord record;
+    private volatile boolean cancelled;
+    private final CompletableFuture<JobRecord> done = new CompletableFuture<>();
+
+    Live(JobRecord record, Consumer<ObjectNode> listener, ClientLink client) {
+      this.record = record;
+      this.listener = listener;
+      this.client = client;
+    }
+
+    /** The thread running the call, or null once it returned. */
+    synchronized void runOn(Thread thread) {
+      worker = thread;
+    }
+
+    @Override
+    public boolean clientSupports(String name) {
+      return client != null && client.supports(name);
+    }
+
+    @Override
+    public JsonNode request(String method, JsonNode params)
+        throws ClientRequestException, InterruptedException {
+      String key;
+      synchronized (this) {
+        key = "q" + (++asked);
+      }
+      return requestAll(Map.of(key, new ClientRequest(method, params))).get(key);
+    }
+
+    /**
+     * Parks the job as waiting for input: its record shows the questions (a task reads {@code
+     * input_required}) until {@link #answer} delivers every answer, or the job is cancelled.
+     */
+    @Override
+    public Map<String, JsonNode> requestAll(Map<String, ClientRequest> requests)
+        throws ClientRequestException, InterruptedException {
+      if (client == null) {
+        throw new ClientRequestException(
+            ClientRequestException.Reason.UNSUPPORTED,
+            "this job has no client to ask: only a task of a client that declared the Tasks"
+                + " extension can ask");
+      }
+      for (ClientRequest request : requests.values()) {
+        if (!client.supports(request.capability())) {
+          throw new ClientRequestException(
+              ClientRequestException.Reason.UNSUPPORTED,
+              request.method()
+                  + " needs a client that declared the '"
+                  + request.capability()
+                  + "' capability");
+        }
+      }
+      synchronized (this) {
+        for (Map.Entry<String, ClientRequest> e : requests.entrySet()) {
+          if (!answers.containsKey(e.getKey())) {
+            waiting.put(e.getKey(), e.getValue());
+          }
+        }
+        publishWaiting();
+        while (!cancelled && requests.keySet().stream().anyMatch(k -> !answers.containsKey(k))) {
+          wait();
+        }
+        if (cancelled) {
+          throw new InterruptedException("the job was cancelled while waiting for input");
+        }
+        Map<String, JsonNode> out = new java.util.LinkedHashMap<>();
+        requests.keySet().forEach(k -> out.put(k, answers.get(k)));
+        return out;
+      }
+    }
+
+    /** Takes the client's answers to the questions the job waits on. */
+    boolean answer(JsonNode responses) {
+      synchronized (this) {
+        if (record.status().terminal()) {
+          return false;
+        }
+        responses
+            .properties()
+            .forEach(
+                e -> {
+                  if (waiting.remove(e.getKey()) != null) {
+                    answers.put(e.getKey(), e.getValue());
+                  }
+                });
+        publishWaiting();
+        notifyAll();
+        return true;
+      }
+    }
+
+    /** Records what the job waits for (or that it waits for nothing) and tells the listener. */
+    private void publishWaiting() {
+      ObjectNode pending = NODES.objectNode();
+      waiting.forEach(
+          (key, request) -> {
+            ObjectNode r = pending.putObject(key).put("method", request.method());
+            r.set("params", request.params());
+          });
+      record = record.withInputRequests(pending, clock.instant());
+      save();
+      announce();
+    }
+
+    synchronized boolean start() {
+      if (record.status().terminal()) {
+        return false;
+      }
+      record = record.running(clock.instant());
+      save();
+      announce();
+      return true;
+    }
+
+    /** Moves to a terminal state once; later calls (a result after a cancel) are ignored. */
+    boolean finish(JobStatus end, String why, JsonNode result) {
+      synchronized (this) {
+        if (record.status().terminal()) {
+          return false;
+        }
+        if (end != JobStatus.COMPLETED && end != JobStatus.FAILED) {
+          cancelled = true;
+          notifyAll();
+          // A handler blocked in a sleep or a wait stops now rather than when it next checks.
+          if (worker != null) {
+            worker.interrupt();
+          }
+        }
+        record = record.finished(end, clock.instant(), why, result);
+        save();
+      }
+      live.remove(record.id());
+      if (shared != null) {
+        shared.clearRequests(record.id());
+      }
+      announce();
+      done.complete(record);
+      return true;
+    }
+
+    private void save() {
+      try {
+        store.save(record);
+      } catch (RuntimeException e) {
+        LOG.warn("job {} could not be saved: {}", record.id(), e.toString());
+      }
+      SharedTaskFolder folder = shared;
+      if (folder != null) {
+        folder.publish(record);
+      }
+    }
+
+    void announce() {
+      JobRecord now = record;
+      try {
+        listener.accept(now.toWire(false));
+      } catch (RuntimeException e) {
+        LOG.debug("job update for {} was not delivered", now.id(), e);
+      }
+      for (Consumer<JobRecord> observer : observers) {
+        try {
+          observer.accept(now);
+        } catch (RuntimeException e) {
+          LOG.debug("job observer failed on {}", now.id(), e);
+        }
+      }
+    }
+
+    @Override
+    public void progress(double progress, Double total, String message) {
+      ObjectNode p = NODES.objectNode().put("progress", progress);
+      if (total != null) {
+        p.put("total", total);
+      }
+      if (message != null) {
+        p.put("message", message);
+      }
+      synchronized (this) {
+        if (!record.status().terminal()) {
+          record = record.withProgress(p, clock.instant());
+        }
+      }
+    }
+
+    @Override
+    public void log(String level, String message) {
+      LOG.debug("job {} [{}] {}", record.id(), level, message);
+    }
+
+    @Override
+    public boolean isCancelled() {
+      return cancelled;
+    }
+  }
+}

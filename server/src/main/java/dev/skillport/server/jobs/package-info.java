@@ -1,5 +1,0 @@
-/**
- * Asynchronous tool calls: the job lifecycle, a bounded worker pool, and the {@link
- * dev.skillport.server.jobs.JobStore} SPI that keeps job records across restarts.
- */
-package dev.skillport.server.jobs;

@@ -1,0 +1,293 @@
+package dev.skillport.workflows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.skill.WorkflowSpec;
+import dev.skillport.api.skill.WorkflowStep;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The state of one run as reported and stored: the run's status and, for every step of the workflow
+ * (nested ones included, in declaration order), its status, attempts, output and error. Changes
+ * after the run finished are ignored, so a step that unwinds after a cancel cannot bring a
+ * cancelled run back to life.
+ */
+public final class RunRecord {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /** Where a run is in its life. */
+  enum Status {
+    PENDING,
+    RUNNING,
+    AWAITING_APPROVAL,
+    COMPLETED,
+    FAILED,
+    CANCELLED,
+    INTERRUPTED;
+
+    String wire() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    boolean terminal() {
+      return this != PENDING && this != RUNNING && this != AWAITING_APPROVAL;
+    }
+  }
+
+  private final String id;
+  private final String workflow;
+  private final String skill;
+  private final String sessionId;
+  private final JsonNode inputs;
+  private final Instant createdAt;
+  private final Map<String, ObjectNode> steps = new LinkedHashMap<>();
+  private Status status = Status.PENDING;
+  private Instant startedAt;
+  private Instant completedAt;
+  private String currentStep;
+  private String error;
+  private JsonNode output;
+  private int awaiting;
+
+  RunRecord(
+      String id,
+      WorkflowSpec spec,
+      String skill,
+      String sessionId,
+      JsonNode inputs,
+      Instant createdAt) {
+    this.id = id;
+    this.workflow = spec.name();
+    this.skill = skill;
+    this.sessionId = sessionId;
+    this.inputs = inputs.deepCopy();
+    this.createdAt = createdAt;
+    declare(spec.steps());
+  }
+
+  private void declare(List<WorkflowStep> list) {
+    for (WorkflowStep step : list) {
+      ObjectNode s = NODES.objectNode();
+      s.put("id", step.id());
+      s.put("kind", step.kind());
+      s.put("status", "pending");
+      s.put("attempts", 0);
+      steps.put(step.id(), s);
+      declare(nested(step));
+    }
+  }
+
+  /** The steps inside a step, in declaration order ({@code then} before {@code else}). */
+  static List<WorkflowStep> nested(WorkflowStep step) {
+    return step.nested();
+  }
+
+  String id() {
+    return id;
+  }
+
+  String workflow() {
+    return workflow;
+  }
+
+  synchronized Status status() {
+    return status;
+  }
+
+  synchronized boolean start(Instant now) {
+    if (status != Status.PENDING) {
+      return false;
+    }
+    status = Status.RUNNING;
+    startedAt = now;
+    return true;
+  }
+
+  /** Moves to a terminal state once; returns whether this call did. */
+  synchronized boolean finish(Status end, Instant now, String why, JsonNode result) {
+    if (status.terminal()) {
+      return false;
+    }
+    status = end;
+    completedAt = now;
+    error = why;
+    output = result == null ? null : result.deepCopy();
+    if (end != Status.COMPLETED) {
+      for (ObjectNode s : steps.values()) {
+        String st = s.path("status").asText();
+        if (st.equals("running") || st.equals("awaiting_approval")) {
+          s.put("status", end == Status.FAILED ? "failed" : end.wire());
+        }
+      }
+    }
+    return true;
+  }
+
+  synchronized void stepStarted(String stepId, Instant now) {
+    ObjectNode s = step(stepId);
+    if (s == null) {
+      return;
+    }
+    currentStep = stepId;
+    s.put("status", "running");
+    if (!s.hasNonNull("started_at")) {
+      s.put("started_at", now.toString());
+    }
+  }
+
+  synchronized void attemptStarted(String stepId, int attempt, Instant now) {
+    ObjectNode s = step(stepId);
+    if (s == null) {
+      return;
+    }
+    s.put("attempts", s.path("attempts").asInt() + 1);
+    s.put("status", "running");
+    ArrayNode log =
+        s.has("attempt_log") ? (ArrayNode) s.get("attempt_log") : s.putArray("attempt_log");
+    log.addObject().put("attempt", attempt).put("started_at", now.toString());
+  }
+
+  synchronized void attemptFailed(String stepId, String why, long retryDelayMs) {
+    ObjectNode s = step(stepId);
+    if (s == null || !s.has("attempt_log")) {
+      return;
+    }
+    ArrayNode log = (ArrayNode) s.get("attempt_log");
+    ObjectNode last = (ObjectNode) log.get(log.size() - 1);
+    last.put("error", why);
+    if (retryDelayMs >= 0) {
+      last.put("retry_delay_ms", retryDelayMs);
+    }
+  }
+
+  synchronized void stepCompleted(String stepId, JsonNode out, boolean reused, Instant now) {
+    ObjectNode s = step(stepId);
+    if (s == null) {
+      return;
+    }
+    s.put("status", "completed");
+    s.set("output", out == null ? NODES.nullNode() : out.deepCopy());
+    s.remove("error");
+    if (reused) {
+      s.put("reused", true);
+    }
+    s.put("completed_at", now.toString());
+  }
+
+  synchronized void stepFailed(String stepId, String why, Instant now) {
+    ObjectNode s = step(stepId);
+    if (s == null) {
+      return;
+    }
+    s.put("status", "failed");
+    s.put("error", why);
+    s.put("completed_at", now.toString());
+  }
+
+  synchronized void stepSkipped(String stepId) {
+    ObjectNode s = step(stepId);
+    if (s != null && s.path("status").asText().equals("pending")) {
+      s.put("status", "skipped");
+    }
+  }
+
+  synchronized void approvalAwaited(String stepId) {
+    ObjectNode s = step(stepId);
+    if (s == null) {
+      return;
+    }
+    s.put("status", "awaiting_approval");
+    awaiting++;
+    status = Status.AWAITING_APPROVAL;
+  }
+
+  synchronized void approvalSettled() {
+    if (status.terminal()) {
+      return;
+    }
+    awaiting = Math.max(0, awaiting - 1);
+    if (awaiting == 0) {
+      status = Status.RUNNING;
+    }
+  }
+
+  /** A step's entry while the run may still change, else null. */
+  private ObjectNode step(String stepId) {
+    return status.terminal() ? null : steps.get(stepId);
+  }
+
+  /** The {@code workflows_get_status} shape. */
+  synchronized ObjectNode toWire() {
+    ObjectNode o = summary();
+    o.put("skill", skill);
+    o.set("inputs", inputs.deepCopy());
+    o.put("created_at", createdAt.toString());
+    o.put("started_at", startedAt == null ? null : startedAt.toString());
+    o.put("completed_at", completedAt == null ? null : completedAt.toString());
+    ArrayNode list = o.putArray("steps");
+    steps.values().forEach(s -> list.add(s.deepCopy()));
+    o.set("output", output == null ? NODES.nullNode() : output.deepCopy());
+    o.put("error", error);
+    return o;
+  }
+
+  /** The stored form: the wire shape and the starting session. */
+  synchronized ObjectNode toStored() {
+    return toWire().put("session_id", sessionId);
+  }
+
+  /**
+   * The {@code notifications/$/dcc.workflowUpdated} params: {@code {run_id, workflow, status,
+   * current_step, steps: [{id, kind, status, attempts}], error}}.
+   */
+  synchronized ObjectNode toUpdate() {
+    ObjectNode o = summary();
+    ArrayNode list = o.putArray("steps");
+    for (ObjectNode s : steps.values()) {
+      list.addObject()
+          .put("id", s.path("id").asText())
+          .put("kind", s.path("kind").asText())
+          .put("status", s.path("status").asText())
+          .put("attempts", s.path("attempts").asInt());
+    }
+    o.put("error", error);
+    return o;
+  }
+
+  private ObjectNode summary() {
+    ObjectNode o = NODES.objectNode();
+    o.put("run_id", id);
+    o.put("workflow", workflow);
+    o.put("status", status.wire());
+    o.put("current_step", currentStep);
+    return o;
+  }
+
+  /**
+   * A stored run that a previous process left unfinished, marked interrupted; null when the
+   * document was already terminal.
+   */
+  static ObjectNode interrupted(JsonNode stored, Instant now) {
+    String st = stored.path("status").asText();
+    if (!st.equals("pending") && !st.equals("running") && !st.equals("awaiting_approval")) {
+      return null;
+    }
+    ObjectNode o = stored.deepCopy();
+    o.put("status", Status.INTERRUPTED.wire());
+    o.put("completed_at", now.toString());
+    o.put("error", "the server stopped while the run was " + st);
+    for (JsonNode s : o.path("steps")) {
+      String ss = s.path("status").asText();
+      if (ss.equals("running") || ss.equals("awaiting_approval")) {
+        ((ObjectNode) s).put("status", "interrupted");
+      }
+    }
+    return o;
+  }
+}
