@@ -379,14 +379,23 @@ class StatelessEraTest {
     ((ObjectNode) with.get("arguments")).put("group_handle", handle);
     JsonNode allowed = modern("tools/call", with);
     ObjectNode tampered = callThrough("kit__danger", "{\"name\":\"x\"}");
-    ((ObjectNode) tampered.get("arguments"))
-        .put("group_handle", handle.substring(0, handle.length() - 2) + "AA");
+    ((ObjectNode) tampered.get("arguments")).put("group_handle", tamper(handle));
     JsonNode refused = modern("tools/call", tampered);
 
     assertThat(handle).isNotBlank();
     assertThat(without.at("/result/isError").asBoolean()).isTrue();
     assertThat(allowed.at("/result/content/0/text").asText()).isEqualTo("hello x");
     assertThat(refused.at("/result/isError").asBoolean()).isTrue();
+  }
+
+  /**
+   * The handle with one character of its signature changed: one well inside the last part, so its
+   * every bit counts (a base64 text's last character may carry unused bits).
+   */
+  private static String tamper(String handle) {
+    int at = handle.length() - 6;
+    char other = handle.charAt(at) == 'A' ? 'B' : 'A';
+    return handle.substring(0, at) + other + handle.substring(at + 1);
   }
 
   @Test
