@@ -17,7 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -61,6 +63,17 @@ public final class SkillLoader {
    * first). A skill's {@code rootOrder} is its root's index in {@code roots}.
    */
   public LoadResult load(List<SkillRoot> roots) {
+    return load(roots, null);
+  }
+
+  /**
+   * Like {@link #load(List)}, reading only the skill folders {@code cache} does not hold (new ones,
+   * and those invalidated since the last load) and remembering every folder read for the next.
+   * Discovery and resolution run in full, so the result equals a fresh load of the same tree.
+   *
+   * @param cache what earlier loads read, or null to read everything and remember nothing
+   */
+  public LoadResult load(List<SkillRoot> roots, SkillFolderCache cache) {
     Objects.requireNonNull(roots, "roots");
     List<ScanRoot> scanRoots = new ArrayList<>(roots.size());
     for (SkillRoot root : roots) {
@@ -68,7 +81,7 @@ public final class SkillLoader {
       scanRoots.add(new ScanRoot(root.path(), root.scope(), root.origin()));
     }
     ScanResult scan = new SkillScanner(options.maxDepth()).scan(scanRoots);
-    List<SkillReader.Read> reads = readAll(scan.skills());
+    List<SkillReader.Read> reads = readAll(scan.skills(), cache);
     List<Skill> skills = new ArrayList<>(reads.size());
     // Discovery reports plain diagnostics; the collector applies strict mode to them too.
     DiagnosticCollector discovery = new DiagnosticCollector(options.strict(), null);
@@ -111,6 +124,32 @@ public final class SkillLoader {
                   0)));
     }
     return new SkillLoader(options.withMaxDepth(0)).load(List.of(SkillRoot.of(skillDir, scope)));
+  }
+
+  private List<SkillReader.Read> readAll(List<DiscoveredSkill> all, SkillFolderCache cache) {
+    if (cache == null) {
+      return readAll(all);
+    }
+    List<DiscoveredSkill> missing = new ArrayList<>();
+    for (DiscoveredSkill f : all) {
+      if (cache.get(f) == null) {
+        missing.add(f);
+      }
+    }
+    List<SkillReader.Read> fresh = readAll(missing);
+    Map<DiscoveredSkill, SkillReader.Read> reads = new LinkedHashMap<>();
+    List<SkillReader.Read> out = new ArrayList<>(all.size());
+    int next = 0;
+    for (DiscoveredSkill f : all) {
+      SkillReader.Read read = cache.get(f);
+      if (read == null) {
+        read = fresh.get(next++);
+      }
+      reads.put(f, read);
+      out.add(read);
+    }
+    cache.finish(reads, fresh.size());
+    return out;
   }
 
   private List<SkillReader.Read> readAll(List<DiscoveredSkill> found) {

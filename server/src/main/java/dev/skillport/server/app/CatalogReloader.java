@@ -3,8 +3,10 @@ package dev.skillport.server.app;
 import static java.nio.file.StandardWatchEventKinds.ENTRY_CREATE;
 import static java.nio.file.StandardWatchEventKinds.ENTRY_DELETE;
 import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
+import static java.nio.file.StandardWatchEventKinds.OVERFLOW;
 
 import dev.skillport.loader.LoadResult;
+import dev.skillport.loader.SkillFolderCache;
 import dev.skillport.loader.SkillLoader;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.registry.Catalog;
@@ -15,9 +17,11 @@ import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -48,7 +52,11 @@ public final class CatalogReloader implements AutoCloseable {
   private final Set<Path> watched = new HashSet<>();
   private final UnaryOperator<LoadResult> decorator;
   private final List<Consumer<Reload>> listeners = new CopyOnWriteArrayList<>();
+  private final Object loading = new Object();
+  // Guarded by loading.
+  private final SkillFolderCache folders = new SkillFolderCache();
   private LoadResult lastLoaded;
+  private int lastReads;
   private WatchService watcher;
   private Thread thread;
   private boolean closed;
@@ -81,22 +89,44 @@ public final class CatalogReloader implements AutoCloseable {
    * @param took how long reading the roots and building the catalog took
    * @param swapped whether a new catalog was swapped in (false when nothing changed)
    * @param skills how many skills the loader found
+   * @param foldersRead how many skill folders were read from disk (the others had not changed)
    */
-  public record Reload(Duration took, boolean swapped, int skills) {}
+  public record Reload(Duration took, boolean swapped, int skills, int foldersRead) {}
 
   /** Tells {@code listener} of every reload from now on, on the reloading thread. */
   public void addListener(Consumer<Reload> listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
-  /** Loads every root now and swaps the result in; returns the result served. */
+  /** Loads every root now, every skill folder read again, and swaps the result in. */
   public LoadResult reload() {
+    synchronized (loading) {
+      folders.clear();
+      return reloadChanged();
+    }
+  }
+
+  /**
+   * Loads the roots again, reading only the skill folders that changed since the last load (the
+   * ones {@code changed} paths lie in, above or below, and new ones), and swaps the result in.
+   */
+  public LoadResult reload(Collection<Path> changed) {
+    synchronized (loading) {
+      folders.invalidate(changed);
+      return reloadChanged();
+    }
+  }
+
+  // Under the loading lock, not this one: republishing need not wait for a load.
+  private LoadResult reloadChanged() {
     long start = System.nanoTime();
-    LoadResult loaded = loader.load(roots);
+    LoadResult loaded = loader.load(roots, folders);
+    int read = folders.lastReads();
     // Secrets the skills write in the open are learnt first, so no diagnostic can carry them.
     Redactor.shared().learn(loaded.skills());
     synchronized (this) {
       lastLoaded = loaded;
+      lastReads = read;
       return publish(loaded, start);
     }
   }
@@ -107,6 +137,7 @@ public final class CatalogReloader implements AutoCloseable {
    */
   public synchronized void republish() {
     if (lastLoaded != null) {
+      lastReads = 0;
       publish(lastLoaded, System.nanoTime());
     }
   }
@@ -125,10 +156,18 @@ public final class CatalogReloader implements AutoCloseable {
         || !current.diagnostics().equals(result.diagnostics())) {
       holder.swap(Catalog.of(generation.incrementAndGet(), result.skills(), result.diagnostics()));
       swapped = true;
-      LOG.info("catalog generation {}: {} skills", generation.get(), result.skills().size());
+      LOG.info(
+          "catalog generation {}: {} skills ({} folders read)",
+          generation.get(),
+          result.skills().size(),
+          lastReads);
     }
     Reload done =
-        new Reload(Duration.ofNanos(System.nanoTime() - start), swapped, result.skills().size());
+        new Reload(
+            Duration.ofNanos(System.nanoTime() - start),
+            swapped,
+            result.skills().size(),
+            lastReads);
     for (Consumer<Reload> listener : listeners) {
       try {
         listener.accept(done);
@@ -156,18 +195,25 @@ public final class CatalogReloader implements AutoCloseable {
     try {
       while (!Thread.currentThread().isInterrupted()) {
         WatchKey key = watcher.take();
-        drain(key);
+        Set<Path> changed = new HashSet<>();
+        boolean lost = drain(key, changed);
         // Debounce: keep draining until the tree has been quiet for the debounce period.
         WatchKey more;
         while ((more = watcher.poll(debounce.toMillis(), TimeUnit.MILLISECONDS)) != null) {
-          drain(more);
+          lost |= drain(more, changed);
         }
         try {
-          reload();
-          // A folder created just now was not watched yet: files written into it before it was
-          // registered raised no event, so read the tree once more after registering it.
-          if (registerAll() > 0) {
+          // Events the watcher dropped leave no trace of where: every folder is read again.
+          if (lost) {
             reload();
+          } else {
+            reload(changed);
+          }
+          // A folder created just now was not watched yet: files written into it before it was
+          // registered raised no event, so read the new folders once more after registering them.
+          Set<Path> added = registerAll();
+          if (!added.isEmpty()) {
+            reload(added);
           }
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
           // One reload that fails, even for want of memory, must not end the watching: the
@@ -182,13 +228,24 @@ public final class CatalogReloader implements AutoCloseable {
     }
   }
 
-  private static void drain(WatchKey key) {
-    key.pollEvents();
+  /** Adds the paths {@code key}'s events name to {@code changed}; true when events were lost. */
+  private static boolean drain(WatchKey key, Set<Path> changed) {
+    boolean lost = false;
+    Path dir = key.watchable() instanceof Path p ? p : null;
+    for (WatchEvent<?> event : key.pollEvents()) {
+      if (event.kind() == OVERFLOW || dir == null || !(event.context() instanceof Path name)) {
+        lost = true;
+      } else {
+        changed.add(dir.resolve(name));
+      }
+    }
     key.reset();
+    return lost;
   }
 
-  private synchronized int registerAll() {
-    int before = watched.size();
+  /** Watches every folder under the roots not watched yet; returns the ones added now. */
+  private synchronized Set<Path> registerAll() {
+    Set<Path> before = new HashSet<>(watched);
     for (SkillRoot root : roots) {
       if (!Files.isDirectory(root.path())) {
         continue;
@@ -202,7 +259,9 @@ public final class CatalogReloader implements AutoCloseable {
         LOG.warn("cannot watch {}: {}", root.path(), e.toString());
       }
     }
-    return watched.size() - before;
+    Set<Path> added = new HashSet<>(watched);
+    added.removeAll(before);
+    return added;
   }
 
   private void register(Path dir) {

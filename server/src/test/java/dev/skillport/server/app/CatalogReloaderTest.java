@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,6 +57,51 @@ class CatalogReloaderTest {
       await().atMost(Duration.ofSeconds(10)).until(() -> holder.current().skill("one").isEmpty());
       // Debouncing may fold several edits into one reload: the first load plus at least one more.
       assertThat(swaps.get()).isGreaterThanOrEqualTo(2);
+    }
+  }
+
+  @Test
+  void start_oneSkillOfManyEdited_readsThatFolderAndItsChangeOnly() throws Exception {
+    for (int i = 0; i < 40; i++) {
+      Files.createDirectories(root.resolve("pack/s" + i));
+      Files.writeString(root.resolve("pack/s" + i + "/SKILL.md"), skillMd("s" + i, "plain"));
+    }
+    CatalogHolder holder = new CatalogHolder(Catalog.empty());
+    List<CatalogReloader.Reload> reloads = new CopyOnWriteArrayList<>();
+    try (CatalogReloader reloader =
+        new CatalogReloader(
+            new SkillLoader(LoaderOptions.DEFAULTS),
+            List.of(SkillRoot.of(root, Scope.REPO)),
+            holder,
+            Duration.ofMillis(200))) {
+      reloader.addListener(reloads::add);
+      reloader.reload();
+      reloader.start();
+      assertThat(reloads)
+          .singleElement()
+          .extracting(CatalogReloader.Reload::foldersRead)
+          .isEqualTo(40);
+
+      Files.writeString(root.resolve("pack/s7/SKILL.md"), skillMd("s7", "edited"));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () -> holder.current().skill("s7").get().manifest().description().equals("edited"));
+      CatalogReloader.Reload edit = reloads.get(reloads.size() - 1);
+      assertThat(edit.swapped()).isTrue();
+      assertThat(edit.foldersRead()).isEqualTo(1);
+      assertThat(edit.skills()).isEqualTo(40);
+
+      // A new skill folder is read (once more after it is watched); nothing else is.
+      int before = reloads.size();
+      Files.createDirectories(root.resolve("pack/late"));
+      Files.writeString(root.resolve("pack/late/SKILL.md"), skillMd("late", "new"));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> holder.current().skill("late").isPresent());
+      assertThat(reloads.subList(before, reloads.size()))
+          .extracting(CatalogReloader.Reload::foldersRead)
+          .allMatch(n -> n <= 1);
     }
   }
 
