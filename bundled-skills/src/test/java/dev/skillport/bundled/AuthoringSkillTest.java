@@ -1,13 +1,12 @@
 package dev.skillport.bundled;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.LoaderOptions;
-import dev.skillport.sdk.testing.SkillTestKit;
+import dev.skillport.testkit.SkillTestKit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -221,7 +220,8 @@ class AuthoringSkillTest {
 
   @Test
   void explain_missingArgument_refusedBySchema() {
-    assertThatThrownBy(() -> kit.call("explain_diagnostic", Map.of()))
-        .isInstanceOf(IllegalArgumentException.class);
+    ToolResult result = kit.call("explain_diagnostic", Map.of());
+    assertThat(result.isError()).isTrue();
+    assertThat(result.structured().path("code").asText()).isEqualTo("INVALID_ARGUMENTS");
   }
 }

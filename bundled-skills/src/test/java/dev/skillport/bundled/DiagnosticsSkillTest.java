@@ -1,7 +1,6 @@
 package dev.skillport.bundled;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.diagnostic.Diagnostic;
@@ -16,7 +15,7 @@ import dev.skillport.api.status.ToolMetrics;
 import dev.skillport.api.tool.ToolHandlerProvider;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.LoaderOptions;
-import dev.skillport.sdk.testing.SkillTestKit;
+import dev.skillport.testkit.SkillTestKit;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -205,8 +204,9 @@ class DiagnosticsSkillTest {
 
   @Test
   void skillDiagnostics_unknownSeverity_refusedBySchema() {
-    assertThatThrownBy(() -> kit.call("skill_diagnostics", Map.of("severity", "fatal")))
-        .isInstanceOf(IllegalArgumentException.class);
+    ToolResult result = kit.call("skill_diagnostics", Map.of("severity", "fatal"));
+    assertThat(result.isError()).isTrue();
+    assertThat(result.structured().path("code").asText()).isEqualTo("INVALID_ARGUMENTS");
   }
 
   @Test

@@ -1,6 +1,7 @@
 /**
- * The authoring API for Java tools: handler registration, typed arguments and result builders.
- * Entry points: {@link dev.skillport.sdk.ToolHandlers} and, for tests, {@link
- * dev.skillport.sdk.testing.SkillTestKit}.
+ * The authoring API for Java tools: handler registration, typed arguments and result builders,
+ * against {@code platform-api} alone (a skill's tests use {@code SkillTestKit} from the {@code
+ * skill-testkit} module). Entry points: {@link dev.skillport.sdk.ToolHandlers} and {@link
+ * dev.skillport.sdk.Arguments}.
  */
 package dev.skillport.sdk;

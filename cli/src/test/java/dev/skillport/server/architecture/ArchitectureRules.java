@@ -24,6 +24,7 @@ final class ArchitectureRules {
   static final String BUNDLED = "dev.skillport.bundled..";
   static final String RUNTIME = "dev.skillport.runtime..";
   static final String WORKFLOWS = "dev.skillport.workflows..";
+  static final String TESTKIT = "dev.skillport.testkit..";
   static final String SERVER = "dev.skillport.server..";
 
   static final ArchRule API_DEPENDS_ON_NOTHING_OF_OURS =
@@ -74,6 +75,15 @@ final class ArchitectureRules {
           .allowEmptyShould(true)
           .because("the server composes registry and loader; they do not know each other");
 
+  static final ArchRule SDK_DEPENDS_ONLY_ON_API =
+      noClasses()
+          .that()
+          .resideInAPackage(SDK)
+          .should()
+          .dependOnClassesThat(
+              resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, SDK))))
+          .because("a skill's Java code compiles against the SDK and the contract alone");
+
   static final ArchRule RUNTIME_KNOWS_NO_PROTOCOL =
       noClasses()
           .that()
@@ -114,6 +124,8 @@ final class ArchitectureRules {
           .definedBy(RUNTIME)
           .layer("workflows")
           .definedBy(WORKFLOWS)
+          .layer("skill-testkit")
+          .definedBy(TESTKIT)
           .layer("bundled-skills")
           .definedBy(BUNDLED)
           .layer("server")
@@ -126,18 +138,20 @@ final class ArchitectureRules {
           .mayOnlyBeAccessedByLayers("cli")
           .whereLayer("bundled-skills")
           .mayOnlyBeAccessedByLayers("server", "cli")
+          .whereLayer("skill-testkit")
+          .mayNotBeAccessedByAnyLayer()
           .whereLayer("workflows")
           .mayOnlyBeAccessedByLayers("server", "cli")
           .whereLayer("runtime")
-          .mayOnlyBeAccessedByLayers("workflows", "server", "cli")
+          .mayOnlyBeAccessedByLayers("workflows", "skill-testkit", "server", "cli")
           .whereLayer("mcp")
           .mayOnlyBeAccessedByLayers("server", "cli")
           .whereLayer("skill-sdk")
           .mayOnlyBeAccessedByLayers("bundled-skills", "server", "cli")
           .whereLayer("registry")
-          .mayOnlyBeAccessedByLayers("runtime", "server", "cli")
+          .mayOnlyBeAccessedByLayers("runtime", "skill-testkit", "server", "cli")
           .whereLayer("skill-loader")
-          .mayOnlyBeAccessedByLayers("skill-sdk", "bundled-skills", "server", "cli")
+          .mayOnlyBeAccessedByLayers("skill-testkit", "bundled-skills", "server", "cli")
           .because("a module never uses one built after it (architecture.md, Modules)");
 
   static final ArchRule NO_CYCLES_BETWEEN_TOP_LEVEL_PACKAGES =

@@ -8,6 +8,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import dev.skillport.mcp.planted.McpUsingSkillTypes;
 import dev.skillport.mcp.planted.McpUsingTheServer;
 import dev.skillport.runtime.planted.RuntimeUsingTheProtocol;
+import dev.skillport.sdk.planted.SdkUsingTheLoader;
 import dev.skillport.server.architecture.violations.CommandLineUser;
 import dev.skillport.server.architecture.violations.CyclicA;
 import dev.skillport.server.architecture.violations.GenericThrower;
@@ -56,6 +57,12 @@ class ArchitectureRulesViolationTest {
   void runtimeRule_runtimeClassWritingTheWire_violated() {
     assertViolated(ArchitectureRules.RUNTIME_KNOWS_NO_PROTOCOL, RuntimeUsingTheProtocol.class);
     assertViolated(ArchitectureRules.MODULES_DEPEND_DOWNWARD, RuntimeUsingTheProtocol.class);
+  }
+
+  @Test
+  void sdkRule_sdkClassUsingTheLoader_violated() {
+    assertViolated(ArchitectureRules.SDK_DEPENDS_ONLY_ON_API, SdkUsingTheLoader.class);
+    assertViolated(ArchitectureRules.MODULES_DEPEND_DOWNWARD, SdkUsingTheLoader.class);
   }
 
   @Test

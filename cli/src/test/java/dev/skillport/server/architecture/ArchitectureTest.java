@@ -48,6 +48,7 @@ class ArchitectureTest {
         Arguments.of("no cycles between packages", ArchitectureRules.NO_CYCLES_BETWEEN_PACKAGES),
         Arguments.of("server does not know cli", ArchitectureRules.SERVER_DOES_NOT_KNOW_CLI),
         Arguments.of("runtime knows no protocol", ArchitectureRules.RUNTIME_KNOWS_NO_PROTOCOL),
+        Arguments.of("sdk depends only on api", ArchitectureRules.SDK_DEPENDS_ONLY_ON_API),
         Arguments.of("modules depend downward", ArchitectureRules.MODULES_DEPEND_DOWNWARD),
         Arguments.of(
             "stdout only through CliOutput", ArchitectureRules.STDOUT_ONLY_THROUGH_CLI_OUTPUT),
@@ -70,6 +71,7 @@ class ArchitectureTest {
         .anyMatch(p -> p.startsWith("dev.skillport.mcp"))
         .anyMatch(p -> p.startsWith("dev.skillport.runtime"))
         .anyMatch(p -> p.startsWith("dev.skillport.workflows"))
+        .anyMatch(p -> p.startsWith("dev.skillport.testkit"))
         .anyMatch(p -> p.startsWith("dev.skillport.server"))
         .anyMatch(p -> p.startsWith("dev.skillport.cli"));
     assertThat(production.contain(ArchitectureTest.class)).isFalse();

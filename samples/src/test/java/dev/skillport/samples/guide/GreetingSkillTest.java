@@ -1,12 +1,11 @@
 package dev.skillport.samples.guide;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.LoaderOptions;
-import dev.skillport.sdk.testing.SkillTestKit;
+import dev.skillport.testkit.SkillTestKit;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -34,9 +33,10 @@ class GreetingSkillTest {
 
   @Test
   void hello_emptyName_refusedByItsInputSchema() {
-    assertThatThrownBy(() -> kit.call("hello", Map.of("name", "")))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("input schema");
+    ToolResult result = kit.call("hello", Map.of("name", ""));
+
+    assertThat(result.isError()).isTrue();
+    assertThat(result.structured().get("code").asText()).isEqualTo("INVALID_ARGUMENTS");
   }
 
   @Test

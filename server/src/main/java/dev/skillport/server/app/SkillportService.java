@@ -29,6 +29,7 @@ import dev.skillport.registry.SessionView;
 import dev.skillport.registry.ToolListing;
 import dev.skillport.registry.ToolResolution;
 import dev.skillport.runtime.ArgumentValidator;
+import dev.skillport.runtime.BoundCalls;
 import dev.skillport.runtime.CallGuard;
 import dev.skillport.runtime.CallMeta;
 import dev.skillport.runtime.CallOutcome;
@@ -883,21 +884,7 @@ public final class SkillportService {
 
   /** The {@code INVALID_ARGUMENTS} error listing every violation, or null for valid arguments. */
   private ToolResult invalidArguments(Skill skill, ToolSpec tool, JsonNode args) {
-    List<String> violations;
-    try {
-      violations = validator.violations(tool.inputSchema(), args);
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "input schema of {}/{} could not be used: {}", skill.name(), tool.name(), e.toString());
-      violations = List.of();
-    }
-    if (violations.isEmpty()) {
-      return null;
-    }
-    return ToolResult.failure(
-        ToolFailureCode.INVALID_ARGUMENTS,
-        "arguments do not match the input schema: " + String.join("; ", violations),
-        "fix every listed argument and call again");
+    return BoundCalls.invalidArguments(validator, skill.name(), tool, args);
   }
 
   /**
@@ -1013,11 +1000,7 @@ public final class SkillportService {
 
               @Override
               public ToolResult unbound(ToolBinding.Unbound u) {
-                return ToolResult.failure(
-                    ToolFailureCode.NO_HANDLER,
-                    "tool '" + tool.name() + "' is bound to no code",
-                    "declare handler or source_file in the tools file, or add a script named after"
-                        + " the tool");
+                return BoundCalls.unbound(tool);
               }
             });
   }
@@ -1032,32 +1015,10 @@ public final class SkillportService {
       ToolContext ctx) {
     ToolHandler handler = bound.handler(tool).orElse(null);
     if (handler == null) {
-      return ToolResult.failure(
-          ToolFailureCode.NO_HANDLER,
-          "no Java handler is registered with id '" + h.handlerId() + "'",
-          "install the plugin or SDK jar that provides it");
+      return BoundCalls.noHandler(h.handlerId());
     }
-    try {
-      ToolResult result = handler.call(new ToolInvocation(skill.name(), tool.name(), args, ctx));
-      return result == null ? ToolResult.text("") : result;
-    } catch (dev.skillport.api.tool.ClientRequestException e) {
-      return e.reason() == dev.skillport.api.tool.ClientRequestException.Reason.INPUT_REQUIRED
-          ? ToolResult.failure(
-              ToolFailureCode.INPUT_REQUIRED, "the client is asked for input", null)
-          : ToolResult.failure(
-              ToolFailureCode.HANDLER_FAILED,
-              e.getClass().getSimpleName() + ": " + e.getMessage(),
-              null);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return ToolResult.failure(ToolFailureCode.CANCELLED, "the call was interrupted", null);
-    } catch (Exception e) {
-      LOG.debug("handler {} failed", h.handlerId(), e);
-      return ToolResult.failure(
-          ToolFailureCode.HANDLER_FAILED,
-          e.getClass().getSimpleName() + ": " + e.getMessage(),
-          null);
-    }
+    return BoundCalls.callHandler(
+        handler, new ToolInvocation(skill.name(), tool.name(), args, ctx));
   }
 
   /** A script: in its host when it needs the host's main thread or Python, else a process. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.DccExtensions;
 import dev.skillport.api.skill.SkillManifest;
+import dev.skillport.api.skill.SkillNames;
 import dev.skillport.loader.files.RefusedFileException;
 import dev.skillport.loader.report.DiagnosticCollector;
 import dev.skillport.loader.yaml.SafeYaml;
@@ -36,9 +37,9 @@ import java.util.regex.Pattern;
  */
 public final class SkillMdParser {
   /** The name rule of the Agent Skills format. */
-  public static final Pattern NAME_PATTERN = Pattern.compile("[a-z0-9]+(?:-[a-z0-9]+)*");
+  public static final Pattern NAME_PATTERN = SkillNames.PATTERN;
 
-  public static final int MAX_NAME = 64;
+  public static final int MAX_NAME = SkillNames.MAX_LENGTH;
   public static final int MAX_DESCRIPTION = 1024;
   public static final int MAX_COMPATIBILITY = 500;
 

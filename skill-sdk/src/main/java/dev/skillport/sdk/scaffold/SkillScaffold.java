@@ -1,6 +1,6 @@
 package dev.skillport.sdk.scaffold;
 
-import dev.skillport.loader.skillmd.SkillMdParser;
+import dev.skillport.api.skill.SkillNames;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -27,17 +27,12 @@ public final class SkillScaffold {
 
   /** Whether {@code name} follows the skill name rule the loader applies. */
   public static boolean isValidName(String name) {
-    return name != null
-        && !name.isEmpty()
-        && name.codePointCount(0, name.length()) <= SkillMdParser.MAX_NAME
-        && SkillMdParser.NAME_PATTERN.matcher(name).matches();
+    return SkillNames.isValid(name);
   }
 
   /** Why {@code name} is refused, for messages; the loader's own wording. */
   public static String nameRule() {
-    return "1-"
-        + SkillMdParser.MAX_NAME
-        + " lowercase letters, digits and single hyphens, not starting or ending with '-'";
+    return SkillNames.rule();
   }
 
   /**

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.LoaderOptions;
-import dev.skillport.sdk.testing.SkillTestKit;
+import dev.skillport.testkit.SkillTestKit;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;

@@ -1,35 +1,33 @@
-package dev.skillport.sdk.testing;
+package dev.skillport.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolHandlerProvider;
 import dev.skillport.api.tool.ToolResult;
-import dev.skillport.sdk.Arguments;
-import dev.skillport.sdk.Results;
-import dev.skillport.sdk.ToolHandlers;
+import dev.skillport.runtime.ScriptPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SkillTestKitTest {
   private static final ToolHandlerProvider GREETING =
-      ToolHandlers.builder()
-          .handler(
+      () ->
+          Map.of(
               "greeting.hello",
-              inv -> Results.text("Hello, " + Arguments.of(inv).string("name") + "!"))
-          .handler(
+              inv -> ToolResult.text("Hello, " + inv.arguments().path("name").asText() + "!"),
               "greeting.fail",
               inv -> {
                 throw new IllegalStateException("broken on purpose");
-              })
-          .build();
+              });
 
   @TempDir Path dir;
 
@@ -69,13 +67,23 @@ class SkillTestKitTest {
           - name: missing
             description: Bound to a handler nobody registers.
             handler: greeting.nobody
+          - name: env
+            description: Names the environment variables it sees.
+            source_file: scripts/env.sh
         """);
     Files.writeString(
         skill.resolve("scripts/echo.sh"),
         """
         #!/bin/sh
         input=$(cat)
-        printf '{"success": true, "got": %s}\\n' "$input"
+        printf '{"success": true, "got": %s, "flags": "%s"}\\n' "$input" "$*"
+        """);
+    Files.writeString(
+        skill.resolve("scripts/env.sh"),
+        """
+        #!/bin/sh
+        cat >/dev/null
+        printf '{"success": true, "names": "%s"}\\n' "$(env | cut -d= -f1 | tr '\\n' ' ')"
         """);
     return skill;
   }
@@ -87,8 +95,13 @@ class SkillTestKitTest {
     assertThat(kit.skill()).isPresent();
     assertThat(kit.tools())
         .extracting(ToolSpec::name)
-        .containsExactly("hello", "fail", "echo", "missing");
-    assertThat(kit.diagnostics()).noneMatch(d -> d.severity().name().equals("ERROR"));
+        .containsExactly("hello", "fail", "echo", "missing", "env");
+    // As on the server, the one tool whose handler nobody registers is reported at load.
+    assertThat(kit.diagnostics())
+        .extracting(Diagnostic::code)
+        .containsExactly(DiagnosticCode.HANDLER_NOT_REGISTERED);
+    assertThat(kit.diagnostics().get(0).message()).contains("greeting.nobody");
+    assertThat(kit.loadResult().diagnostics()).isEmpty();
   }
 
   @Test
@@ -102,23 +115,27 @@ class SkillTestKitTest {
   }
 
   @Test
-  void call_argumentsBreakSchema_throwsNamingTheViolation() throws IOException {
+  void call_argumentsBreakSchema_theServersInvalidArgumentsFailure() throws IOException {
     SkillTestKit kit = SkillTestKit.load(writeSkill(), GREETING);
 
-    assertThatThrownBy(() -> kit.call("hello", Map.of("name", 42)))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("hello")
-        .hasMessageContaining("string");
+    ToolResult result = kit.call("hello", Map.of("name", 42));
+
+    assertThat(result.isError()).isTrue();
+    assertThat(result.structured().path("code").asText()).isEqualTo("INVALID_ARGUMENTS");
+    assertThat(result.structured().path("message").asText()).contains("string");
   }
 
   @Test
-  void call_handlerThrows_becomesErrorResult() throws IOException {
+  void call_handlerThrows_theServersHandlerFailedFailure() throws IOException {
     SkillTestKit kit = SkillTestKit.load(writeSkill(), GREETING);
 
     ToolResult result = kit.call("fail", Map.of());
 
     assertThat(result.isError()).isTrue();
-    assertThat(result.content()).containsExactly(new Content.Text("broken on purpose"));
+    assertThat(result.structured().path("code").asText()).isEqualTo("HANDLER_FAILED");
+    assertThat(result.content())
+        .containsExactly(
+            new Content.Text("HANDLER_FAILED: IllegalStateException: broken on purpose"));
   }
 
   @Test
@@ -129,15 +146,39 @@ class SkillTestKitTest {
 
     assertThat(result.isError()).isFalse();
     assertThat(result.structured().path("got").path("word").asText()).isEqualTo("ping");
+    // The server's runner also passes each argument as a flag.
+    assertThat(result.structured().path("flags").asText()).isEqualTo("--word ping");
   }
 
   @Test
-  void call_unregisteredHandler_throwsNamingTheId() throws IOException {
+  void call_scriptTool_seesOnlyTheEnvironmentTheServerPassesOn() throws IOException {
     SkillTestKit kit = SkillTestKit.load(writeSkill(), GREETING);
 
-    assertThatThrownBy(() -> kit.call("missing", Map.of()))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("greeting.nobody");
+    ToolResult result = kit.call("env", Map.of());
+
+    assertThat(result.isError()).isFalse();
+    List<String> seen = List.of(result.structured().path("names").asText().strip().split(" "));
+    // This JVM's own variables that the server does not pass on stay out, as on a server.
+    List<String> withheld =
+        System.getenv().keySet().stream()
+            .filter(n -> !ScriptPolicy.BASE_ENV.contains(n))
+            .filter(n -> !n.startsWith("PYTHON"))
+            // The shell sets these itself.
+            .filter(n -> !List.of("PWD", "OLDPWD", "SHLVL", "_").contains(n))
+            .toList();
+    assertThat(withheld).isNotEmpty();
+    assertThat(seen).contains("PATH").doesNotContainAnyElementsOf(withheld);
+  }
+
+  @Test
+  void call_unregisteredHandler_theServersNoHandlerFailure() throws IOException {
+    SkillTestKit kit = SkillTestKit.load(writeSkill(), GREETING);
+
+    ToolResult result = kit.call("missing", Map.of());
+
+    assertThat(result.isError()).isTrue();
+    assertThat(result.structured().path("code").asText()).isEqualTo("NO_HANDLER");
+    assertThat(result.structured().path("message").asText()).contains("greeting.nobody");
   }
 
   @Test
