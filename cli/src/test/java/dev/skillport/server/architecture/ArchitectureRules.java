@@ -75,6 +75,23 @@ final class ArchitectureRules {
           .allowEmptyShould(true)
           .because("the server composes registry and loader; they do not know each other");
 
+  /**
+   * Outside the loader, only its entry package ({@code SkillLoader}, {@code LoadResult}, roots and
+   * options) and its safe file reading ({@code loader.files}, which resource reads share) are used.
+   */
+  static final ArchRule LOADER_USED_THROUGH_ITS_ENTRY =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage(LOADER)
+          .should()
+          .dependOnClassesThat(
+              resideInAPackage(LOADER)
+                  .and(
+                      not(
+                          resideInAnyPackage(
+                              "dev.skillport.loader", "dev.skillport.loader.files"))))
+          .because("the loader's parsers, resolver and schemas are its own");
+
   static final ArchRule SDK_DEPENDS_ONLY_ON_API =
       noClasses()
           .that()

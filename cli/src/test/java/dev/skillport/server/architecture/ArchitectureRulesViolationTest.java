@@ -12,6 +12,7 @@ import dev.skillport.sdk.planted.SdkUsingTheLoader;
 import dev.skillport.server.architecture.violations.CommandLineUser;
 import dev.skillport.server.architecture.violations.CyclicA;
 import dev.skillport.server.architecture.violations.GenericThrower;
+import dev.skillport.server.architecture.violations.LoaderInternalsUser;
 import dev.skillport.server.architecture.violations.SkillNameHelper;
 import dev.skillport.server.architecture.violations.StdoutPrinter;
 import dev.skillport.server.architecture.violations.other.CyclicB;
@@ -63,6 +64,11 @@ class ArchitectureRulesViolationTest {
   void sdkRule_sdkClassUsingTheLoader_violated() {
     assertViolated(ArchitectureRules.SDK_DEPENDS_ONLY_ON_API, SdkUsingTheLoader.class);
     assertViolated(ArchitectureRules.MODULES_DEPEND_DOWNWARD, SdkUsingTheLoader.class);
+  }
+
+  @Test
+  void loaderRule_serverClassUsingTheLoadersYamlReader_violated() {
+    assertViolated(ArchitectureRules.LOADER_USED_THROUGH_ITS_ENTRY, LoaderInternalsUser.class);
   }
 
   @Test

@@ -49,6 +49,8 @@ class ArchitectureTest {
         Arguments.of("server does not know cli", ArchitectureRules.SERVER_DOES_NOT_KNOW_CLI),
         Arguments.of("runtime knows no protocol", ArchitectureRules.RUNTIME_KNOWS_NO_PROTOCOL),
         Arguments.of("sdk depends only on api", ArchitectureRules.SDK_DEPENDS_ONLY_ON_API),
+        Arguments.of(
+            "loader used through its entry", ArchitectureRules.LOADER_USED_THROUGH_ITS_ENTRY),
         Arguments.of("modules depend downward", ArchitectureRules.MODULES_DEPEND_DOWNWARD),
         Arguments.of(
             "stdout only through CliOutput", ArchitectureRules.STDOUT_ONLY_THROUGH_CLI_OUTPUT),

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A prompt as this package serves it: the loader's spec plus what only the server reads (typed
- * messages, argument values for completion).
+ * A prompt as this package serves it: a declared one as the loader parsed it (typed messages,
+ * argument values for completion), or one derived from a Markdown example or a workflow.
  *
  * @param skill the skill it comes from
  * @param template the text of the first user message; blank means none when messages are given

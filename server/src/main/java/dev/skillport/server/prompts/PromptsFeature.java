@@ -39,6 +39,7 @@ public final class PromptsFeature {
   private static final String ARGUMENTS_KEY = "prompt_arguments";
 
   private final CatalogHolder catalog;
+  private final PromptCatalog prompts;
   private final SessionViews views;
   private final ResourcesFeature resources;
   private final Supplier<StateSigner> signer;
@@ -58,6 +59,7 @@ public final class PromptsFeature {
       Supplier<StateSigner> signer,
       int pageSize) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
+    this.prompts = PromptCatalog.following(catalog);
     this.views = Objects.requireNonNull(views, "views");
     this.resources = Objects.requireNonNull(resources, "resources");
     this.signer = Objects.requireNonNull(signer, "signer");
@@ -84,7 +86,7 @@ public final class PromptsFeature {
   }
 
   private ObjectNode list(SessionView view, String cursor) throws McpException {
-    Map<String, PromptDefinition> all = SessionPrompts.of(catalog.current(), view);
+    Map<String, PromptDefinition> all = SessionPrompts.of(prompts, catalog.current(), view);
     List<ObjectNode> entries = new ArrayList<>(all.size());
     for (Map.Entry<String, PromptDefinition> e : all.entrySet()) {
       PromptDefinition d = e.getValue();
@@ -241,7 +243,7 @@ public final class PromptsFeature {
     if (name == null || !name.isTextual() || name.asText().isEmpty()) {
       throw new McpException(ErrorKind.INVALID_PARAMS, "name must be a non-empty string");
     }
-    return SessionPrompts.find(SessionPrompts.of(catalog.current(), view), name.asText())
+    return SessionPrompts.find(SessionPrompts.of(prompts, catalog.current(), view), name.asText())
         .orElseThrow(
             () ->
                 new McpException(

@@ -46,13 +46,14 @@ final class SessionPrompts {
   private SessionPrompts() {}
 
   /** Listed name → definition, in listing order. */
-  static Map<String, PromptDefinition> of(Catalog catalog, SessionView view) {
+  static Map<String, PromptDefinition> of(
+      PromptCatalog prompts, Catalog catalog, SessionView view) {
     List<PromptDefinition> all = new ArrayList<>();
     for (String name : view.loadedSkills()) {
       catalog
           .skill(name)
           .filter(s -> s.state() == SkillState.AVAILABLE)
-          .ifPresent(s -> all.addAll(definitions(s)));
+          .ifPresent(s -> all.addAll(prompts.of(catalog, s)));
     }
     Map<String, Integer> counts = new HashMap<>();
     all.forEach(d -> counts.merge(d.name(), 1, Integer::sum));
@@ -96,27 +97,17 @@ final class SessionPrompts {
   }
 
   private static PromptDefinition declared(Skill skill, PromptSpec spec) {
-    JsonNode entry = PromptFileExtras.entry(spec.source(), spec.name()).orElse(null);
-    Map<String, JsonNode> argEntries = new HashMap<>();
-    if (entry != null) {
-      for (JsonNode a : entry.path("arguments")) {
-        argEntries.putIfAbsent(a.path("name").asText(""), a);
-      }
-    }
     List<PromptDefinition.Argument> args = new ArrayList<>();
     for (PromptArgument a : spec.arguments()) {
-      args.add(
-          new PromptDefinition.Argument(
-              a.name(), a.description(), a.required(), values(argEntries.get(a.name()))));
+      args.add(new PromptDefinition.Argument(a.name(), a.description(), a.required(), a.values()));
     }
-    JsonNode messages = entry == null ? null : entry.get("messages");
     return new PromptDefinition(
         spec.name(),
         skill.name(),
         spec.description(),
         args,
         spec.template(),
-        messages != null && messages.isArray() ? messages : null,
+        spec.messages(),
         spec.source() == null ? null : spec.source().getParent(),
         skill.location().directory());
   }

@@ -53,6 +53,12 @@ public final class SurfaceServer implements AutoCloseable {
   /** Starts a server on {@code skills} with these providers, watching the folder for changes. */
   public static SurfaceServer start(Path skills, List<ResourceProvider> providers)
       throws Exception {
+    return start(skills, providers, true);
+  }
+
+  /** {@link #start(Path, List)}, watching the skill folder for changes or not. */
+  public static SurfaceServer start(Path skills, List<ResourceProvider> providers, boolean watch)
+      throws Exception {
     ServeConfig config =
         new ServeConfig(
             List.of(SkillRoot.of(skills, Scope.REPO)),
@@ -60,7 +66,7 @@ public final class SurfaceServer implements AutoCloseable {
             List.of(),
             new HandlerRegistry(),
             Duration.ofSeconds(20),
-            true,
+            watch,
             providers,
             PAGE_SIZE);
     SkillportServer server = SkillportServer.start(config, "test");

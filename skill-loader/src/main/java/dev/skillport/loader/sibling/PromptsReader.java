@@ -167,7 +167,10 @@ final class PromptsReader {
       if (declared.add(name)) {
         arguments.add(
             new PromptArgument(
-                name, YamlValues.text(a.get("description")), a.path("required").asBoolean(false)));
+                name,
+                YamlValues.text(a.get("description")),
+                a.path("required").asBoolean(false),
+                completionValues(a)));
       }
     }
     String template = entry.get("template").asText();
@@ -197,10 +200,29 @@ final class PromptsReader {
               "Declare each placeholder under 'arguments:'.");
     }
     add(
-        new PromptSpec(name, YamlValues.text(entry.get("description")), arguments, template, file),
+        new PromptSpec(
+            name,
+            YamlValues.text(entry.get("description")),
+            arguments,
+            template,
+            file,
+            entry.get("messages")),
         doc,
         pointer,
         file);
+  }
+
+  /** An argument's {@code values} or {@code enum}, then its {@code examples}, as text. */
+  private static List<String> completionValues(JsonNode argument) {
+    Set<String> out = new java.util.LinkedHashSet<>();
+    for (String key : List.of("values", "enum", "examples")) {
+      for (JsonNode v : argument.path(key)) {
+        if (v.isValueNode() && !v.isNull()) {
+          out.add(v.asText());
+        }
+      }
+    }
+    return List.copyOf(out);
   }
 
   private void workflowPrompt(JsonNode entry, String pointer, YamlDocument doc, Path file) {

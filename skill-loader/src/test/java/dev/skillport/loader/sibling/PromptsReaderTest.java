@@ -54,6 +54,42 @@ class PromptsReaderTest {
   }
 
   @Test
+  void read_messagesAndArgumentValues_keptInTheSpec() {
+    SkillFolder skill =
+        SkillFolder.in(tmp)
+            .file(
+                "prompts.yaml",
+                """
+                prompts:
+                  - name: pick
+                    arguments:
+                      - {name: shape, values: [cube, sphere], examples: [cube, cone]}
+                      - {name: size, enum: [1, 2]}
+                    template: ""
+                    messages:
+                      - {role: user, content: "Make a {{shape}}"}
+                      - {role: assistant, content: {type: text, text: Done.}}
+                  - name: plain
+                    template: Hi
+                """);
+    skill.prompts = "prompts.yaml";
+
+    List<PromptSpec> prompts = skill.read().prompts();
+
+    assertThat(prompts.get(0).arguments())
+        .containsExactly(
+            new PromptArgument("shape", "", false, List.of("cube", "sphere", "cone")),
+            new PromptArgument("size", "", false, List.of("1", "2")));
+    assertThat(prompts.get(0).messages()).hasSize(2);
+    assertThat(prompts.get(0).messages().get(0).path("content").asText())
+        .isEqualTo("Make a {{shape}}");
+    assertThat(prompts.get(0).messages().get(1).path("content").path("text").asText())
+        .isEqualTo("Done.");
+    assertThat(prompts.get(1).messages()).isNull();
+    assertThat(prompts.get(1).arguments()).isEmpty();
+  }
+
+  @Test
   void read_glob_readsOneSpecOrListPerFile_dropsInvalidAndDuplicates() {
     SkillFolder skill =
         SkillFolder.in(tmp)
