@@ -205,8 +205,9 @@ class SkillTestKitTest {
   void load_sameHandlerIdTwice_refused() throws IOException {
     Path skill = writeSkill();
 
+    // The provider's map has no order, so either of its ids is the first one seen twice.
     assertThatThrownBy(() -> SkillTestKit.load(skill, GREETING, GREETING))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("greeting.hello");
+        .hasMessageMatching("handler id 'greeting\\.(hello|fail)' is provided twice");
   }
 }
