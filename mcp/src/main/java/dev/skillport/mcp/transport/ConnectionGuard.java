@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * timeout of opening, or of its previous request ending; otherwise it is closed. Jetty's idle
  * timeout alone restarts with every byte, so a client trickling a header a byte every few seconds
  * was never closed. A connection whose request is being handled (a long call, an event stream) is
- * not timed here.
+ * not timed here, nor is a kept-alive connection resting between requests: one that has sent no
+ * byte since its last request ended waits under Jetty's idle timeout, so that a client reusing a
+ * pooled connection is not refused at the moment it writes.
  *
  * <p>Open connections are capped below the process's file-descriptor limit. Past the cap, the
  * connection that has waited longest without a request in progress is closed to make room, so a
@@ -38,10 +40,20 @@ final class ConnectionGuard implements Connection.Listener {
   private final long headerTimeoutNanos;
   private final Map<Connection, Tracked> open = new ConcurrentHashMap<>();
 
-  /** One open connection: how many of its requests are in progress, and since when it is idle. */
+  /**
+   * One open connection: how many of its requests are in progress, since when it is idle, and how
+   * many bytes it had sent when its last request ended (-1 before its first request).
+   */
   private static final class Tracked {
     final AtomicInteger busy = new AtomicInteger();
     volatile long idleSince = System.nanoTime();
+    volatile long bytesInWhenIdle = -1;
+
+    /** Kept alive after a request and silent since: not a client trickling a header. */
+    boolean resting(Connection connection) {
+      long mark = bytesInWhenIdle;
+      return mark >= 0 && connection.getBytesIn() == mark;
+    }
   }
 
   ConnectionGuard(int maxConnections, java.time.Duration headerTimeout) {
@@ -103,7 +115,7 @@ final class ConnectionGuard implements Connection.Listener {
     long now = System.nanoTime();
     for (Map.Entry<Connection, Tracked> e : open.entrySet()) {
       Tracked t = e.getValue();
-      if (t.busy.get() == 0 && now - t.idleSince > headerTimeoutNanos) {
+      if (t.busy.get() == 0 && now - t.idleSince > headerTimeoutNanos && !t.resting(e.getKey())) {
         close(e.getKey(), "no request within the header timeout");
       }
     }
@@ -153,6 +165,7 @@ final class ConnectionGuard implements Connection.Listener {
     Tracked t = open.get(connection);
     if (t != null) {
       t.idleSince = System.nanoTime();
+      t.bytesInWhenIdle = connection.getBytesIn();
       t.busy.decrementAndGet();
     }
   }

@@ -128,6 +128,29 @@ class TransportLimitsIT {
   }
 
   @Test
+  void keepAliveConnection_restingPastTheHeaderDeadline_servesItsNextRequest() throws Exception {
+    start(builder().headerTimeout(Duration.ofMillis(500)));
+    Socket s = socket();
+    String ping =
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Accept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s";
+    String body = String.format(HttpTestClient.INIT, V);
+
+    s.getOutputStream()
+        .write(String.format(ping, body.length(), body).getBytes(StandardCharsets.UTF_8));
+    Response first = Response.readOne(s.getInputStream());
+    // Pooled clients reuse a connection after any pause; the guard sweeps several times meanwhile.
+    Thread.sleep(1_500);
+    s.getOutputStream()
+        .write(String.format(ping, body.length(), body).getBytes(StandardCharsets.UTF_8));
+    Response second = Response.readOne(s.getInputStream());
+
+    assertThat(first.status()).isEqualTo(200);
+    assertThat(second.status()).isEqualTo(200);
+    assertThat(second.json().path("result").path("protocolVersion").asText()).isEqualTo(V);
+  }
+
+  @Test
   void connectionCap_idleConnectionsMakeRoomForANewClient() throws Exception {
     start(builder().maxConnections(20));
     for (int i = 0; i < 40; i++) {
@@ -188,6 +211,27 @@ class TransportLimitsIT {
       String body = split < 0 ? "" : text.substring(split + 4);
       int status = Integer.parseInt(head.substring(9, 12));
       return new Response(status, head, body);
+    }
+
+    /** One response of a kept-alive connection, framed by its Content-Length. */
+    static Response readOne(InputStream in) throws IOException {
+      StringBuilder head = new StringBuilder();
+      while (!head.toString().endsWith("\r\n\r\n")) {
+        int b = in.read();
+        if (b < 0) {
+          throw new IOException("closed by the server after " + head.length() + " header bytes");
+        }
+        head.append((char) b);
+      }
+      int length = -1;
+      for (String line : head.toString().split("\r\n")) {
+        if (line.regionMatches(true, 0, "Content-Length:", 0, 15)) {
+          length = Integer.parseInt(line.substring(15).strip());
+        }
+      }
+      assertThat(length).as("Content-Length in " + head).isNotNegative();
+      String body = new String(in.readNBytes(length), StandardCharsets.UTF_8);
+      return new Response(Integer.parseInt(head.substring(9, 12)), head.toString().strip(), body);
     }
 
     JsonNode json() throws IOException {
