@@ -4,17 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Deeply immutable, compact JSON trees, for the schemas a {@link ToolSpec} holds and the documents
@@ -22,33 +23,38 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>A catalog keeps thousands of small schemas for its whole life, so a frozen tree stores each
  * mapping as two exact-size arrays instead of a 16-slot {@link LinkedHashMap}, and {@link #freeze}
- * shares field names and short texts ({@code "type"}, {@code "string"}) between all trees. Every
+ * shares equal short texts ({@code "type"}, {@code "string"}) within the tree it freezes. Every
  * mutator of a frozen container throws {@link UnsupportedOperationException}, which is what makes
- * sharing safe; {@link JsonNode#deepCopy()} of a frozen tree gives an ordinary mutable copy.
+ * sharing a tree between sessions safe; {@link JsonNode#deepCopy()} of a frozen tree gives an
+ * ordinary mutable copy.
  *
  * <p>A reader that builds a tree bottom-up can make it frozen from the start with {@link #object}
  * and {@link #array}, so {@link ToolSpec} takes its subtrees as they are instead of copying them.
+ * Both check what they are given and copy the arrays, so no caller can make a frozen tree that
+ * changes afterwards. The class holds no state of its own.
  */
 public final class FrozenJson {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-  /** Texts at most this long are shared; longer ones are rarely repeated. */
+  /** Texts at most this long are shared within a tree; longer ones are rarely repeated. */
   private static final int MAX_SHARED_LENGTH = 32;
-
-  /** Bounds each sharing table, so unusual input cannot grow it without limit. */
-  private static final int MAX_SHARED_ENTRIES = 8192;
 
   /** Mappings up to this size look keys up by scanning; larger ones use a hash map. */
   private static final int MAX_SCANNED_FIELDS = 12;
-
-  private static final Map<String, String> NAMES = new ConcurrentHashMap<>();
-  private static final Map<String, TextNode> TEXTS = new ConcurrentHashMap<>();
 
   private FrozenJson() {}
 
   /** {@code node} itself when it is already frozen (or a scalar), else a frozen copy. */
   public static JsonNode freeze(JsonNode node) {
-    if (node instanceof FrozenObject || node instanceof FrozenArray) {
+    Objects.requireNonNull(node, "node");
+    if (isFrozen(node) || !node.isContainerNode()) {
+      return node;
+    }
+    return freeze(node, new HashMap<>());
+  }
+
+  private static JsonNode freeze(JsonNode node, Map<String, JsonNode> texts) {
+    if (isFrozen(node)) {
       return node;
     }
     if (node.isObject()) {
@@ -57,8 +63,8 @@ public final class FrozenJson {
       JsonNode[] values = new JsonNode[size];
       int i = 0;
       for (Map.Entry<String, JsonNode> field : node.properties()) {
-        names[i] = share(NAMES, field.getKey(), field.getKey());
-        values[i] = freeze(field.getValue());
+        names[i] = field.getKey();
+        values[i] = freeze(field.getValue(), texts);
         i++;
       }
       return new FrozenObject(fields(names, values));
@@ -66,13 +72,12 @@ public final class FrozenJson {
     if (node.isArray()) {
       JsonNode[] elements = new JsonNode[node.size()];
       for (int i = 0; i < elements.length; i++) {
-        elements[i] = freeze(node.get(i));
+        elements[i] = freeze(node.get(i), texts);
       }
-      return array(elements);
+      return new FrozenArray(List.of(elements));
     }
-    if (node.isTextual()) {
-      String text = node.textValue();
-      return text.length() <= MAX_SHARED_LENGTH ? share(TEXTS, text, (TextNode) node) : node;
+    if (node.isTextual() && node.textValue().length() <= MAX_SHARED_LENGTH) {
+      return texts.computeIfAbsent(node.textValue(), t -> node);
     }
     // Other value nodes (numbers, booleans, null, binary, POJO) are immutable already.
     return node;
@@ -84,38 +89,64 @@ public final class FrozenJson {
   }
 
   /**
-   * A frozen mapping of {@code names[i]} to {@code values[i]}, in that order. The arrays are taken
-   * over, not copied: the caller must not change them afterwards. Names must be distinct and every
-   * value frozen or a scalar; neither is checked, as a reader that built them already knows.
+   * A frozen mapping of {@code names[i]} to {@code values[i]}, in that order; the arrays are
+   * copied.
+   *
+   * @throws IllegalArgumentException when the arrays differ in length, a name repeats, or a value
+   *     is a container that is not frozen
+   * @throws NullPointerException when a name or value is null
    */
   public static ObjectNode object(String[] names, JsonNode[] values) {
     if (names.length != values.length) {
       throw new IllegalArgumentException(names.length + " names for " + values.length + " values");
     }
-    return new FrozenObject(fields(names, values));
+    String[] ownNames = names.clone();
+    JsonNode[] ownValues = values.clone();
+    for (int i = 0; i < ownNames.length; i++) {
+      Objects.requireNonNull(ownNames[i], "names[" + i + "]");
+      requireFrozenOrScalar(ownValues[i], "values[" + i + "]");
+    }
+    requireDistinct(ownNames);
+    return new FrozenObject(fields(ownNames, ownValues));
   }
 
   /**
-   * A frozen sequence of {@code elements}; every element must be frozen or a scalar, which is not
-   * checked.
+   * A frozen sequence of {@code elements}; the array is copied.
+   *
+   * @throws IllegalArgumentException when an element is a container that is not frozen
+   * @throws NullPointerException when an element is null
    */
   public static ArrayNode array(JsonNode... elements) {
+    for (int i = 0; i < elements.length; i++) {
+      requireFrozenOrScalar(elements[i], "elements[" + i + "]");
+    }
     return new FrozenArray(List.of(elements));
   }
 
-  private static <V> V share(Map<String, V> table, String key, V value) {
-    if (key.length() > MAX_SHARED_LENGTH) {
-      return value;
+  private static void requireFrozenOrScalar(JsonNode value, String what) {
+    Objects.requireNonNull(value, what);
+    if (value.isContainerNode() && !isFrozen(value)) {
+      throw new IllegalArgumentException(what + " is a container that is not frozen");
     }
-    V shared = table.get(key);
-    if (shared != null) {
-      return shared;
+  }
+
+  private static void requireDistinct(String[] names) {
+    if (names.length <= MAX_SCANNED_FIELDS) {
+      for (int i = 1; i < names.length; i++) {
+        for (int j = 0; j < i; j++) {
+          if (names[i].equals(names[j])) {
+            throw new IllegalArgumentException("the name " + names[i] + " repeats");
+          }
+        }
+      }
+      return;
     }
-    if (table.size() >= MAX_SHARED_ENTRIES) {
-      return value;
+    Set<String> seen = new HashSet<>(names.length * 2);
+    for (String name : names) {
+      if (!seen.add(name)) {
+        throw new IllegalArgumentException("the name " + name + " repeats");
+      }
     }
-    shared = table.putIfAbsent(key, value);
-    return shared != null ? shared : value;
   }
 
   private static Map<String, JsonNode> fields(String[] names, JsonNode[] values) {
