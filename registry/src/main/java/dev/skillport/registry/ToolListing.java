@@ -357,7 +357,7 @@ public final class ToolListing {
       List<String> unlistable = new ArrayList<>();
       for (Skill skill : catalog.skills()) {
         if (skill.state() != SkillState.AVAILABLE
-            || !skill.manifest().extensions().allowImplicitInvocation()) {
+            || !skill.manifest().extensions().discovery().allowImplicitInvocation()) {
           continue;
         }
         String stubName = SKILL_STUB_PREFIX + skill.name();
@@ -483,9 +483,11 @@ public final class ToolListing {
     wire.put("name", stubName);
     var ext = skill.manifest().extensions();
     String keywords =
-        ext.searchHint() != null && !ext.searchHint().isBlank()
-            ? ext.searchHint()
-            : ext.tags().isEmpty() ? skill.manifest().description() : String.join(", ", ext.tags());
+        ext.discovery().searchHint() != null && !ext.discovery().searchHint().isBlank()
+            ? ext.discovery().searchHint()
+            : ext.discovery().tags().isEmpty()
+                ? skill.manifest().description()
+                : String.join(", ", ext.discovery().tags());
     wire.put(
         "description",
         "["

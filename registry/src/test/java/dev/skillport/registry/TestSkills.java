@@ -121,9 +121,15 @@ public final class TestSkills {
 
   public Skill build() {
     DccExtensions ext =
-        new DccExtensions(
-            dcc, "1.0.0", tags, hint, List.of(), depends, List.of(), implicit, layer, null, null,
-            null, null, List.of(), List.of(), List.of(), null, null, null, Map.of());
+        DccExtensions.builder()
+            .dcc(dcc)
+            .version("1.0.0")
+            .tags(tags)
+            .searchHint(hint)
+            .depends(depends)
+            .allowImplicitInvocation(implicit)
+            .layer(layer)
+            .build();
     SkillManifest manifest =
         new SkillManifest(name, description, null, null, List.of(), Map.of(), Map.of(), "", ext);
     Path dir = Path.of("/skills", name);

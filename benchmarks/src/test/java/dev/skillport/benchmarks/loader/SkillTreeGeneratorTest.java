@@ -45,7 +45,7 @@ class SkillTreeGeneratorTest {
               assertThat(skill.groups()).hasSize(1);
               assertThat(skill.groups().get(0).tools()).hasSize(1);
               assertThat(skill.manifest().extensions().dcc()).isNotBlank();
-              assertThat(skill.manifest().extensions().tags()).hasSize(3);
+              assertThat(skill.manifest().extensions().discovery().tags()).hasSize(3);
             });
   }
 

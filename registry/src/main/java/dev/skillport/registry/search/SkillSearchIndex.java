@@ -36,9 +36,9 @@ public final class SkillSearchIndex {
       DccExtensions ext = s.manifest().extensions();
       Map<Field, String> f = Bm25Index.fields();
       f.put(Field.NAME, s.name());
-      f.put(Field.TAGS, String.join(" ", ext.tags()));
-      f.put(Field.HINT, ext.searchHint() == null ? "" : ext.searchHint());
-      f.put(Field.ALIASES, String.join(" ", ext.searchAliases()));
+      f.put(Field.TAGS, String.join(" ", ext.discovery().tags()));
+      f.put(Field.HINT, ext.discovery().searchHint() == null ? "" : ext.discovery().searchHint());
+      f.put(Field.ALIASES, String.join(" ", ext.discovery().searchAliases()));
       f.put(Field.DESCRIPTION, s.manifest().description());
       f.put(
           Field.TOOL_NAMES,
@@ -89,7 +89,9 @@ public final class SkillSearchIndex {
               (doc, score) -> {
                 Skill s = skills.get(doc);
                 if (accepts(s, q)) {
-                  hits.add(new SkillHit(s, score * layerWeight(s.manifest().extensions().layer())));
+                  hits.add(
+                      new SkillHit(
+                          s, score * layerWeight(s.manifest().extensions().discovery().layer())));
                 }
               });
       hits.sort(
@@ -119,7 +121,7 @@ public final class SkillSearchIndex {
         .forEach(
             (doc, score) -> {
               ToolEntry t = tools.get(doc);
-              if (t.skill().manifest().extensions().allowImplicitInvocation()) {
+              if (t.skill().manifest().extensions().discovery().allowImplicitInvocation()) {
                 hits.add(new ToolHit(t.skill(), t.tool(), score));
               }
             });
@@ -133,7 +135,7 @@ public final class SkillSearchIndex {
 
   private static boolean accepts(Skill s, SkillQuery q) {
     DccExtensions ext = s.manifest().extensions();
-    if (!q.includeHidden() && !ext.allowImplicitInvocation()) {
+    if (!q.includeHidden() && !ext.discovery().allowImplicitInvocation()) {
       return false;
     }
     if (q.dcc() != null && !q.dcc().isBlank() && !ext.dcc().equalsIgnoreCase(q.dcc())) {
@@ -144,7 +146,7 @@ public final class SkillSearchIndex {
     }
     for (String tag : q.tags()) {
       String want = tag.toLowerCase(Locale.ROOT);
-      if (ext.tags().stream().noneMatch(t -> t.toLowerCase(Locale.ROOT).equals(want))) {
+      if (ext.discovery().tags().stream().noneMatch(t -> t.toLowerCase(Locale.ROOT).equals(want))) {
         return false;
       }
     }

@@ -309,15 +309,15 @@ final class CoreTools {
     o.put("loaded", view.isLoaded(s.name()));
     o.put("dcc", ext.dcc());
     o.put("scope", s.scope().label());
-    o.set("tags", strings(ext.tags()));
+    o.set("tags", strings(ext.discovery().tags()));
     o.put("search_hint", searchHint(s));
     o.put("state", status(s, view));
-    o.put("layer", ext.layer().label());
+    o.put("layer", ext.discovery().layer().label());
     return o;
   }
 
   private static String searchHint(Skill s) {
-    String hint = s.manifest().extensions().searchHint();
+    String hint = s.manifest().extensions().discovery().searchHint();
     return hint == null ? s.manifest().description() : hint;
   }
 
@@ -411,8 +411,8 @@ final class CoreTools {
     full.put("summary", abbreviate(s.manifest().description(), SUMMARY_CHARS));
     full.put("dcc", ext.dcc());
     full.put("version", ext.version());
-    full.put("layer", ext.layer().label());
-    full.put("implicit_invocation", ext.allowImplicitInvocation());
+    full.put("layer", ext.discovery().layer().label());
+    full.put("implicit_invocation", ext.discovery().allowImplicitInvocation());
     full.put("path", s.location().directory().toString());
     if (s.shadowedBy() != null) {
       full.put("shadowed_by", s.shadowedBy());
@@ -422,7 +422,7 @@ final class CoreTools {
     }
     full.put("description", s.manifest().description());
     full.put("search_hint", searchHint(s));
-    full.set("tags", strings(ext.tags()));
+    full.set("tags", strings(ext.discovery().tags()));
     full.put("tool_names", String.join(",", s.tools().stream().map(ToolSpec::name).toList()));
     if (!s.runtimes().isEmpty()) {
       full.set("runtime", runtimes(s));
@@ -470,9 +470,9 @@ final class CoreTools {
     ObjectNode out = NODES.objectNode();
     out.put("name", s.name());
     out.put("description", s.manifest().description());
-    out.set("tags", strings(ext.tags()));
-    if (!ext.searchAliases().isEmpty()) {
-      out.set("search_aliases", strings(ext.searchAliases()));
+    out.set("tags", strings(ext.discovery().tags()));
+    if (!ext.discovery().searchAliases().isEmpty()) {
+      out.set("search_aliases", strings(ext.discovery().searchAliases()));
     }
     out.put("dcc", ext.dcc());
     out.put("version", ext.version());
@@ -498,7 +498,7 @@ final class CoreTools {
         strings(
             first(listedNames(catalog, view, Set.of(s.name())), out, "registered_tools_omitted")));
     out.put("scope", s.scope().label());
-    out.put("implicit_invocation", ext.allowImplicitInvocation());
+    out.put("implicit_invocation", ext.discovery().allowImplicitInvocation());
     out.put("dependency_count", ext.depends().size());
     if (!s.runtimes().isEmpty()) {
       out.set("runtimes", runtimes(s));
@@ -507,7 +507,7 @@ final class CoreTools {
     out.put("loaded", view.isLoaded(s.name()));
     out.put("tool_count", s.tools().size());
     out.put("search_hint", searchHint(s));
-    out.put("layer", ext.layer().label());
+    out.put("layer", ext.discovery().layer().label());
     out.put("instructions", Redactor.shared().text(s.manifest().body()));
     out.set("metadata", Redactor.shared().keyed(JSON.valueToTree(s.manifest().metadata())));
     ArrayNode prompts = out.putArray("prompts");
@@ -969,7 +969,7 @@ final class CoreTools {
     o.put("kind", "skill_candidate");
     o.put("skill_name", skill.name());
     o.put("description", skill.manifest().description());
-    o.set("tags", strings(ext.tags()));
+    o.set("tags", strings(ext.discovery().tags()));
     o.put("dcc", ext.dcc());
     o.put("scope", skill.scope().label());
     o.put("tool_count", skill.tools().size());

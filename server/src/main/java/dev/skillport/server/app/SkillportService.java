@@ -1184,7 +1184,8 @@ public final class SkillportService {
       List<String> listedAll = new ArrayList<>(preloaded.loadedSkills());
       for (String name : reachable.loadedSkills()) {
         Skill skill = catalog.skill(name).orElseThrow();
-        if (skill.manifest().extensions().allowImplicitInvocation() && !listedAll.contains(name)) {
+        if (skill.manifest().extensions().discovery().allowImplicitInvocation()
+            && !listedAll.contains(name)) {
           listedAll.add(name);
         }
       }

@@ -53,7 +53,7 @@ public final class HostAdapters {
 
   /** Why {@code skill} may not load in this server, or empty when it may. */
   public Optional<String> refusal(Skill skill) {
-    List<String> products = skill.manifest().extensions().products();
+    List<String> products = skill.manifest().extensions().discovery().products();
     if (!products.isEmpty() && products.stream().noneMatch(this::productPresent)) {
       return Optional.of(
           "skill '"

@@ -82,8 +82,8 @@ final class SessionPrompts {
     }
     List<PromptDefinition> out = new ArrayList<>();
     Set<String> names = new LinkedHashSet<>();
-    List<String> markdown = new ArrayList<>(skill.manifest().extensions().examples());
-    markdown.addAll(skill.manifest().extensions().recipes());
+    List<String> markdown = new ArrayList<>(skill.manifest().extensions().siblings().examples());
+    markdown.addAll(skill.manifest().extensions().siblings().recipes());
     for (Path file : markdownFiles(skill.location().directory(), markdown)) {
       derivedFromMarkdown(skill, file).filter(d -> names.add(d.name())).ifPresent(out::add);
     }

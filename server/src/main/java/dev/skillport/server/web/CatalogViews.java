@@ -225,7 +225,7 @@ final class CatalogViews {
       states.add(s.state().label());
       scopes.add(s.scope().name().toLowerCase(Locale.ROOT));
       dccs.add(s.manifest().extensions().dcc());
-      tags.addAll(s.manifest().extensions().tags());
+      tags.addAll(s.manifest().extensions().discovery().tags());
     }
     List<Skill> ordered = order(catalog, q);
     List<SkillRow> rows = new ArrayList<>();
@@ -233,7 +233,7 @@ final class CatalogViews {
       if (!blank(state) && !s.state().label().equals(state)
           || !blank(scope) && !s.scope().name().equalsIgnoreCase(scope)
           || !blank(dcc) && !s.manifest().extensions().dcc().equals(dcc)
-          || !blank(tag) && !s.manifest().extensions().tags().contains(tag)) {
+          || !blank(tag) && !s.manifest().extensions().discovery().tags().contains(tag)) {
         continue;
       }
       rows.add(row(s, bySkill.getOrDefault(s.name(), List.of())));
@@ -308,7 +308,7 @@ final class CatalogViews {
         s.state().label(),
         s.scope().name().toLowerCase(Locale.ROOT),
         s.manifest().extensions().dcc(),
-        s.manifest().extensions().tags(),
+        s.manifest().extensions().discovery().tags(),
         s.tools().size(),
         errors,
         warnings,
@@ -322,7 +322,7 @@ final class CatalogViews {
             .append(s.manifest().description())
             .append(' ')
             .append(s.manifest().extensions().dcc());
-    s.manifest().extensions().tags().forEach(t -> b.append(' ').append(t));
+    s.manifest().extensions().discovery().tags().forEach(t -> b.append(' ').append(t));
     s.tools().forEach(t -> b.append(' ').append(t.name()));
     return b.toString().toLowerCase(Locale.ROOT);
   }
@@ -396,7 +396,7 @@ final class CatalogViews {
             main.scope().name().toLowerCase(Locale.ROOT),
             main.manifest().extensions().dcc(),
             main.manifest().extensions().version(),
-            main.manifest().extensions().tags(),
+            main.manifest().extensions().discovery().tags(),
             main.manifest().extensions().depends(),
             markdown.render(m.text(main.manifest().body())),
             tools,

@@ -3,6 +3,7 @@ package dev.skillport.loader.sibling;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.ExternalDependency;
+import dev.skillport.api.skill.InlineOrFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ final class ExternalDepsReader {
     this.host = host;
   }
 
-  List<ExternalDependency> read(Object value) {
+  List<ExternalDependency> read(InlineOrFile value) {
     List<ExternalDependency> out = new ArrayList<>();
     var source = yaml.inlineOrFile("external-deps", value, "external-deps file");
     if (source.isEmpty() || source.get().root().isNull()) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.diagnostic.DiagnosticCode;
+import dev.skillport.api.skill.InlineOrFile;
 import dev.skillport.api.skill.RuntimeSpec;
 import dev.skillport.loader.yaml.YamlDocument;
 import java.util.ArrayList;
@@ -25,11 +26,17 @@ final class RuntimesReader {
     this.yaml = yaml;
   }
 
-  List<RuntimeSpec> read(Object value) {
-    Object v = value;
-    if (v instanceof String s && !looksLikeFileOrInline(s)) {
-      v = SiblingPaths.splitList(s);
-    }
+  List<RuntimeSpec> read(InlineOrFile value) {
+    // A bare comma-separated list of names is read as an inline list.
+    InlineOrFile v =
+        value == null
+            ? null
+            : value.fold(
+                text ->
+                    looksLikeFileOrInline(text)
+                        ? value
+                        : new InlineOrFile.Inline(YamlValues.tree(SiblingPaths.splitList(text))),
+                inline -> value);
     var source = yaml.inlineOrFile("runtimes", v, "runtimes file");
     if (source.isEmpty() || source.get().root().isNull()) {
       return List.of();

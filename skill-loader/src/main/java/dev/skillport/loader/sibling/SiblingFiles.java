@@ -28,28 +28,28 @@ public final class SiblingFiles {
   static SkillContents read(SiblingContext ctx, HostEnvironment host) {
     SiblingPaths paths = new SiblingPaths(ctx);
     SiblingYaml yaml = new SiblingYaml(ctx, paths);
-    DccExtensions ext = ctx.extensions();
+    DccExtensions.Siblings files = ctx.extensions().siblings();
 
     ToolsFileReader toolsReader = new ToolsFileReader(ctx, yaml);
     ToolBinder binder = new ToolBinder(ctx, paths);
     List<DeclaredTool> declared;
     List<DeclaredGroup> groups;
-    if (ext.tools() == null) {
+    if (files.tools() == null) {
       declared = binder.scriptOnly();
       groups = List.of();
     } else {
       ToolsFileReader.Result result =
           paths
-              .resolveFromManifest("tools", ext.tools(), "tools file")
+              .resolveFromManifest("tools", files.tools(), "tools file")
               .map(toolsReader::read)
               .orElse(new ToolsFileReader.Result(List.of(), List.of()));
       declared = binder.bind(result.tools());
       groups = result.groups();
     }
-    if (ext.groups() != null) {
+    if (files.groups() != null) {
       groups =
           paths
-              .resolveFromManifest("groups", ext.groups(), "groups file")
+              .resolveFromManifest("groups", files.groups(), "groups file")
               .map(toolsReader::readGroupsFile)
               .orElse(List.of());
     }
@@ -58,20 +58,20 @@ public final class SiblingFiles {
     Set<String> toolNames = tools.stream().map(ToolSpec::name).collect(Collectors.toSet());
 
     WorkflowsReader workflowsReader = new WorkflowsReader(ctx, paths, yaml, toolNames);
-    List<WorkflowSpec> workflows = workflowsReader.read(ext.workflows());
+    List<WorkflowSpec> workflows = workflowsReader.read(files.workflows());
     List<PromptSpec> prompts =
-        ext.prompts() == null
+        files.prompts() == null
             ? List.of()
-            : new PromptsReader(ctx, paths, yaml, workflowsReader).read(ext.prompts());
+            : new PromptsReader(ctx, paths, yaml, workflowsReader).read(files.prompts());
     List<ResourceSpec> resources =
-        ext.resources() == null
+        files.resources() == null
             ? List.of()
-            : new ResourcesReader(ctx, paths, yaml).read(ext.resources());
+            : new ResourcesReader(ctx, paths, yaml).read(files.resources());
     List<ExternalDependency> deps =
-        new ExternalDepsReader(ctx, yaml, host).read(ext.externalDeps());
-    List<RuntimeSpec> runtimes = new RuntimesReader(ctx, yaml).read(ext.runtimes());
+        new ExternalDepsReader(ctx, yaml, host).read(files.externalDeps());
+    List<RuntimeSpec> runtimes = new RuntimesReader(ctx, yaml).read(files.runtimes());
     McpBridgeSpec bridge =
-        ext.mcp() == null ? null : new McpBridgeReader(ctx, paths, yaml).read(ext.mcp());
+        files.mcp() == null ? null : new McpBridgeReader(ctx, paths, yaml).read(files.mcp());
     return new SkillContents(
         tools, grouped.groups(), prompts, resources, workflows, deps, runtimes, bridge);
   }

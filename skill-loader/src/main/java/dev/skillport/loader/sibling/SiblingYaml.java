@@ -2,6 +2,7 @@ package dev.skillport.loader.sibling;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.diagnostic.DiagnosticCode;
+import dev.skillport.api.skill.InlineOrFile;
 import dev.skillport.loader.yaml.SafeYaml;
 import dev.skillport.loader.yaml.YamlDocument;
 import dev.skillport.loader.yaml.YamlLocation;
@@ -155,14 +156,17 @@ final class SiblingYaml {
    * Resolves a metadata value that is either inline (a map, a list, or a string holding inline
    * JSON/YAML) or a string naming a sibling YAML file.
    */
-  Optional<Source> inlineOrFile(String key, Object value, String what) {
+  Optional<Source> inlineOrFile(String key, InlineOrFile value, String what) {
     if (value == null) {
       return Optional.empty();
     }
-    if (!(value instanceof String s)) {
-      return Optional.of(new Source(YamlValues.tree(value), null, paths.manifest()));
-    }
-    String text = s.strip();
+    return value.fold(
+        text -> fromText(key, text, what),
+        inline -> Optional.of(new Source(inline, null, paths.manifest())));
+  }
+
+  private Optional<Source> fromText(String key, String written, String what) {
+    String text = written.strip();
     if (text.startsWith("{") || text.startsWith("[")) {
       return parse(text, paths.manifest()).map(d -> new Source(d.root(), null, paths.manifest()));
     }

@@ -3,6 +3,7 @@ package dev.skillport.loader.skillmd;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.DccExtensions;
+import dev.skillport.api.skill.InlineOrFile;
 import dev.skillport.api.skill.Layer;
 import dev.skillport.loader.files.RefusedFileException;
 import dev.skillport.loader.files.RegularFiles;
@@ -237,27 +238,28 @@ public final class DccMetadataReader {
           depends.add(more);
         }
       }
-      return new DccExtensions(
-          text("dcc"),
-          version(),
-          list("tags"),
-          text("search-hint"),
-          list("search-aliases"),
-          depends,
-          list("products"),
-          bool("allow-implicit-invocation", true),
-          layer(),
-          text("tools"),
-          text("groups"),
-          text("prompts"),
-          text("resources"),
-          list("workflows"),
-          list("examples"),
-          list("recipes"),
-          inlineOrPath("external-deps"),
-          inlineOrPath("runtimes"),
-          text("mcp"),
-          extras);
+      return DccExtensions.builder()
+          .dcc(text("dcc"))
+          .version(version())
+          .tags(list("tags"))
+          .searchHint(text("search-hint"))
+          .searchAliases(list("search-aliases"))
+          .depends(depends)
+          .products(list("products"))
+          .allowImplicitInvocation(bool("allow-implicit-invocation", true))
+          .layer(layer())
+          .tools(text("tools"))
+          .groups(text("groups"))
+          .prompts(text("prompts"))
+          .resources(text("resources"))
+          .workflows(list("workflows"))
+          .examples(list("examples"))
+          .recipes(list("recipes"))
+          .externalDeps(inlineOrPath("external-deps"))
+          .runtimes(inlineOrPath("runtimes"))
+          .mcp(text("mcp"))
+          .extras(extras)
+          .build();
     }
 
     private static Object plain(Entry entry) {
@@ -392,7 +394,7 @@ public final class DccMetadataReader {
     }
 
     /** A sibling path (string) or an inline value (mapping or list), as written. */
-    private Object inlineOrPath(String key) {
+    private InlineOrFile inlineOrPath(String key) {
       Entry entry = entries.get(key);
       if (entry == null || entry.value().isNull()) {
         return null;
@@ -400,10 +402,10 @@ public final class DccMetadataReader {
       JsonNode v = entry.value();
       if (v.isTextual()) {
         String s = v.asText().strip();
-        return s.isEmpty() ? null : s;
+        return s.isEmpty() ? null : new InlineOrFile.Text(s);
       }
       if (v.isContainerNode()) {
-        return plain(entry);
+        return new InlineOrFile.Inline(v);
       }
       invalid(entry, "a path or an inline mapping or list");
       return null;

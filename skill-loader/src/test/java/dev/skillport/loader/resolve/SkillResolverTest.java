@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.DccExtensions;
-import dev.skillport.api.skill.Layer;
 import dev.skillport.api.skill.Scope;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillLocation;
@@ -25,28 +24,7 @@ class SkillResolverTest {
 
   static Skill skill(
       String name, Scope scope, int rootOrder, String dir, SkillState state, String... depends) {
-    DccExtensions ext =
-        new DccExtensions(
-            null,
-            null,
-            null,
-            null,
-            null,
-            List.of(depends),
-            null,
-            true,
-            Layer.DOMAIN,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            Map.of());
+    DccExtensions ext = DccExtensions.builder().depends(List.of(depends)).build();
     SkillManifest manifest =
         new SkillManifest(name, "d", null, null, List.of(), Map.of(), Map.of(), "", ext);
     Path directory = Path.of("/roots", dir);

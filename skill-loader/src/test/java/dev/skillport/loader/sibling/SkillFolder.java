@@ -3,7 +3,7 @@ package dev.skillport.loader.sibling;
 import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.DccExtensions;
-import dev.skillport.api.skill.Layer;
+import dev.skillport.api.skill.InlineOrFile;
 import dev.skillport.loader.report.DiagnosticCollector;
 import dev.skillport.loader.yaml.YamlLimits;
 import java.io.IOException;
@@ -88,27 +88,16 @@ final class SkillFolder {
   SiblingContext context(Path at) {
     diagnostics = new DiagnosticCollector(false, "demo-skill");
     DccExtensions ext =
-        new DccExtensions(
-            null,
-            null,
-            List.of(),
-            null,
-            List.of(),
-            List.of(),
-            List.of(),
-            true,
-            Layer.DOMAIN,
-            tools,
-            groups,
-            prompts,
-            resources,
-            workflows,
-            List.of(),
-            List.of(),
-            externalDeps,
-            runtimes,
-            mcp,
-            Map.of());
+        DccExtensions.builder()
+            .tools(tools)
+            .groups(groups)
+            .prompts(prompts)
+            .resources(resources)
+            .workflows(workflows)
+            .externalDeps(written(externalDeps))
+            .runtimes(written(runtimes))
+            .mcp(mcp)
+            .build();
     return new SiblingContext(at, "demo-skill", "Demo skill.", ext, limits, diagnostics);
   }
 
@@ -142,5 +131,15 @@ final class SkillFolder {
 
   List<DiagnosticCode> codes() {
     return diagnostics.diagnostics().stream().map(Diagnostic::code).toList();
+  }
+
+  /** A metadata value as the SKILL.md reader hands it over: text, or an inline tree. */
+  private static InlineOrFile written(Object value) {
+    if (value == null) {
+      return null;
+    }
+    return value instanceof String text
+        ? new InlineOrFile.Text(text)
+        : new InlineOrFile.Inline(YamlValues.tree(value));
   }
 }

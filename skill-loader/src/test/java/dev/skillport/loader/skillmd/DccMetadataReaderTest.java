@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.DccExtensions;
+import dev.skillport.api.skill.InlineOrFile;
 import dev.skillport.api.skill.Layer;
 import dev.skillport.api.skill.SkillManifest;
 import dev.skillport.loader.report.DiagnosticCollector;
@@ -77,24 +78,26 @@ class DccMetadataReaderTest {
     assertThat(codes()).isEmpty();
     assertThat(x.dcc()).isEqualTo("maya");
     assertThat(x.version()).isEqualTo("2.1.0");
-    assertThat(x.tags()).containsExactly("modeling", "mesh");
-    assertThat(x.searchHint()).isEqualTo("bevel chamfer");
-    assertThat(x.searchAliases()).containsExactly("edges", "corners");
+    assertThat(x.discovery().tags()).containsExactly("modeling", "mesh");
+    assertThat(x.discovery().searchHint()).isEqualTo("bevel chamfer");
+    assertThat(x.discovery().searchAliases()).containsExactly("edges", "corners");
     assertThat(x.depends()).containsExactly("base-tools");
-    assertThat(x.products()).containsExactly("maya", "houdini");
-    assertThat(x.allowImplicitInvocation()).isFalse();
-    assertThat(x.layer()).isEqualTo(Layer.THIN_HARNESS);
-    assertThat(x.tools()).isEqualTo("tools.yaml");
-    assertThat(x.groups()).isEqualTo("groups.yaml");
-    assertThat(x.prompts()).isEqualTo("prompts/*.prompt.yaml");
-    assertThat(x.resources()).isEqualTo("resources/");
-    assertThat(x.workflows()).containsExactly("workflows/*.workflow.yaml", "extra/*.workflow.yaml");
-    assertThat(x.examples()).containsExactly("examples/a.md");
-    assertThat(x.recipes()).containsExactly("recipes/r.md");
-    assertThat(x.externalDeps()).isInstanceOf(Map.class);
-    assertThat(((Map<?, ?>) x.externalDeps()).get("tools")).isInstanceOf(List.class);
-    assertThat(x.runtimes()).isEqualTo("runtimes.yaml");
-    assertThat(x.mcp()).isEqualTo("mcp.yaml");
+    assertThat(x.discovery().products()).containsExactly("maya", "houdini");
+    assertThat(x.discovery().allowImplicitInvocation()).isFalse();
+    assertThat(x.discovery().layer()).isEqualTo(Layer.THIN_HARNESS);
+    assertThat(x.siblings().tools()).isEqualTo("tools.yaml");
+    assertThat(x.siblings().groups()).isEqualTo("groups.yaml");
+    assertThat(x.siblings().prompts()).isEqualTo("prompts/*.prompt.yaml");
+    assertThat(x.siblings().resources()).isEqualTo("resources/");
+    assertThat(x.siblings().workflows())
+        .containsExactly("workflows/*.workflow.yaml", "extra/*.workflow.yaml");
+    assertThat(x.siblings().examples()).containsExactly("examples/a.md");
+    assertThat(x.siblings().recipes()).containsExactly("recipes/r.md");
+    assertThat(x.siblings().externalDeps()).isInstanceOf(InlineOrFile.Inline.class);
+    assertThat(((InlineOrFile.Inline) x.siblings().externalDeps()).value().path("tools").isArray())
+        .isTrue();
+    assertThat(x.siblings().runtimes()).isEqualTo(new InlineOrFile.Text("runtimes.yaml"));
+    assertThat(x.siblings().mcp()).isEqualTo("mcp.yaml");
     assertThat(x.extras()).isEmpty();
   }
 
@@ -107,21 +110,21 @@ class DccMetadataReaderTest {
             "external_deps: deps.yaml",
             "aliases: a, b");
     assertThat(codes()).isEmpty();
-    assertThat(x.searchHint()).isEqualTo("hint");
-    assertThat(x.allowImplicitInvocation()).isFalse();
-    assertThat(x.externalDeps()).isEqualTo("deps.yaml");
-    assertThat(x.searchAliases()).containsExactly("a", "b");
+    assertThat(x.discovery().searchHint()).isEqualTo("hint");
+    assertThat(x.discovery().allowImplicitInvocation()).isFalse();
+    assertThat(x.siblings().externalDeps()).isEqualTo(new InlineOrFile.Text("deps.yaml"));
+    assertThat(x.discovery().searchAliases()).containsExactly("a", "b");
   }
 
   @Test
   void read_searchAliasesSnakeCase_isAccepted() {
-    assertThat(readDcc("search_aliases: [x]").searchAliases()).containsExactly("x");
+    assertThat(readDcc("search_aliases: [x]").discovery().searchAliases()).containsExactly("x");
   }
 
   @Test
   void read_twoSpellings_usesKebabAndWarns() {
     DccExtensions x = readDcc("search_hint: snake", "search-hint: kebab");
-    assertThat(x.searchHint()).isEqualTo("kebab");
+    assertThat(x.discovery().searchHint()).isEqualTo("kebab");
     assertThat(codes()).containsExactly(DiagnosticCode.DCC_MCP_VALUE_INVALID);
   }
 
@@ -142,14 +145,15 @@ class DccMetadataReaderTest {
           read(
               SkillFolder.named("b" + c[0].hashCode())
                   .dccMcp("allow-implicit-invocation: " + c[0]));
-      assertThat(x.allowImplicitInvocation()).as(String.valueOf(c[0])).isEqualTo(c[1]);
+      assertThat(x.discovery().allowImplicitInvocation()).as(String.valueOf(c[0])).isEqualTo(c[1]);
     }
     assertThat(codes()).isEmpty();
   }
 
   @Test
   void read_badBoolean_warnsAndDefaultsTrue() {
-    assertThat(readDcc("allow-implicit-invocation: maybe").allowImplicitInvocation()).isTrue();
+    assertThat(readDcc("allow-implicit-invocation: maybe").discovery().allowImplicitInvocation())
+        .isTrue();
     assertThat(codes()).containsExactly(DiagnosticCode.DCC_MCP_VALUE_INVALID);
   }
 
@@ -166,7 +170,7 @@ class DccMetadataReaderTest {
   @Test
   void read_badLayer_warnsAndUsesDomain() {
     DccExtensions x = readDcc("layer: core");
-    assertThat(x.layer()).isEqualTo(Layer.DOMAIN);
+    assertThat(x.discovery().layer()).isEqualTo(Layer.DOMAIN);
     Diagnostic d = diagnostics.diagnostics().get(0);
     assertThat(d.code()).isEqualTo(DiagnosticCode.DCC_MCP_VALUE_INVALID);
     assertThat(d.message()).contains("core");
@@ -175,13 +179,13 @@ class DccMetadataReaderTest {
 
   @Test
   void read_tagsAsMapping_warns() {
-    assertThat(readDcc("tags: {a: b}").tags()).isEmpty();
+    assertThat(readDcc("tags: {a: b}").discovery().tags()).isEmpty();
     assertThat(codes()).containsExactly(DiagnosticCode.DCC_MCP_VALUE_INVALID);
   }
 
   @Test
   void read_csvWithBlanksAndDuplicates_isCleaned() {
-    assertThat(readDcc("tags: ' a ,, b , a ,'").tags()).containsExactly("a", "b");
+    assertThat(readDcc("tags: ' a ,, b , a ,'").discovery().tags()).containsExactly("a", "b");
   }
 
   @Test
@@ -219,7 +223,7 @@ class DccMetadataReaderTest {
                 .frontmatterLine("  dcc-mcp.tools: tools.yaml")
                 .frontmatterLine("  dcc-mcp.dcc: blender")
                 .frontmatterLine("  author: me"));
-    assertThat(x.tools()).isEqualTo("tools.yaml");
+    assertThat(x.siblings().tools()).isEqualTo("tools.yaml");
     assertThat(x.dcc()).isEqualTo("blender");
     assertThat(codes()).containsExactly(DiagnosticCode.METADATA_LEGACY_FLAT);
   }
@@ -234,8 +238,8 @@ class DccMetadataReaderTest {
                 .frontmatterLine("  dcc-mcp.tags: legacy")
                 .frontmatterLine("  dcc-mcp:")
                 .frontmatterLine("    tools: new.yaml"));
-    assertThat(x.tools()).isEqualTo("new.yaml");
-    assertThat(x.tags()).containsExactly("legacy");
+    assertThat(x.siblings().tools()).isEqualTo("new.yaml");
+    assertThat(x.discovery().tags()).containsExactly("legacy");
     assertThat(codes()).containsExactly(DiagnosticCode.METADATA_LEGACY_FLAT);
   }
 
