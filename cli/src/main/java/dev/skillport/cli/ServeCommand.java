@@ -27,6 +27,7 @@ import dev.skillport.server.bridge.TrustFile;
 import dev.skillport.server.plugins.AdapterSettings;
 import dev.skillport.server.plugins.PluginFolders;
 import dev.skillport.server.serve.ServeConfig;
+import dev.skillport.server.serve.ServeExecution;
 import dev.skillport.server.serve.SkillportServer;
 import dev.skillport.workflows.MvStoreWorkflowStore;
 import java.io.FileDescriptor;
@@ -404,16 +405,9 @@ final class ServeCommand implements Callable<Integer> {
               .withWatch(!noWatch);
       new AuthoringHandlers(authoring).handlers().forEach(config.handlers()::register);
       Stores stores = openStores(env, resources);
-      // Launched, not started: the transport takes the client's handshake while the catalog
-      // loads, and every other request waits for it (decision record 0014).
-      SkillportServer server =
-          resources.add(
-              "server",
-              SkillportServer.launch(
-                  config, version, pluginFolders, settings, bridges(env, version)));
-      // Closed after the job scheduler (resources close newest first): jobs are marked interrupted
-      // and their scripts cancelled first, then every script still running, and every process a
-      // script left behind, is killed.
+      // Closed after the server and the job scheduler (resources close newest first): the server
+      // stops taking calls, jobs are marked interrupted and their scripts cancelled, then every
+      // script still running, and every process a script left behind, is killed.
       ScriptToolRunner scripts = resources.add("script processes", scriptRunner(env));
       JobScheduler jobs =
           resources.add("job scheduler", new JobScheduler(stores.jobs(), Math.max(1, jobWorkers)));
@@ -422,9 +416,22 @@ final class ServeCommand implements Callable<Integer> {
       }
       CallGuard guard =
           resources.add("call guard", CallGuard.of(Set.copyOf(deniedSkills), auditLog));
-      server.service().configureExecution(scripts, jobs, guard);
-      server.service().configureStateless(listingPolicy(), toolListingThreshold, signer);
-      server.workflows().useStore(stores.workflows());
+      ServeExecution execution =
+          new ServeExecution(
+              scripts,
+              jobs,
+              guard,
+              stores.workflows(),
+              listingPolicy(),
+              toolListingThreshold,
+              signer);
+      // Launched, not started: the transport takes the client's handshake while the catalog
+      // loads, and every other request waits for it (decision record 0014).
+      SkillportServer server =
+          resources.add(
+              "server",
+              SkillportServer.launch(
+                  config, version, pluginFolders, settings, bridges(env, version), execution));
       if (mode.http) {
         return serveHttp(server, resources);
       }

@@ -78,15 +78,15 @@ public final class JobQueueRun implements AutoCloseable {
           return ToolResult.structured(JSON.createObjectNode().put("square", n * n));
         });
     ScriptToolRunner scripts = new ScriptToolRunner(ScriptPolicy.defaults());
-    this.service =
-        new SkillportService(
-            new CatalogHolder(Catalog.of(1, loaded.skills(), loaded.diagnostics())),
-            handlers,
-            scripts,
-            List.of("bench-jobs"),
-            100);
     JobStore store = persistent ? MvStoreJobStore.open(dir.resolve("jobs")) : new MemoryJobStore();
-    service.configureExecution(scripts, new JobScheduler(store, workers));
+    this.service =
+        SkillportService.builder(
+                new CatalogHolder(Catalog.of(1, loaded.skills(), loaded.diagnostics())), handlers)
+            .scripts(scripts)
+            .jobs(new JobScheduler(store, workers))
+            .preload(List.of("bench-jobs"))
+            .pageSize(100)
+            .build();
     this.session = service.openSession(method -> {});
   }
 

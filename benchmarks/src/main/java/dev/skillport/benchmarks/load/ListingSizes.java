@@ -11,8 +11,8 @@ import dev.skillport.mcp.RequestMeta;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
 import dev.skillport.server.app.ListingPolicy;
 import dev.skillport.server.app.SkillportService;
-import dev.skillport.server.app.StateSigner;
 import dev.skillport.server.serve.ServeConfig;
+import dev.skillport.server.serve.ServeExecution;
 import dev.skillport.server.serve.SkillportServer;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -52,6 +52,20 @@ public final class ListingSizes {
 
   private ListingSizes(URI url) {
     this.url = url;
+  }
+
+  /** The stateless {@code tools/list} of a server listing with {@code policy}, as a table cell. */
+  private static String statelessList(ServeConfig config, ListingPolicy policy) throws Exception {
+    try (ServeExecution execution =
+            ServeExecution.inMemory(config)
+                .withListing(policy, SkillportService.DEFAULT_AUTO_THRESHOLD);
+        SkillportServer server = SkillportServer.start(config, "bench", execution);
+        StreamableHttpTransport http =
+            StreamableHttpTransport.builder(server.mcp()).host("127.0.0.1").port(0).build()) {
+      http.start();
+      http.setReady(true);
+      return new ListingSizes(http.uri()).list(null).cell();
+    }
   }
 
   /** One list: its tools and its bytes. */
@@ -110,11 +124,7 @@ public final class ListingSizes {
       Size loaded = probe.list(session);
       List<String> cells = new ArrayList<>();
       for (ListingPolicy policy : ListingPolicy.values()) {
-        server
-            .service()
-            .configureStateless(
-                policy, SkillportService.DEFAULT_AUTO_THRESHOLD, StateSigner.random());
-        cells.add(probe.list(null).cell());
+        cells.add(statelessList(config, policy));
       }
       long loadSkill = bytes(probe.send(null, "tools/call", call("load_skill", skill)));
       return String.format(

@@ -8,6 +8,7 @@ import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
 import dev.skillport.server.serve.ServeConfig;
+import dev.skillport.server.serve.ServeExecution;
 import dev.skillport.server.serve.SkillportServer;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -131,7 +132,14 @@ public final class McpLoadHarness {
     config
         .handlers()
         .register("bench.echo", inv -> ToolResult.text(inv.arguments().path("text").asText()));
-    try (SkillportServer server = SkillportServer.start(config, "bench");
+    ServeExecution inMemory = ServeExecution.inMemory(config);
+    try (ServeExecution execution =
+            modern
+                ? inMemory.withListing(
+                    dev.skillport.server.app.ListingPolicy.ALL,
+                    dev.skillport.server.app.SkillportService.DEFAULT_AUTO_THRESHOLD)
+                : inMemory;
+        SkillportServer server = SkillportServer.start(config, "bench", execution);
         StreamableHttpTransport http =
             StreamableHttpTransport.builder(server.mcp())
                 .host("127.0.0.1")
@@ -140,14 +148,6 @@ public final class McpLoadHarness {
                 .build()) {
       http.start();
       http.setReady(true);
-      if (modern) {
-        server
-            .service()
-            .configureStateless(
-                dev.skillport.server.app.ListingPolicy.ALL,
-                dev.skillport.server.app.SkillportService.DEFAULT_AUTO_THRESHOLD,
-                dev.skillport.server.app.StateSigner.random());
-      }
       LatencyReport r =
           new McpLoadHarness(http.uri(), modern)
               .run(sessions, warmup, seconds, tool, JSON.readTree(args), loadSkill);

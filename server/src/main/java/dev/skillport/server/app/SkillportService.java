@@ -55,6 +55,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,46 +79,52 @@ public final class SkillportService {
   /** Tools a stateless catalog may have for {@link ListingPolicy#AUTO} to list them all. */
   public static final int DEFAULT_AUTO_THRESHOLD = 64;
 
+  /**
+   * Entries per list page unless configured. Clients fetch every page, so each page costs them a
+   * round trip and the server a request's fixed work; the measurements behind the number are in
+   * {@code benchmarks/README.md}.
+   */
+  public static final int DEFAULT_PAGE_SIZE = 500;
+
   private final CatalogHolder catalog;
   private final HandlerRegistry handlers;
   // The current generation's bindings; replaced when a call sees a newer catalog.
   private volatile ToolBindings bindings;
-  // Replaced once by configureExecution before serving; volatile for the worker threads.
-  private volatile ScriptToolRunner scripts;
-  private volatile JobScheduler jobs = new JobScheduler(new MemoryJobStore(), JOB_WORKERS);
-  private volatile CallGuard guard = CallGuard.NONE;
+  private final ScriptToolRunner scripts;
+  private final JobScheduler jobs;
+  private final CallGuard guard;
   // Kept in memory whether or not the guard writes an audit file.
   private final CallStats calls = new CallStats(RECENT_CALLS);
   private final List<String> preload;
   private final CoreTools coreTools;
   private final ToolListing listing;
   private final int pageSize;
-  // Set once before serving, like the execution settings; volatile for the request threads.
-  private volatile SessionTools sessionTools;
-  private volatile ToolListing extendedListing;
+  // Null when no session tools were given.
+  private final SessionTools sessionTools;
+  private final ToolListing extendedListing;
   private final ArgumentValidator validator = new ArgumentValidator();
   private final Set<SessionState> sessions = ConcurrentHashMap.newKeySet();
-  // Set once before serving, like the execution settings; volatile for the request threads.
-  private volatile BridgeRuntime bridges;
+  // Null when bridge skills do not run.
+  private final BridgeRuntime bridges;
   private final HostAdapters hosts;
   private final List<Runnable> catalogListeners = new CopyOnWriteArrayList<>();
   private final StatelessTools statelessTools;
   private final ToolListing statelessListing;
-  // Set once before serving, like the execution settings; volatile for the request threads.
-  private volatile ToolListing statelessExtendedListing;
-  private volatile StateSigner signer = StateSigner.random();
-  private volatile ListingPolicy listingPolicy = ListingPolicy.AUTO;
-  private volatile int autoListingThreshold = DEFAULT_AUTO_THRESHOLD;
+  private final ToolListing statelessExtendedListing;
+  private final StateSigner signer;
+  private final ListingPolicy listingPolicy;
+  private final int autoListingThreshold;
+  // The current generation's stateless state; replaced when a request sees a newer catalog.
   private volatile Stateless stateless;
-  private final List<Consumer<JobRecord>> jobObservers = new CopyOnWriteArrayList<>();
 
+  /** A service with in-memory jobs, no guard, no bridges and no session tools. */
   public SkillportService(
       CatalogHolder catalog,
       HandlerRegistry handlers,
       ScriptToolRunner scripts,
       List<String> preload,
       int pageSize) {
-    this(catalog, handlers, scripts, preload, pageSize, HostAdapters.none());
+    this(builder(catalog, handlers).scripts(scripts).preload(preload).pageSize(pageSize));
   }
 
   /** A service whose skills are also checked against, and run through, host adapters. */
@@ -128,17 +135,45 @@ public final class SkillportService {
       List<String> preload,
       int pageSize,
       HostAdapters hosts) {
-    this.hosts = Objects.requireNonNull(hosts, "hosts");
-    this.catalog = Objects.requireNonNull(catalog, "catalog");
-    this.handlers = Objects.requireNonNull(handlers, "handlers");
-    this.scripts = Objects.requireNonNull(scripts, "scripts");
-    this.preload = List.copyOf(preload);
+    this(
+        builder(catalog, handlers)
+            .scripts(scripts)
+            .preload(preload)
+            .pageSize(pageSize)
+            .hosts(hosts));
+  }
+
+  private SkillportService(Builder b) {
+    this.hosts = b.hosts;
+    this.catalog = b.catalog;
+    this.handlers = b.handlers;
+    this.scripts = Objects.requireNonNull(b.scripts, "scripts");
+    this.jobs = b.jobs != null ? b.jobs : new JobScheduler(new MemoryJobStore(), JOB_WORKERS);
+    this.guard = b.guard;
+    this.bridges = b.bridges;
+    this.listingPolicy = b.listingPolicy;
+    this.autoListingThreshold = b.autoListingThreshold;
+    this.signer = b.signer != null ? b.signer : StateSigner.random();
+    this.preload = b.preload;
+    this.pageSize = b.pageSize;
     this.coreTools = new CoreTools(this);
-    this.pageSize = pageSize;
     this.listing = new ToolListing(coreTools.definitions(), pageSize);
     this.statelessTools = new StatelessTools(this);
-    this.statelessListing =
-        new ToolListing(statelessTools.definitions(coreTools.definitions()), pageSize, false);
+    List<CoreTool> statelessCore = statelessTools.definitions(coreTools.definitions());
+    this.statelessListing = new ToolListing(statelessCore, pageSize, false);
+    // The session tools call back into this service, so they are made last, from a factory.
+    this.sessionTools = b.sessionTools == null ? null : b.sessionTools.apply(this);
+    if (sessionTools == null) {
+      this.extendedListing = null;
+      this.statelessExtendedListing = null;
+    } else {
+      List<CoreTool> all = new ArrayList<>(coreTools.definitions());
+      all.addAll(sessionTools.definitions());
+      this.extendedListing = new ToolListing(all, pageSize);
+      List<CoreTool> statelessAll = new ArrayList<>(statelessCore);
+      statelessAll.addAll(sessionTools.definitions());
+      this.statelessExtendedListing = new ToolListing(statelessAll, pageSize, false);
+    }
     catalog.onSwap(
         (before, after) -> {
           sessions.forEach(SessionState::notifyCatalogChanged);
@@ -146,19 +181,105 @@ public final class SkillportService {
         });
   }
 
+  /** A builder of a service over {@code catalog} whose Java tools run through {@code handlers}. */
+  public static Builder builder(CatalogHolder catalog, HandlerRegistry handlers) {
+    return new Builder(catalog, handlers);
+  }
+
   /**
-   * Sets what stateless clients list, and the key that signs the state handed to them. Called once,
-   * before the service serves.
-   *
-   * @param policy the listing policy
-   * @param autoThreshold the most tools {@link ListingPolicy#AUTO} lists in full
-   * @param stateSigner signs group handles and multi round-trip state
+   * Everything a service is made with; the service is complete when built. Only the catalog, the
+   * handlers and the script runner are required.
    */
-  public void configureStateless(ListingPolicy policy, int autoThreshold, StateSigner stateSigner) {
-    this.listingPolicy = Objects.requireNonNull(policy, "policy");
-    this.autoListingThreshold = autoThreshold;
-    this.signer = Objects.requireNonNull(stateSigner, "stateSigner");
-    this.stateless = null;
+  public static final class Builder {
+    private final CatalogHolder catalog;
+    private final HandlerRegistry handlers;
+    private ScriptToolRunner scripts;
+    private JobScheduler jobs;
+    private CallGuard guard = CallGuard.NONE;
+    private List<String> preload = List.of();
+    private int pageSize = DEFAULT_PAGE_SIZE;
+    private HostAdapters hosts = HostAdapters.none();
+    private BridgeRuntime bridges;
+    private ListingPolicy listingPolicy = ListingPolicy.AUTO;
+    private int autoListingThreshold = DEFAULT_AUTO_THRESHOLD;
+    private StateSigner signer;
+    private Function<SkillportService, ? extends SessionTools> sessionTools;
+
+    private Builder(CatalogHolder catalog, HandlerRegistry handlers) {
+      this.catalog = Objects.requireNonNull(catalog, "catalog");
+      this.handlers = Objects.requireNonNull(handlers, "handlers");
+    }
+
+    /** How script tools run (required). */
+    public Builder scripts(ScriptToolRunner value) {
+      this.scripts = Objects.requireNonNull(value, "scripts");
+      return this;
+    }
+
+    /** Where async calls become jobs; without one, four workers over an in-memory store. */
+    public Builder jobs(JobScheduler value) {
+      this.jobs = Objects.requireNonNull(value, "jobs");
+      return this;
+    }
+
+    /** The guardrails every call passes; none by default. */
+    public Builder guard(CallGuard value) {
+      this.guard = Objects.requireNonNull(value, "guard");
+      return this;
+    }
+
+    /** The skills every new session starts with. */
+    public Builder preload(List<String> value) {
+      this.preload = List.copyOf(value);
+      return this;
+    }
+
+    /** Entries per {@code tools/list} page. */
+    public Builder pageSize(int value) {
+      this.pageSize = value;
+      return this;
+    }
+
+    /** The host adapters skills are checked against and run through. */
+    public Builder hosts(HostAdapters value) {
+      this.hosts = Objects.requireNonNull(value, "hosts");
+      return this;
+    }
+
+    /** The runtime of bridge skills (their servers, trust and tools); without one, none runs. */
+    public Builder bridges(BridgeRuntime value) {
+      this.bridges = Objects.requireNonNull(value, "bridges");
+      return this;
+    }
+
+    /**
+     * What stateless clients list, and the key that signs the state handed to them; by default
+     * {@link ListingPolicy#AUTO} at {@value #DEFAULT_AUTO_THRESHOLD} tools and a random key.
+     *
+     * @param policy the listing policy
+     * @param autoThreshold the most tools {@link ListingPolicy#AUTO} lists in full
+     * @param stateSigner signs group handles and multi round-trip state
+     */
+    public Builder stateless(ListingPolicy policy, int autoThreshold, StateSigner stateSigner) {
+      this.listingPolicy = Objects.requireNonNull(policy, "policy");
+      this.autoListingThreshold = autoThreshold;
+      this.signer = Objects.requireNonNull(stateSigner, "stateSigner");
+      return this;
+    }
+
+    /**
+     * Tools sessions list after the core tools while {@link SessionTools#listedIn} holds. They call
+     * back into the service, so {@code factory} is given the service as the last step of building
+     * it, and may keep it but not call it.
+     */
+    public Builder sessionTools(Function<SkillportService, ? extends SessionTools> factory) {
+      this.sessionTools = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
+
+    public SkillportService build() {
+      return new SkillportService(this);
+    }
   }
 
   /** Whether job {@code id} is unknown, unowned, or owned by {@code principal}. */
@@ -218,39 +339,14 @@ public final class SkillportService {
     return statelessListing;
   }
 
-  /**
-   * Sets how scripts run and where async calls become jobs (a persistent store, more workers).
-   * Called once, before the service serves; the previous in-memory scheduler is closed.
-   */
-  public void configureExecution(ScriptToolRunner scriptRunner, JobScheduler scheduler) {
-    JobScheduler previous = this.jobs;
-    this.scripts = Objects.requireNonNull(scriptRunner, "scriptRunner");
-    this.jobs = Objects.requireNonNull(scheduler, "scheduler");
-    if (previous != scheduler) {
-      jobObservers.forEach(scheduler::addObserver);
-      previous.close();
-    }
-  }
-
-  /** Like {@link #configureExecution(ScriptToolRunner, JobScheduler)}, with guardrails. */
-  public void configureExecution(
-      ScriptToolRunner scriptRunner, JobScheduler scheduler, CallGuard callGuard) {
-    this.guard = Objects.requireNonNull(callGuard, "callGuard");
-    configureExecution(scriptRunner, scheduler);
-  }
-
   /** The recent calls and per-tool metrics of this service since it started. */
   public CallStats calls() {
     return calls;
   }
 
-  /**
-   * Tells {@code observer} of every job state change from now on, on this scheduler and any that
-   * {@link #configureExecution} sets later.
-   */
+  /** Tells {@code observer} of every job state change from now on. */
   public void addJobObserver(Consumer<JobRecord> observer) {
-    jobObservers.add(Objects.requireNonNull(observer, "observer"));
-    jobs.addObserver(observer);
+    jobs.addObserver(Objects.requireNonNull(observer, "observer"));
   }
 
   /** Script tools running now. */
@@ -289,21 +385,6 @@ public final class SkillportService {
     return List.copyOf(all);
   }
 
-  /**
-   * Adds tools that sessions list after the core tools while {@link SessionTools#listedIn} holds.
-   * Called once, before the service serves.
-   */
-  public void addSessionTools(SessionTools tools) {
-    List<CoreTool> all = new ArrayList<>(coreTools.definitions());
-    all.addAll(tools.definitions());
-    this.extendedListing = new ToolListing(all, pageSize);
-    List<CoreTool> statelessAll =
-        new ArrayList<>(statelessTools.definitions(coreTools.definitions()));
-    statelessAll.addAll(tools.definitions());
-    this.statelessExtendedListing = new ToolListing(statelessAll, pageSize, false);
-    this.sessionTools = tools;
-  }
-
   /** The listing a session sees now: with the session tools only while they apply to it. */
   ToolListing listing(SessionView view) {
     SessionTools extra = sessionTools;
@@ -313,12 +394,9 @@ public final class SkillportService {
     return listing;
   }
 
-  /**
-   * Sets the runtime of bridge skills (their servers, trust and tools); without one, no bridge
-   * runs. Called once, before the service serves.
-   */
-  public void useBridges(BridgeRuntime runtime) {
-    this.bridges = Objects.requireNonNull(runtime, "runtime");
+  /** The tools sessions list after the core tools while they apply, or null when none. */
+  public SessionTools sessionTools() {
+    return sessionTools;
   }
 
   /** The runtime of bridge skills, or null when none was set. */

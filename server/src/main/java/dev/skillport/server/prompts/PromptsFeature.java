@@ -44,12 +44,8 @@ public final class PromptsFeature {
   private final ResourcesFeature resources;
   private final Supplier<StateSigner> signer;
   private final int pageSize;
-  private volatile BridgeRuntime bridges;
-
-  public PromptsFeature(
-      CatalogHolder catalog, SessionViews views, ResourcesFeature resources, int pageSize) {
-    this(catalog, views, resources, StateSigner::random, pageSize);
-  }
+  // Serves bridge skills' prompts to the sessions that loaded them.
+  private final BridgeRuntime bridges;
 
   /** A surface whose stateless requests sign their round-trip state with {@code signer}. */
   public PromptsFeature(
@@ -57,7 +53,9 @@ public final class PromptsFeature {
       SessionViews views,
       ResourcesFeature resources,
       Supplier<StateSigner> signer,
-      int pageSize) {
+      int pageSize,
+      BridgeRuntime bridges) {
+    this.bridges = Objects.requireNonNull(bridges, "bridges");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.prompts = PromptCatalog.following(catalog);
     this.views = Objects.requireNonNull(views, "views");
@@ -206,14 +204,6 @@ public final class PromptsFeature {
       }
     }
     return null;
-  }
-
-  /**
-   * Serves the prompts of bridge skills' servers to the sessions that loaded those skills. Called
-   * once, before serving.
-   */
-  public void useBridges(BridgeRuntime runtime) {
-    this.bridges = Objects.requireNonNull(runtime, "runtime");
   }
 
   /** An elicitation form asking for a prompt's missing arguments. */

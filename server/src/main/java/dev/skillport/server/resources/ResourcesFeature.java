@@ -71,14 +71,21 @@ public final class ResourcesFeature {
   private final Set<McpSession> sessions = ConcurrentHashMap.newKeySet();
   private final AtomicReference<SkillFileListing> fileListing = new AtomicReference<>();
   private final ScheduledThreadPoolExecutor poller;
-  private volatile BridgeRuntime bridges;
+  // Serves bridge skills' resources and templates (bridge:// URIs) to the sessions that loaded
+  // them.
+  private final BridgeRuntime bridges;
   private ScheduledFuture<?> polling;
   // What the stateless era's listen streams watch, as last seen; the feed is set once at start.
   private final Map<String, Subscription> watched = new ConcurrentHashMap<>();
   private volatile ChangeFeed feed;
 
   public ResourcesFeature(
-      CatalogHolder catalog, SessionViews views, List<ResourceProvider> providers, int pageSize) {
+      CatalogHolder catalog,
+      SessionViews views,
+      List<ResourceProvider> providers,
+      int pageSize,
+      BridgeRuntime bridges) {
+    this.bridges = Objects.requireNonNull(bridges, "bridges");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.views = Objects.requireNonNull(views, "views");
     this.providers = List.copyOf(providers);
@@ -102,14 +109,6 @@ public final class ResourcesFeature {
     for (ResourceProvider p : this.providers) {
       p.attach(events);
     }
-  }
-
-  /**
-   * Serves the resources and templates of bridge skills' servers ({@code bridge://} URIs) to the
-   * sessions that loaded those skills. Called once, before serving.
-   */
-  public void useBridges(BridgeRuntime runtime) {
-    this.bridges = Objects.requireNonNull(runtime, "runtime");
   }
 
   /** Adds this surface's entries to the {@code capabilities} of {@code initialize}. */

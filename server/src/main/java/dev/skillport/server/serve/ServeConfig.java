@@ -4,6 +4,7 @@ import dev.skillport.api.resource.ResourceProvider;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.runtime.HandlerRegistry;
+import dev.skillport.server.app.SkillportService;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -30,12 +31,8 @@ public record ServeConfig(
     boolean watch,
     List<ResourceProvider> resourceProviders,
     int pageSize) {
-  /**
-   * Entries per list page unless configured. Clients fetch every page, so each page costs them a
-   * round trip and the server a request's fixed work; the measurements behind the number are in
-   * {@code benchmarks/README.md}.
-   */
-  public static final int DEFAULT_PAGE_SIZE = 500;
+  /** Entries per list page unless configured: {@link SkillportService#DEFAULT_PAGE_SIZE}. */
+  public static final int DEFAULT_PAGE_SIZE = SkillportService.DEFAULT_PAGE_SIZE;
 
   public ServeConfig {
     roots = List.copyOf(roots);

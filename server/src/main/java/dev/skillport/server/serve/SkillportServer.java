@@ -16,7 +16,6 @@ import dev.skillport.mcp.ServerInfo;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
-import dev.skillport.runtime.ScriptToolRunner;
 import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.app.CatalogReloader;
 import dev.skillport.server.app.SkillportService;
@@ -40,6 +39,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
@@ -52,8 +52,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SkillportServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SkillportServer.class);
-  private static final int MAX_STDOUT = 1 << 20;
-  private static final int MAX_STDERR = 64 << 10;
 
   private final CatalogReloader reloader;
   private final SkillportService service;
@@ -64,18 +62,24 @@ public final class SkillportServer implements AutoCloseable {
   private final ServerMetrics metrics;
   private final SiteSources sources;
   // Set once by start, before the server is handed out.
-  private WorkflowTools workflows;
+  private final WorkflowTools workflows;
+  // Made by launch for want of one from the caller, so closed with the server; else null.
+  private final ServeExecution ownedExecution;
   private WebRoutes webRoutes;
 
   private SkillportServer(
       CatalogReloader reloader,
       SkillportService service,
+      WorkflowTools workflows,
       McpServer mcp,
       PluginHost plugins,
       LiveIntrospection introspection,
       CompletableFuture<LoadResult> catalogLoaded,
       ServerMetrics metrics,
-      SiteSources sources) {
+      SiteSources sources,
+      ServeExecution ownedExecution) {
+    this.workflows = workflows;
+    this.ownedExecution = ownedExecution;
     this.metrics = metrics;
     this.sources = sources;
     this.reloader = reloader;
@@ -127,7 +131,26 @@ public final class SkillportServer implements AutoCloseable {
    */
   public static SkillportServer start(ServeConfig config, String version, List<Path> pluginFolders)
       throws IOException {
-    SkillportServer server = launch(config, version, pluginFolders);
+    return started(launch(config, version, pluginFolders));
+  }
+
+  /**
+   * Like {@link #start(ServeConfig, String)}, running what it serves with {@code execution}, which
+   * the caller owns and closes after the server.
+   */
+  public static SkillportServer start(ServeConfig config, String version, ServeExecution execution)
+      throws IOException {
+    return started(
+        launch(
+            config,
+            version,
+            List.of(),
+            AdapterSettings.none(),
+            BridgeRuntime.none(version),
+            Objects.requireNonNull(execution, "execution")));
+  }
+
+  private static SkillportServer started(SkillportServer server) throws IOException {
     try {
       server.catalogLoaded().join();
     } catch (CompletionException e) {
@@ -168,6 +191,23 @@ public final class SkillportServer implements AutoCloseable {
       AdapterSettings adapterSettings,
       BridgeRuntime bridges)
       throws IOException {
+    return launch(config, version, pluginFolders, adapterSettings, bridges, null);
+  }
+
+  /**
+   * Like {@link #launch(ServeConfig, String, List, AdapterSettings, BridgeRuntime)}, running what
+   * it serves with {@code execution}, which the caller owns; null makes an in-memory one that the
+   * server owns and closes with itself.
+   */
+  public static SkillportServer launch(
+      ServeConfig config,
+      String version,
+      List<Path> pluginFolders,
+      AdapterSettings adapterSettings,
+      BridgeRuntime bridges,
+      ServeExecution execution)
+      throws IOException {
+    ServeExecution run = execution != null ? execution : ServeExecution.inMemory(config);
     PluginHost plugins = PluginHost.load(pluginFolders, version, adapterSettings);
     plugins.handlers().forEach(config.handlers()::register);
     List<SkillRoot> roots = new ArrayList<>(config.roots());
@@ -183,20 +223,22 @@ public final class SkillportServer implements AutoCloseable {
     bridges.onCatalogChange(reloader::republish);
     CompletableFuture<LoadResult> first = new CompletableFuture<>();
     SkillportService service =
-        new SkillportService(
-            holder,
-            config.handlers(),
-            new ScriptToolRunner(config.scriptTimeout(), MAX_STDOUT, MAX_STDERR),
-            config.preload(),
-            config.pageSize(),
-            plugins.adapters());
-    service.useBridges(bridges);
+        SkillportService.builder(holder, config.handlers())
+            .scripts(run.scripts())
+            .jobs(run.jobs())
+            .guard(run.guard())
+            .preload(config.preload())
+            .pageSize(config.pageSize())
+            .hosts(plugins.adapters())
+            .bridges(bridges)
+            .stateless(run.listingPolicy(), run.autoListingThreshold(), run.signer())
+            .sessionTools(s -> new WorkflowTools(s, run.workflowStore()))
+            .build();
+    WorkflowTools workflows = (WorkflowTools) service.sessionTools();
     // The bundled skillport-diagnostics tools report on this server, so they are bound here.
     LiveIntrospection introspection =
         new LiveIntrospection(version, Clock.systemUTC(), service, plugins);
     new DiagnosticsHandlers(introspection).handlers().forEach(config.handlers()::register);
-    WorkflowTools workflows = new WorkflowTools(service);
-    service.addSessionTools(workflows);
     Surfaces surfaces = features(holder, config, plugins, service, bridges);
     ServerMetrics metrics =
         new ServerMetrics(
@@ -245,8 +287,16 @@ public final class SkillportServer implements AutoCloseable {
         });
     SkillportServer server =
         new SkillportServer(
-            reloader, service, mcp, plugins, introspection, first, metrics, sources);
-    server.workflows = workflows;
+            reloader,
+            service,
+            workflows,
+            mcp,
+            plugins,
+            introspection,
+            first,
+            metrics,
+            sources,
+            execution == null ? run : null);
     Thread loading =
         new Thread(
             () -> loadFirstCatalog(reloader, roots.size(), config.watch(), holder, first),
@@ -333,11 +383,10 @@ public final class SkillportServer implements AutoCloseable {
     // Host adapters' resources (a DCC's open scene) are served beside the configured providers.
     List<ResourceProvider> providers = new ArrayList<>(config.resourceProviders());
     providers.addAll(plugins.resourceProviders());
-    ResourcesFeature resources = new ResourcesFeature(holder, views, providers, config.pageSize());
+    ResourcesFeature resources =
+        new ResourcesFeature(holder, views, providers, config.pageSize(), bridges);
     PromptsFeature prompts =
-        new PromptsFeature(holder, views, resources, service::signer, config.pageSize());
-    resources.useBridges(bridges);
-    prompts.useBridges(bridges);
+        new PromptsFeature(holder, views, resources, service::signer, config.pageSize(), bridges);
     CompletionsFeature completions = new CompletionsFeature(prompts, resources);
     SkillsFeature skills = new SkillsFeature(holder, 50);
     return new Surfaces(
@@ -389,7 +438,7 @@ public final class SkillportServer implements AutoCloseable {
     introspection.transportStarted(description);
   }
 
-  /** The workflow tools; {@link WorkflowTools#useStore} makes their runs persistent. */
+  /** The workflow tools. */
   public WorkflowTools workflows() {
     return workflows;
   }
@@ -451,5 +500,8 @@ public final class SkillportServer implements AutoCloseable {
       bridges.close();
     }
     plugins.close();
+    if (ownedExecution != null) {
+      ownedExecution.close();
+    }
   }
 }

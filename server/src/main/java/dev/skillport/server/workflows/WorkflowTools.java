@@ -29,7 +29,6 @@ import dev.skillport.server.app.SessionState;
 import dev.skillport.server.app.SessionTools;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.workflows.InlineWorkflow;
-import dev.skillport.workflows.MemoryWorkflowStore;
 import dev.skillport.workflows.RunClient;
 import dev.skillport.workflows.Sleeper;
 import dev.skillport.workflows.TemplateException;
@@ -81,11 +80,11 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   private final Clock clock;
   private final List<CoreTool> definitions = new ArrayList<>();
   private final List<Consumer<JsonNode>> runObservers = new CopyOnWriteArrayList<>();
-  private volatile WorkflowEngine engine;
+  private final WorkflowEngine engine;
 
-  /** Tools over {@code service} whose runs are kept in memory until {@link #useStore}. */
-  public WorkflowTools(SkillportService service) {
-    this(service, new MemoryWorkflowStore(), null, Sleeper.REAL, Clock.systemUTC());
+  /** Tools over {@code service} whose runs are kept in {@code store}. */
+  public WorkflowTools(SkillportService service, WorkflowStore store) {
+    this(service, store, null, Sleeper.REAL, Clock.systemUTC());
   }
 
   WorkflowTools(
@@ -98,7 +97,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
     this.clients = clients != null ? clients : this::sessionClient;
     this.sleeper = sleeper;
     this.clock = clock;
-    this.engine = newEngine(store);
+    this.engine = newEngine(Objects.requireNonNull(store, "store"));
     define(
         "workflows_run",
         "Start a workflow of a loaded skill (by name) or an inline spec; returns its run_id at"
@@ -169,16 +168,6 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   /** The most recently started runs in the {@code workflows_get_status} shape, newest first. */
   public List<JsonNode> recentRuns(int limit) {
     return engine.recent(limit);
-  }
-
-  /**
-   * Keeps runs and idempotency records in {@code store} from now on (runs it holds from a previous
-   * process that never finished read {@code interrupted}). Called before serving.
-   */
-  public void useStore(WorkflowStore store) {
-    WorkflowEngine previous = engine;
-    engine = newEngine(Objects.requireNonNull(store, "store"));
-    previous.close();
   }
 
   /** Tracks the MCP sessions, so a run reaches the session that started it. */

@@ -26,7 +26,6 @@ import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.MemoryJobStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -42,12 +41,8 @@ class CallGuardTest {
     skill("allowed");
     skill("blocked");
     Path audit = root.resolve("logs/audit.jsonl");
-    SkillportService service = service();
     CallGuard guard = CallGuard.of(Set.of("blocked"), audit);
-    service.configureExecution(
-        new ScriptToolRunner(ScriptPolicy.defaults()),
-        new JobScheduler(new MemoryJobStore(), 1),
-        guard);
+    SkillportService service = service(guard);
     SessionState session = service.openSession(m -> {});
     JsonNode args = JSON.readTree("{\"api_token\":\"hunter2-very-secret\",\"n\":3}");
     CallMeta meta = CallMeta.fromRequest(JSON.createObjectNode(), "sess-1", u -> {});
@@ -75,11 +70,7 @@ class CallGuardTest {
   void callTool_noAuditFile_sameEntriesKeptInMemoryWithMetrics() throws Exception {
     skill("allowed");
     skill("blocked");
-    SkillportService service = service();
-    service.configureExecution(
-        new ScriptToolRunner(ScriptPolicy.defaults()),
-        new JobScheduler(new MemoryJobStore(), 1),
-        CallGuard.of(Set.of("blocked"), null));
+    SkillportService service = service(CallGuard.of(Set.of("blocked"), null));
     SessionState session = service.openSession(m -> {});
     JsonNode args = JSON.readTree("{\"api_token\":\"hunter2-very-secret\",\"n\":3}");
     CallMeta meta = CallMeta.fromRequest(JSON.createObjectNode(), "sess-1", u -> {});
@@ -102,17 +93,19 @@ class CallGuardTest {
         .containsExactly(tuple("allowed__echo", 2L, 0L), tuple("blocked__echo", 1L, 1L));
   }
 
-  private SkillportService service() {
+  private SkillportService service(CallGuard guard) {
     LoadResult loaded =
         new SkillLoader(LoaderOptions.DEFAULTS).load(List.of(SkillRoot.of(root, Scope.REPO)));
     HandlerRegistry handlers = new HandlerRegistry();
     handlers.register("test.echo", inv -> ToolResult.structured(inv.arguments().deepCopy()));
-    return new SkillportService(
-        new CatalogHolder(Catalog.of(1, loaded.skills(), loaded.diagnostics())),
-        handlers,
-        new ScriptToolRunner(Duration.ofSeconds(5), 1024, 1024),
-        List.of("allowed", "blocked"),
-        100);
+    return SkillportService.builder(
+            new CatalogHolder(Catalog.of(1, loaded.skills(), loaded.diagnostics())), handlers)
+        .scripts(new ScriptToolRunner(ScriptPolicy.defaults()))
+        .jobs(new JobScheduler(new MemoryJobStore(), 1))
+        .guard(guard)
+        .preload(List.of("allowed", "blocked"))
+        .pageSize(100)
+        .build();
   }
 
   private void skill(String name) throws Exception {

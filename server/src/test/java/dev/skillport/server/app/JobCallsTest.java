@@ -92,15 +92,13 @@ class JobCallsTest {
           return ToolResult.structured(JSON.createObjectNode().put("square", n * n));
         });
     service =
-        new SkillportService(
-            new CatalogHolder(Catalog.of(1, loaded.skills(), loaded.diagnostics())),
-            handlers,
-            new ScriptToolRunner(Duration.ofSeconds(20), 1 << 20, 1 << 16),
-            List.of("work"),
-            100);
-    service.configureExecution(
-        new ScriptToolRunner(ScriptPolicy.defaults()),
-        new JobScheduler(MvStoreJobStore.open(store), 8));
+        SkillportService.builder(
+                new CatalogHolder(Catalog.of(1, loaded.skills(), loaded.diagnostics())), handlers)
+            .scripts(new ScriptToolRunner(ScriptPolicy.defaults()))
+            .jobs(new JobScheduler(MvStoreJobStore.open(store), 8))
+            .preload(List.of("work"))
+            .pageSize(100)
+            .build();
     session = service.openSession(m -> {});
   }
 

@@ -17,7 +17,11 @@ import dev.skillport.runtime.ScriptToolRunner;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.MvStoreJobStore;
 import dev.skillport.server.app.ListingPolicy;
+import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.app.StateSigner;
+import dev.skillport.server.bridge.BridgeRuntime;
+import dev.skillport.server.plugins.AdapterSettings;
+import dev.skillport.workflows.MemoryWorkflowStore;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -46,6 +50,7 @@ class StatelessEraTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
 
   @TempDir Path tmp;
+  private ServeConfig config;
   private SkillportServer server;
   private StreamableHttpTransport http;
   private JobScheduler jobs;
@@ -168,14 +173,32 @@ class StatelessEraTest {
               }
               return ToolResult.text("slow done");
             });
-    server = SkillportServer.start(config, "1.2.3");
+    this.config = config;
+    launch(ListingPolicy.AUTO, SkillportService.DEFAULT_AUTO_THRESHOLD);
+  }
+
+  /** Starts the server (stopping the one before) with this listing policy. */
+  private void launch(ListingPolicy policy, int threshold) throws Exception {
+    stop();
     jobs = new JobScheduler(MvStoreJobStore.open(tmp.resolve("jobs")), 4);
-    server
-        .service()
-        .configureExecution(
+    ServeExecution execution =
+        new ServeExecution(
             new ScriptToolRunner(ScriptPolicy.defaults()),
             jobs,
-            CallGuard.of(java.util.Set.of(), tmp.resolve("audit.jsonl")));
+            CallGuard.of(java.util.Set.of(), tmp.resolve("audit.jsonl")),
+            new MemoryWorkflowStore(),
+            policy,
+            threshold,
+            StateSigner.random());
+    server =
+        SkillportServer.launch(
+            config,
+            "1.2.3",
+            List.of(),
+            AdapterSettings.none(),
+            BridgeRuntime.none("1.2.3"),
+            execution);
+    server.catalogLoaded().join();
     http = StreamableHttpTransport.builder(server.mcp()).host("127.0.0.1").port(0).build();
     http.start();
     http.setReady(true);
@@ -185,17 +208,20 @@ class StatelessEraTest {
   void stop() {
     if (http != null) {
       http.close();
-    }
-    if (jobs != null) {
-      jobs.close();
+      http = null;
     }
     if (server != null) {
       server.close();
+      server = null;
+    }
+    if (jobs != null) {
+      jobs.close();
+      jobs = null;
     }
   }
 
-  private void policy(ListingPolicy policy, int threshold) {
-    server.service().configureStateless(policy, threshold, StateSigner.random());
+  private void policy(ListingPolicy policy, int threshold) throws Exception {
+    launch(policy, threshold);
   }
 
   /** A 2026-07-28 request with {@code capabilities} declared; returns the JSON-RPC response. */

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.runtime.CallGuard;
-import dev.skillport.runtime.ScriptToolRunner;
 import dev.skillport.workflows.MemoryWorkflowStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -451,10 +450,8 @@ class WorkflowEngineTest {
           - {id: e, kind: tool, tool: echo}
         """);
     Path audit = root.resolve("audit.log");
-    h.service.configureExecution(
-        new ScriptToolRunner(Duration.ofSeconds(60), 1 << 20, 1 << 16),
-        h.service.jobs(),
-        CallGuard.of(Set.of("flow"), audit));
+    h.tools.close();
+    h.restart(new MemoryWorkflowStore(), CallGuard.of(Set.of("flow"), audit));
 
     String id = h.start("guarded", "{}");
 

@@ -16,11 +16,14 @@ import dev.skillport.loader.SkillLoader;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
+import dev.skillport.runtime.CallGuard;
 import dev.skillport.runtime.CallMeta;
 import dev.skillport.runtime.CapabilityRequiredException;
 import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.runtime.ScriptToolRunner;
 import dev.skillport.runtime.UnknownToolException;
+import dev.skillport.runtime.jobs.JobScheduler;
+import dev.skillport.runtime.jobs.MemoryJobStore;
 import dev.skillport.server.app.SessionState;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.workflows.RunClient;
@@ -61,9 +64,15 @@ final class WorkflowHarness implements AutoCloseable {
   final AtomicBoolean blockInterrupted = new AtomicBoolean();
   final FakeClient client = new FakeClient();
   final FakeTime time = new FakeTime();
-  final SkillportService service;
-  final SessionState session;
   final List<String> sessionNotifications = new CopyOnWriteArrayList<>();
+  private final CatalogHolder catalog;
+  private final HandlerRegistry handlers;
+  private final ScriptToolRunner scripts =
+      new ScriptToolRunner(Duration.ofSeconds(60), 1 << 20, 1 << 16);
+  private final JobScheduler jobs = new JobScheduler(new MemoryJobStore(), 4);
+  // Replaced by restart, as a server restarting over the same stores.
+  SkillportService service;
+  SessionState session;
   WorkflowTools tools;
 
   WorkflowHarness(Path root, WorkflowStore store, String... workflows) throws IOException {
@@ -107,7 +116,7 @@ final class WorkflowHarness implements AutoCloseable {
         "---\nname: plain\ndescription: A skill without workflows\n---\nPlain.\n");
     LoadResult loaded =
         new SkillLoader(LoaderOptions.DEFAULTS).load(List.of(SkillRoot.of(root, Scope.REPO)));
-    HandlerRegistry handlers = new HandlerRegistry();
+    handlers = new HandlerRegistry();
     handlers.register(
         "t.echo",
         inv -> {
@@ -148,21 +157,40 @@ final class WorkflowHarness implements AutoCloseable {
               .add(JSON.createObjectNode().put("path", "b.obj"));
           return ToolResult.structured(out);
         });
-    service =
-        new SkillportService(
-            new CatalogHolder(Catalog.of(1, loaded.skills(), loaded.diagnostics())),
-            handlers,
-            new ScriptToolRunner(Duration.ofSeconds(60), 1 << 20, 1 << 16),
-            List.of(),
-            100);
-    tools = newTools(store);
-    service.addSessionTools(tools);
-    session = service.openSession(sessionNotifications::add);
+    catalog = new CatalogHolder(Catalog.of(1, loaded.skills(), loaded.diagnostics()));
+    restart(store, CallGuard.NONE);
   }
 
-  WorkflowTools newTools(WorkflowStore store) {
+  /**
+   * A new service and workflow tools over the same catalog, handlers and jobs, keeping runs in
+   * {@code store} and passing calls through {@code guard}, with a new session that loads the skills
+   * the last one had: what a server restarting over the same stores gives its reconnecting client.
+   */
+  void restart(WorkflowStore store, CallGuard guard) {
+    List<String> loaded = session == null ? List.of() : session.view().loadedSkills();
     Function<String, RunClient> clients = id -> client;
-    return new WorkflowTools(service, store, clients, time, time);
+    service =
+        SkillportService.builder(catalog, handlers)
+            .scripts(scripts)
+            .jobs(jobs)
+            .guard(guard)
+            .pageSize(100)
+            .sessionTools(s -> new WorkflowTools(s, store, clients, time, time))
+            .build();
+    tools = (WorkflowTools) service.sessionTools();
+    session = service.openSession(sessionNotifications::add);
+    for (String skill : loaded) {
+      try {
+        load(skill);
+      } catch (UnknownToolException e) {
+        throw new IllegalStateException("load_skill is a core tool", e);
+      }
+    }
+  }
+
+  /** {@link #restart(WorkflowStore, CallGuard)} without a guard. */
+  void restart(WorkflowStore store) {
+    restart(store, CallGuard.NONE);
   }
 
   private int count(String tool) {
@@ -243,6 +271,7 @@ final class WorkflowHarness implements AutoCloseable {
   public void close() {
     release.countDown();
     tools.close();
+    jobs.close();
   }
 
   /** A client that records notifications and answers requests with a given function. */

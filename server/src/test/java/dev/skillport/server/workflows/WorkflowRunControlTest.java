@@ -89,8 +89,7 @@ class WorkflowRunControlTest {
     String later = h.start("quick", "{}");
     h.awaitStatus(later, "completed");
     h.tools.close();
-    h.tools = h.newTools(MvStoreWorkflowStore.open(storeDir));
-    h.service.addSessionTools(h.tools);
+    h.restart(MvStoreWorkflowStore.open(storeDir));
 
     assertThat(h.status(blocked).path("status").asText()).isEqualTo("cancelled");
     assertThat(h.status(doomed).path("status").asText()).isEqualTo("failed");
@@ -244,8 +243,7 @@ class WorkflowRunControlTest {
     assertThat(h.calls("count")).isEqualTo(1);
     h.tools.close();
 
-    h.tools = h.newTools(MvStoreWorkflowStore.open(storeDir));
-    h.service.addSessionTools(h.tools);
+    h.restart(MvStoreWorkflowStore.open(storeDir));
     String again = h.start("keyed", "{\"batch\":7}");
     JsonNode second = h.awaitStatus(again, "completed");
     String otherBatch = h.start("keyed", "{\"batch\":8}");
@@ -276,8 +274,7 @@ class WorkflowRunControlTest {
             .path("structuredContent");
     h.awaitStatus(first.path("run_id").asText(), "completed");
     h.tools.close();
-    h.tools = h.newTools(MvStoreWorkflowStore.open(storeDir));
-    h.service.addSessionTools(h.tools);
+    h.restart(MvStoreWorkflowStore.open(storeDir));
 
     JsonNode again =
         h.call("workflows_run", args + "\"inputs\":{\"day\":1,\"fail\":0}}")
@@ -311,8 +308,7 @@ class WorkflowRunControlTest {
     store.close();
     WorkflowTools crashed = h.tools;
 
-    h.tools = h.newTools(MvStoreWorkflowStore.open(storeDir));
-    h.service.addSessionTools(h.tools);
+    h.restart(MvStoreWorkflowStore.open(storeDir));
     JsonNode after = h.status(id);
 
     assertThat(after.path("status").asText()).isEqualTo("interrupted");
