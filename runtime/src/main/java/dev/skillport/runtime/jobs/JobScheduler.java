@@ -149,14 +149,14 @@ public final class JobScheduler implements AutoCloseable {
    * @param tool the called tool, for status reports
    * @param sessionId the starting session, or null
    * @param parentId the parent job, or null; a job whose parent is already cancelled is cancelled
-   * @param work the call; returns a {@code CallToolResult} ({@code isError} true makes it failed)
+   * @param work the call; its {@link JobResult} says whether the job completed or failed
    * @param listener receives the wire status on every state change
    */
   public JobRecord submit(
       String tool,
       String sessionId,
       String parentId,
-      Function<ToolContext, JsonNode> work,
+      Function<ToolContext, JobResult> work,
       Consumer<ObjectNode> listener) {
     return submit(tool, sessionId, parentId, null, null, work, listener);
   }
@@ -175,7 +175,7 @@ public final class JobScheduler implements AutoCloseable {
       String parentId,
       String owner,
       ClientLink client,
-      Function<ToolContext, JsonNode> work,
+      Function<ToolContext, JobResult> work,
       Consumer<ObjectNode> listener) {
     Objects.requireNonNull(work, "work");
     Objects.requireNonNull(listener, "listener");
@@ -389,11 +389,11 @@ public final class JobScheduler implements AutoCloseable {
     }
   }
 
-  private void execute(Live job, Function<ToolContext, JsonNode> work) {
+  private void execute(Live job, Function<ToolContext, JobResult> work) {
     if (!job.start()) {
       return;
     }
-    JsonNode result;
+    JobResult result;
     try {
       job.runOn(Thread.currentThread());
       result = work.apply(job);
@@ -412,20 +412,11 @@ public final class JobScheduler implements AutoCloseable {
     }
     if (result == null) {
       job.finish(JobStatus.FAILED, "the call returned no result", null);
-    } else if (result.path("isError").asBoolean(false)) {
-      job.finish(JobStatus.FAILED, errorText(result), result);
+    } else if (result.failure() != null) {
+      job.finish(JobStatus.FAILED, result.failure(), result.result());
     } else {
-      job.finish(JobStatus.COMPLETED, null, result);
+      job.finish(JobStatus.COMPLETED, null, result.result());
     }
-  }
-
-  private static String errorText(JsonNode result) {
-    JsonNode structured = result.path("structuredContent");
-    if (structured.hasNonNull("message")) {
-      return structured.path("code").asText("ERROR") + ": " + structured.get("message").asText();
-    }
-    JsonNode first = result.path("content").path(0);
-    return first.path("text").asText("the call failed");
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.skillport.runtime.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.tool.ToolContext;
@@ -165,7 +164,7 @@ class JobSchedulerTest {
       store.save(
           JobRecord.pending("c", "tool", null, null, t)
               .running(t)
-              .finished(JobStatus.COMPLETED, t, null, result("kept", false)));
+              .finished(JobStatus.COMPLETED, t, null, result("kept", false).result()));
     }
 
     try (JobScheduler jobs = new JobScheduler(MvStoreJobStore.open(dir), 1)) {
@@ -222,7 +221,7 @@ class JobSchedulerTest {
     }
   }
 
-  private static Function<ToolContext, JsonNode> untilCancelled(CountDownLatch saw) {
+  private static Function<ToolContext, JobResult> untilCancelled(CountDownLatch saw) {
     return ctx -> {
       long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (!ctx.isCancelled() && System.nanoTime() < until) {
@@ -233,11 +232,11 @@ class JobSchedulerTest {
     };
   }
 
-  private static ObjectNode result(String text, boolean error) {
+  /** A job's result holding {@code text}; failed for {@code text} when {@code error}. */
+  private static JobResult result(String text, boolean error) {
     ObjectNode r = NODES.objectNode();
     r.putArray("content").addObject().put("type", "text").put("text", text);
-    r.put("isError", error);
-    return r;
+    return error ? JobResult.failed(text, r) : JobResult.completed(r);
   }
 
   private static void sleep(long ms) {

@@ -24,10 +24,10 @@ class SharedTaskFolderTest {
 
   @TempDir Path shared;
 
-  private static JsonNode text(String t) {
+  private static JobResult text(String t) {
     ObjectNode r = NODES.objectNode();
     r.putArray("content").addObject().put("type", "text").put("text", t);
-    return r;
+    return JobResult.completed(r);
   }
 
   @Test

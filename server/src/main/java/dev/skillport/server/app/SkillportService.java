@@ -26,7 +26,6 @@ import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.InvalidCursorException;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
-import dev.skillport.registry.ToolListing;
 import dev.skillport.registry.ToolResolution;
 import dev.skillport.runtime.ArgumentValidator;
 import dev.skillport.runtime.BoundCalls;
@@ -40,10 +39,12 @@ import dev.skillport.runtime.ScriptToolRunner;
 import dev.skillport.runtime.ToolBindings;
 import dev.skillport.runtime.UnknownToolException;
 import dev.skillport.runtime.jobs.JobRecord;
+import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.MemoryJobStore;
 import dev.skillport.server.bridge.BridgeOutcome;
 import dev.skillport.server.bridge.BridgeRuntime;
+import dev.skillport.server.listing.ToolListing;
 import dev.skillport.server.plugins.HostAdapters;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -892,7 +893,7 @@ public final class SkillportService {
                   args,
                   Duration.ofNanos(System.nanoTime() - start),
                   result.auditWord());
-              return wire(result.result(), result.next());
+              return jobResult(result.result(), result.next());
             },
             meta.jobUpdates());
     return new CallOutcome.Queued(job);
@@ -932,10 +933,55 @@ public final class SkillportService {
               null,
               Duration.ofNanos(System.nanoTime() - start),
               new CallOutcome.Completed(result, null).auditWord());
-          return wire(result, null);
+          return jobResult(result, null);
         },
         meta.jobUpdates());
   }
+
+  /**
+   * A finished job's result: its {@code CallToolResult}, and for a failed call the reason the job
+   * reports ({@code CODE: message} of a structured failure, else its first text).
+   */
+  private static JobResult jobResult(ToolResult result, NextTools next) {
+    ObjectNode rendered = wire(result, next);
+    return result.isError()
+        ? JobResult.failed(failureText(result), rendered)
+        : JobResult.completed(rendered);
+  }
+
+  private static String failureText(ToolResult result) {
+    JsonNode structured = result.structured();
+    if (structured != null && structured.hasNonNull("message")) {
+      return structured.path("code").asText("ERROR") + ": " + structured.get("message").asText();
+    }
+    return result.content().isEmpty()
+        ? "the call failed"
+        : result.content().get(0).accept(FAILURE_TEXT);
+  }
+
+  /** The text of a failure's first content; other kinds say only that the call failed. */
+  private static final Content.Visitor<String> FAILURE_TEXT =
+      new Content.Visitor<>() {
+        @Override
+        public String text(Content.Text text) {
+          return text.text();
+        }
+
+        @Override
+        public String image(Content.Image image) {
+          return "the call failed";
+        }
+
+        @Override
+        public String audio(Content.Audio audio) {
+          return "the call failed";
+        }
+
+        @Override
+        public String embeddedResource(Content.EmbeddedResource resource) {
+          return "the call failed";
+        }
+      };
 
   /** What a call answers once it became {@code job}; see {@link #handle}. */
   public static ObjectNode jobHandle(JobRecord job, CallMeta meta) {

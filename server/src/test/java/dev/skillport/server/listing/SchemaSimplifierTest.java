@@ -1,4 +1,4 @@
-package dev.skillport.registry;
+package dev.skillport.server.listing;
 
 import static dev.skillport.registry.TestSkills.json;
 import static org.assertj.core.api.Assertions.assertThat;

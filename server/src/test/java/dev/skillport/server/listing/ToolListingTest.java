@@ -1,4 +1,4 @@
-package dev.skillport.registry;
+package dev.skillport.server.listing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.skillport.api.skill.Execution;
 import dev.skillport.api.skill.ToolAnnotations;
 import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.registry.Catalog;
+import dev.skillport.registry.CoreTool;
+import dev.skillport.registry.InvalidCursorException;
+import dev.skillport.registry.ListedTool;
+import dev.skillport.registry.SessionView;
+import dev.skillport.registry.TestSkills;
+import dev.skillport.registry.ToolResolution;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.skillport.registry;
+package dev.skillport.server.listing;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -12,6 +12,12 @@ import dev.skillport.api.skill.SkillState;
 import dev.skillport.api.skill.ToolAnnotations;
 import dev.skillport.api.skill.ToolBinding;
 import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.registry.Catalog;
+import dev.skillport.registry.CoreTool;
+import dev.skillport.registry.InvalidCursorException;
+import dev.skillport.registry.ListedTool;
+import dev.skillport.registry.SessionView;
+import dev.skillport.registry.ToolResolution;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;

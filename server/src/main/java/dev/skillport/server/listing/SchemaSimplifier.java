@@ -1,4 +1,4 @@
-package dev.skillport.registry;
+package dev.skillport.server.listing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
