@@ -4,7 +4,10 @@ import dev.skillport.loader.SkillRoot;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -27,15 +30,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     scope = CommandLine.ScopeType.INHERIT,
     versionProvider = SkillportCommand.Version.class,
-    description = "Serves Agent Skills to AI agents over the Model Context Protocol.",
-    subcommands = {
-      ValidateCommand.class,
-      ListCommand.class,
-      ServeCommand.class,
-      NewCommand.class,
-      TrustBridgeCommand.class,
-      CommandLine.HelpCommand.class
-    })
+    description = "Serves Agent Skills to AI agents over the Model Context Protocol.")
 public final class SkillportCommand implements Callable<Integer> {
   /** Success, and for {@code validate}: no errors. */
   public static final int EXIT_OK = 0;
@@ -67,11 +62,46 @@ public final class SkillportCommand implements Callable<Integer> {
     this.environment = environment;
   }
 
-  /** A ready-to-execute command line writing to {@code output}. */
+  /** The subcommands by name, in the order the usage help lists them. */
+  private static final Map<String, Class<?>> SUBCOMMANDS = subcommands();
+
+  private static Map<String, Class<?>> subcommands() {
+    Map<String, Class<?>> all = new LinkedHashMap<>();
+    for (Class<?> c :
+        List.of(
+            ValidateCommand.class,
+            ListCommand.class,
+            ServeCommand.class,
+            NewCommand.class,
+            TrustBridgeCommand.class,
+            CommandLine.HelpCommand.class)) {
+      all.put(c.getAnnotation(Command.class).name(), c);
+    }
+    return Collections.unmodifiableMap(all);
+  }
+
+  /** A ready-to-execute command line writing to {@code output}, with every subcommand. */
   public static CommandLine commandLine(CliOutput output, CliEnvironment environment) {
+    return commandLine(output, environment, List.of());
+  }
+
+  /**
+   * A command line for {@code args}: when they start with a subcommand's name, only that
+   * subcommand's model is built (picocli builds each from its annotations, which is most of the
+   * command line's share of a stdio server's start); otherwise every subcommand's, for usage help
+   * and for the errors that list them.
+   */
+  public static CommandLine commandLine(
+      CliOutput output, CliEnvironment environment, List<String> args) {
     Objects.requireNonNull(output, "output");
     Objects.requireNonNull(environment, "environment");
     CommandLine cl = new CommandLine(new SkillportCommand(output, environment));
+    Class<?> only = args.isEmpty() ? null : SUBCOMMANDS.get(args.get(0));
+    if (only != null && only != CommandLine.HelpCommand.class) {
+      cl.addSubcommand(only);
+    } else {
+      SUBCOMMANDS.values().forEach(cl::addSubcommand);
+    }
     cl.setOut(output.stdout());
     cl.setErr(output.stderr());
     cl.setCaseInsensitiveEnumValuesAllowed(true);

@@ -3,6 +3,7 @@ package dev.skillport.cli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /** One in-process run of the command line with captured stdout and stderr. */
@@ -28,7 +29,8 @@ record CliRun(int exitCode, String out, String err) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CliOutput output = new CliOutput(new PrintWriter(out, true), new PrintWriter(err, true));
-    int code = SkillportCommand.commandLine(output, env).execute(args);
+    // As Main builds it: only the named subcommand's model.
+    int code = SkillportCommand.commandLine(output, env, List.of(args)).execute(args);
     output.flush();
     return new CliRun(code, out.toString(), err.toString());
   }

@@ -3,6 +3,7 @@ package dev.skillport.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,5 +40,22 @@ class SkillportCommandTest {
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).contains("--strict").contains("--format").contains("Exit codes:");
+  }
+
+  @Test
+  void commandLine_namedSubcommand_buildsThatOneAlone_otherwiseAll() {
+    CliEnvironment env = CliEnvironment.system();
+    CliOutput output = CliOutput.system();
+
+    assertThat(
+            SkillportCommand.commandLine(output, env, List.of("serve", "--stdio"))
+                .getSubcommands()
+                .keySet())
+        .containsExactly("serve");
+    assertThat(SkillportCommand.commandLine(output, env, List.of("--help")).getSubcommands())
+        .containsOnlyKeys("validate", "list", "serve", "new", "trust-bridge", "help");
+    assertThat(SkillportCommand.commandLine(output, env, List.of("help", "serve")).getSubcommands())
+        .hasSize(6);
+    assertThat(SkillportCommand.commandLine(output, env).getSubcommands()).hasSize(6);
   }
 }

@@ -52,6 +52,8 @@ public final class CatalogReloader implements AutoCloseable {
   private final Set<Path> watched = new HashSet<>();
   private final UnaryOperator<LoadResult> decorator;
   private final List<Consumer<Reload>> listeners = new CopyOnWriteArrayList<>();
+  // Guarded by listeners.
+  private Reload lastReload;
   private final Object loading = new Object();
   // Guarded by loading.
   private final SkillFolderCache folders = new SkillFolderCache();
@@ -93,9 +95,27 @@ public final class CatalogReloader implements AutoCloseable {
    */
   public record Reload(Duration took, boolean swapped, int skills, int foldersRead) {}
 
-  /** Tells {@code listener} of every reload from now on, on the reloading thread. */
+  /**
+   * Tells {@code listener} of the last reload, if one happened, at once, and of every reload from
+   * now on, on the reloading thread; so a listener added while the first catalog loads misses no
+   * reload and sees none twice.
+   */
   public void addListener(Consumer<Reload> listener) {
-    listeners.add(Objects.requireNonNull(listener, "listener"));
+    Objects.requireNonNull(listener, "listener");
+    synchronized (listeners) {
+      listeners.add(listener);
+      if (lastReload != null) {
+        tell(listener, lastReload);
+      }
+    }
+  }
+
+  private static void tell(Consumer<Reload> listener, Reload reload) {
+    try {
+      listener.accept(reload);
+    } catch (RuntimeException e) {
+      LOG.debug("reload listener failed", e);
+    }
   }
 
   /** Loads every root now, every skill folder read again, and swaps the result in. */
@@ -168,11 +188,10 @@ public final class CatalogReloader implements AutoCloseable {
             swapped,
             result.skills().size(),
             lastReads);
-    for (Consumer<Reload> listener : listeners) {
-      try {
-        listener.accept(done);
-      } catch (RuntimeException e) {
-        LOG.debug("reload listener failed", e);
+    synchronized (listeners) {
+      lastReload = done;
+      for (Consumer<Reload> listener : listeners) {
+        tell(listener, done);
       }
     }
     return result;

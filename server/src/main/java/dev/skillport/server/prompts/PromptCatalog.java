@@ -28,6 +28,9 @@ final class PromptCatalog {
   static PromptCatalog following(CatalogHolder holder) {
     PromptCatalog prompts = new PromptCatalog(holder.current());
     holder.onSwap((before, after) -> prompts.built.set(build(after)));
+    // A swap between reading the current catalog and listening would otherwise go unseen.
+    Catalog now = holder.current();
+    prompts.built.updateAndGet(b -> b.catalog().generation() < now.generation() ? build(now) : b);
     return prompts;
   }
 

@@ -51,6 +51,9 @@ import org.slf4j.LoggerFactory;
  * server that transports attach to.
  */
 public final class SkillportServer implements AutoCloseable {
+  /** How long after the first catalog is served its search index is built. */
+  private static final Duration SEARCH_INDEX_DELAY = Duration.ofSeconds(1);
+
   private static final Logger LOG = LoggerFactory.getLogger(SkillportServer.class);
 
   private final CatalogReloader reloader;
@@ -222,6 +225,15 @@ public final class SkillportServer implements AutoCloseable {
             bridges::decorate);
     bridges.onCatalogChange(reloader::republish);
     CompletableFuture<LoadResult> first = new CompletableFuture<>();
+    // The skills load while the rest of the server is built: on a stdio start the two together
+    // are most of the time to the first answer. What is built after listens from its start
+    // (reload listeners hear the last reload; the service binds handlers at first use).
+    Thread loading =
+        new Thread(
+            () -> loadFirstCatalog(reloader, roots.size(), config.watch(), holder, first),
+            "skillport-catalog");
+    loading.setDaemon(true);
+    loading.start();
     SkillportService service =
         SkillportService.builder(holder, config.handlers())
             .scripts(run.scripts())
@@ -297,12 +309,6 @@ public final class SkillportServer implements AutoCloseable {
             metrics,
             sources,
             execution == null ? run : null);
-    Thread loading =
-        new Thread(
-            () -> loadFirstCatalog(reloader, roots.size(), config.watch(), holder, first),
-            "skillport-catalog");
-    loading.setDaemon(true);
-    loading.start();
     return server;
   }
 
@@ -331,8 +337,12 @@ public final class SkillportServer implements AutoCloseable {
         }
       }
       first.complete(result);
-      // Built while the first requests are answered, so the first search does not pay for it.
+      // Built a moment later, so the first search does not pay for it and the first listing,
+      // which the client is waiting for, does not share the machine with it.
+      Thread.sleep(SEARCH_INDEX_DELAY.toMillis());
       holder.current().searchIndex();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } catch (RuntimeException | Error e) { // the waiting requests must be answered either way
       LOG.error("skills could not be loaded", e);
       first.completeExceptionally(e);

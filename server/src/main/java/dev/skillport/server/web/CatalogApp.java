@@ -42,9 +42,25 @@ public final class CatalogApp implements ResourceProvider {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final CatalogViews views;
-  private final Templates templates = new Templates();
-  private final String css = new String(WebRoutes.asset("app.css"), StandardCharsets.UTF_8);
-  private final String js = new String(WebRoutes.asset("app-view.js"), StandardCharsets.UTF_8);
+  // Made at the first read of the app: a stdio session that never reads it does not pay for it.
+  private Assets assets;
+
+  /** The template engine and the inlined style and script. */
+  private record Assets(Templates templates, String css, String js) {
+    static Assets load() {
+      return new Assets(
+          new Templates(),
+          new String(WebRoutes.asset("app.css"), StandardCharsets.UTF_8),
+          new String(WebRoutes.asset("app-view.js"), StandardCharsets.UTF_8));
+    }
+  }
+
+  private synchronized Assets assets() {
+    if (assets == null) {
+      assets = Assets.load();
+    }
+    return assets;
+  }
 
   public CatalogApp(SiteSources sources) {
     this.views = new CatalogViews(sources);
@@ -86,14 +102,15 @@ public final class CatalogApp implements ResourceProvider {
       }
     }
     Map<String, Object> model = new HashMap<>();
-    model.put("css", css);
-    model.put("js", js);
+    Assets a = assets();
+    model.put("css", a.css());
+    model.put("js", a.js());
     model.put("page", page);
     model.put("skills", skills);
     model.put("anchors", anchors);
     model.put("omitted", omitted);
     model.put("jobs", views.jobs());
-    return templates.render("app", model);
+    return a.templates().render("app", model);
   }
 
   /** The tool's {@code tools/list} entry, pointing to the view. */

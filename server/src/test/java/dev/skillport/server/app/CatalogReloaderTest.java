@@ -122,6 +122,30 @@ class CatalogReloaderTest {
   }
 
   @Test
+  void addListener_afterAReload_hearsItOnceThenEveryLaterOne() throws Exception {
+    Files.createDirectories(root.resolve("one"));
+    Files.writeString(root.resolve("one/SKILL.md"), skillMd("one", "first"));
+    CatalogReloader reloader =
+        new CatalogReloader(
+            new SkillLoader(LoaderOptions.DEFAULTS),
+            List.of(SkillRoot.of(root, Scope.REPO)),
+            new CatalogHolder(Catalog.empty()),
+            Duration.ofMillis(50));
+    List<CatalogReloader.Reload> early = new CopyOnWriteArrayList<>();
+    List<CatalogReloader.Reload> late = new CopyOnWriteArrayList<>();
+    reloader.addListener(early::add);
+
+    reloader.reload();
+    reloader.addListener(late::add);
+    Files.writeString(root.resolve("one/SKILL.md"), skillMd("one", "second"));
+    reloader.reload();
+
+    assertThat(early).hasSize(2);
+    assertThat(late).containsExactlyElementsOf(early);
+    assertThat(late.get(0).swapped()).isTrue();
+  }
+
+  @Test
   void start_afterClose_neverWatches() throws Exception {
     Files.createDirectories(root.resolve("one"));
     Files.writeString(root.resolve("one/SKILL.md"), skillMd("one", "first"));
