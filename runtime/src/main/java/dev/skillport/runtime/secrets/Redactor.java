@@ -1,5 +1,6 @@
 package dev.skillport.runtime.secrets;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -86,6 +87,7 @@ public final class Redactor {
   private volatile SecretNames names = SecretNames.defaults();
   // Longest first, so a secret that contains another is masked whole.
   private volatile List<String> literals = List.of();
+  private static final JsonStringEncoder ESCAPER = JsonStringEncoder.getInstance();
   private final AtomicLong generation = new AtomicLong();
 
   /** A redactor with the documented names and no values; see {@link #shared()}. */
@@ -234,6 +236,20 @@ public final class Redactor {
     }
     JsonNode copy = node.deepCopy();
     return maskLiterals(copy);
+  }
+
+  /**
+   * Whether {@code json}, a serialized JSON document, may hold a registered value: it contains one
+   * as JSON writes it inside a string. False means a tree serialized to {@code json} passes {@link
+   * #wire} unchanged, so the text can be written as it is.
+   */
+  public boolean mayHoldLiteral(String json) {
+    for (String secret : literals) {
+      if (json.contains(secret) || json.contains(new String(ESCAPER.quoteAsString(secret)))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean holdsLiteral(JsonNode node, List<String> secrets) {

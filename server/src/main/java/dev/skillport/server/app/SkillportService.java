@@ -42,6 +42,7 @@ import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.MemoryJobStore;
+import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.bridge.BridgeOutcome;
 import dev.skillport.server.bridge.BridgeRuntime;
 import dev.skillport.server.listing.ToolListing;
@@ -507,14 +508,7 @@ public final class SkillportService {
 
   /** The {@code tools/list} result for a session: {@code {tools, nextCursor?}}. */
   public ObjectNode listTools(SessionState session, String cursor) throws InvalidCursorException {
-    if (cursor == null) {
-      // Bridged servers start on first need: a listing that would show their tools.
-      prepareListed(session.isStateless() ? session.listedView() : session.view());
-    }
-    ToolListing.Page page =
-        session.isStateless()
-            ? statelessListing(session).page(catalog(), session.listedView(), cursor)
-            : listing(session.view()).page(catalog(), session.view(), cursor);
+    ToolListing.Page page = listedPage(session, cursor).page();
     ObjectNode result = NODES.objectNode();
     ArrayNode tools = result.putArray("tools");
     for (ListedTool t : page.tools()) {
@@ -524,6 +518,31 @@ public final class SkillportService {
       result.put("nextCursor", page.nextCursor());
     }
     return result;
+  }
+
+  /**
+   * Like {@link #listTools}, as the wire carries it: the tools written from JSON text rendered once
+   * per catalog generation ({@link ToolListing#result}), after {@code leading} entries.
+   */
+  public ObjectNode listToolsForWire(SessionState session, String cursor, List<ObjectNode> leading)
+      throws InvalidCursorException {
+    ListedPage listed = listedPage(session, cursor);
+    return listed.listing().result(listed.page(), leading, Redactor.shared());
+  }
+
+  private record ListedPage(ToolListing listing, ToolListing.Page page) {}
+
+  private ListedPage listedPage(SessionState session, String cursor) throws InvalidCursorException {
+    if (cursor == null) {
+      // Bridged servers start on first need: a listing that would show their tools.
+      prepareListed(session.isStateless() ? session.listedView() : session.view());
+    }
+    if (session.isStateless()) {
+      ToolListing listing = statelessListing(session);
+      return new ListedPage(listing, listing.page(catalog(), session.listedView(), cursor));
+    }
+    ToolListing listing = listing(session.view());
+    return new ListedPage(listing, listing.page(catalog(), session.view(), cursor));
   }
 
   /**

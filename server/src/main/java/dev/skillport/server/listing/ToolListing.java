@@ -1,5 +1,8 @@
 package dev.skillport.server.listing;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -18,6 +21,7 @@ import dev.skillport.registry.InvalidCursorException;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.ToolResolution;
+import dev.skillport.runtime.secrets.Redactor;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -47,6 +51,7 @@ import java.util.stream.Collectors;
  * generation, shared by every session's listing.
  */
 public final class ToolListing {
+  private static final ObjectMapper JSON = new ObjectMapper();
   public static final String GROUP_STUB_PREFIX = "__group__";
   public static final String SKILL_STUB_PREFIX = "__skill__";
   public static final String QUALIFIER = "__";
@@ -61,6 +66,9 @@ public final class ToolListing {
   private final Cache<SessionView, Entries> cache;
   private final List<ListedTool> coreEntries;
   private volatile Rendered rendered = new Rendered(Long.MIN_VALUE);
+  // Each entry's JSON text, by its wire object (compared by identity, dropped with it): written
+  // once per catalog generation, then copied as bytes into every listing that shows it.
+  private final Cache<ObjectNode, SerializedString> json = Caffeine.newBuilder().weakKeys().build();
 
   /**
    * @param coreTools listed first in every session, in this order
@@ -98,6 +106,33 @@ public final class ToolListing {
       core.add(new ListedTool(tool.name(), ListedTool.Kind.CORE, null, null, null, wire));
     }
     this.coreEntries = List.copyOf(core);
+  }
+
+  /**
+   * {@code page} as a {@code tools/list} result whose tools are written from their JSON text
+   * ({@link #json}), after {@code leading} entries; {@code redactor} masks any entry that may hold
+   * a registered secret, as the server's outbound filter would.
+   */
+  public ObjectNode result(Page page, List<ObjectNode> leading, Redactor redactor) {
+    ObjectNode result = NODES.objectNode();
+    result.set("tools", NODES.pojoNode(new ToolsJson(leading, page.tools(), this, redactor)));
+    if (page.nextCursor() != null) {
+      result.put("nextCursor", page.nextCursor());
+    }
+    return result;
+  }
+
+  /** {@code tool}'s wire object as JSON text, serialized once while its wire object lives. */
+  public SerializedString json(ListedTool tool) {
+    return json.get(tool.wire(), ToolListing::serialize);
+  }
+
+  private static SerializedString serialize(ObjectNode wire) {
+    try {
+      return new SerializedString(JSON.writeValueAsString(wire));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a tool's wire object could not be serialized", e);
+    }
   }
 
   /** One page of the listing. {@code cursor} is null for the first page. */

@@ -1,7 +1,6 @@
 package dev.skillport.server.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.tool.ClientRequest;
@@ -177,12 +176,10 @@ public final class SkillportMcp {
     }
     try {
       boolean firstPage = cursor == null || cursor.isNull();
-      ObjectNode result =
-          service.listTools(state(service, ctx), firstPage ? null : cursor.asText());
-      if (firstPage && showsApp(app, ctx) && result.get("tools") instanceof ArrayNode tools) {
-        tools.insert(0, app.toolDefinition());
-      }
-      return result;
+      return service.listToolsForWire(
+          state(service, ctx),
+          firstPage ? null : cursor.asText(),
+          firstPage && showsApp(app, ctx) ? List.of(app.toolDefinition()) : List.of());
     } catch (InvalidCursorException e) {
       throw new McpException(ErrorKind.INVALID_PARAMS, e.getMessage());
     }
