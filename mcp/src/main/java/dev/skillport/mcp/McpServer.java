@@ -216,8 +216,21 @@ public final class McpServer implements AutoCloseable {
   public byte[] write(JsonNode message) {
     try {
       return mapper.writeValueAsBytes(outbound.apply(message));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("A JSON tree could not be serialized", e);
+    } catch (JsonProcessingException | RuntimeException e) {
+      // A response that cannot be written still answers its request: with an internal error.
+      JsonNode id = message.get("id");
+      if (id == null || !(message.has("result") || message.has("error"))) {
+        throw new IllegalStateException("A JSON tree could not be serialized", e);
+      }
+      LOG.error("the response to request {} could not be serialized", id, e);
+      ObjectNode error = NODES.objectNode().put("jsonrpc", "2.0");
+      error.set("id", id);
+      error.putObject("error").put("code", -32603).put("message", "Internal error");
+      try {
+        return mapper.writeValueAsBytes(error);
+      } catch (JsonProcessingException impossible) {
+        throw new IllegalStateException("A JSON tree could not be serialized", impossible);
+      }
     }
   }
 

@@ -116,6 +116,40 @@ class McpServerTest {
   }
 
   @Test
+  void write_resultThatCannotBeSerialized_isAnInternalErrorForTheSameRequest() throws Exception {
+    com.fasterxml.jackson.databind.node.ObjectNode response =
+        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    response.put("jsonrpc", "2.0").put("id", 41);
+    response
+        .putObject("result")
+        .putPOJO(
+            "tools",
+            new com.fasterxml.jackson.databind.JsonSerializable.Base() {
+              @Override
+              public void serialize(
+                  com.fasterxml.jackson.core.JsonGenerator gen,
+                  com.fasterxml.jackson.databind.SerializerProvider provider) {
+                throw new IllegalArgumentException("cannot be written");
+              }
+
+              @Override
+              public void serializeWithType(
+                  com.fasterxml.jackson.core.JsonGenerator gen,
+                  com.fasterxml.jackson.databind.SerializerProvider provider,
+                  com.fasterxml.jackson.databind.jsontype.TypeSerializer type) {
+                serialize(gen, provider);
+              }
+            });
+
+    JsonNode written =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(server.write(response));
+
+    assertThat(written.path("id").asInt()).isEqualTo(41);
+    assertThat(written.path("error").path("code").asInt()).isEqualTo(-32603);
+    assertThat(written.has("result")).isFalse();
+  }
+
+  @Test
   void initialize_twice_isInvalidRequest() {
     client.initialize("2025-11-25");
 

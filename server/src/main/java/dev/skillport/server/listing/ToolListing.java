@@ -1,7 +1,6 @@
 package dev.skillport.server.listing;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -68,7 +67,7 @@ public final class ToolListing {
   private volatile Rendered rendered = new Rendered(Long.MIN_VALUE);
   // Each entry's JSON text, by its wire object (compared by identity, dropped with it): written
   // once per catalog generation, then copied as bytes into every listing that shows it.
-  private final Cache<ObjectNode, SerializedString> json = Caffeine.newBuilder().weakKeys().build();
+  private final Cache<ObjectNode, RawJson> json = Caffeine.newBuilder().weakKeys().build();
 
   /**
    * @param coreTools listed first in every session, in this order
@@ -123,13 +122,13 @@ public final class ToolListing {
   }
 
   /** {@code tool}'s wire object as JSON text, serialized once while its wire object lives. */
-  public SerializedString json(ListedTool tool) {
+  RawJson json(ListedTool tool) {
     return json.get(tool.wire(), ToolListing::serialize);
   }
 
-  private static SerializedString serialize(ObjectNode wire) {
+  private static RawJson serialize(ObjectNode wire) {
     try {
-      return new SerializedString(JSON.writeValueAsString(wire));
+      return new RawJson(JSON.writeValueAsString(wire), JSON.writeValueAsBytes(wire));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a tool's wire object could not be serialized", e);
     }

@@ -1,7 +1,6 @@
 package dev.skillport.server.listing;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
@@ -41,7 +40,7 @@ final class ToolsJson extends JsonSerializable.Base {
       gen.writeTree(redactor.wire(extra));
     }
     for (ListedTool tool : tools) {
-      SerializedString text = listing.json(tool);
+      RawJson text = listing.json(tool);
       if (redactor.mayHoldLiteral(text.getValue())) {
         gen.writeTree(redactor.wire(tool.wire()));
       } else {
