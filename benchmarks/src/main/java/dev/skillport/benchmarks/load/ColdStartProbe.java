@@ -3,6 +3,7 @@ package dev.skillport.benchmarks.load;
 import dev.skillport.benchmarks.loader.GeneratedTree;
 import dev.skillport.benchmarks.loader.SkillTreeGenerator;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -11,9 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Cold start of {@code skillport serve --stdio} over a generated tree: the time from starting the
@@ -50,10 +53,13 @@ public final class ColdStartProbe {
     PrintStream out = System.out;
     GeneratedTree tree =
         SkillTreeGenerator.seeded(7).write(Files.createTempDirectory("skillport-cold"), skills);
+    // The server's home and temp folder for these runs (job store, unpacked bundled skills), so
+    // nothing is left in the user's.
+    Path home = Files.createTempDirectory("skillport-cold-home");
     try {
       long[] millis = new long[runs];
       for (int r = 0; r < runs; r++) {
-        millis[r] = once(command(jar, launcher, tree.root()), jar);
+        millis[r] = once(command(jar, launcher, tree.root(), home), jar, home);
         out.printf(Locale.ROOT, "run %d: %d ms%n", r + 1, millis[r]);
       }
       Arrays.sort(millis);
@@ -66,16 +72,27 @@ public final class ColdStartProbe {
           millis[runs - 1]);
     } finally {
       tree.delete();
+      deleteTree(home);
     }
   }
 
-  private static List<String> command(Path jar, Path launcher, Path skills) {
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  private static List<String> command(Path jar, Path launcher, Path skills, Path home) {
     List<String> serve = List.of("serve", "--stdio", "--no-watch", "--skills", skills.toString());
     List<String> command = new ArrayList<>();
     if (launcher != null) {
       command.add(launcher.toString());
     } else {
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.add("-Duser.home=" + home);
+      command.add("-Djava.io.tmpdir=" + home);
       command.add("-jar");
       command.add(jar.toString());
     }
@@ -83,11 +100,14 @@ public final class ColdStartProbe {
     return command;
   }
 
-  private static long once(List<String> command, Path jar) throws Exception {
+  private static long once(List<String> command, Path jar, Path home) throws Exception {
     long start = System.nanoTime();
     ProcessBuilder builder = new ProcessBuilder(command);
     // The launcher finds the jar (and the archive beside it) through SKILLPORT_JAR.
     builder.environment().put("SKILLPORT_JAR", jar.toAbsolutePath().toString());
+    // The launcher hands HOME and TMPDIR to the JVM.
+    builder.environment().put("HOME", home.toString());
+    builder.environment().put("TMPDIR", home.toString());
     Process p = builder.redirectError(ProcessBuilder.Redirect.DISCARD).start();
     try (OutputStream in = p.getOutputStream();
         BufferedReader reader =
