@@ -88,6 +88,8 @@ public final class Redactor {
   // Longest first, so a secret that contains another is masked whole.
   private volatile List<String> literals = List.of();
   private static final JsonStringEncoder ESCAPER = JsonStringEncoder.getInstance();
+  // Derived from literals by quoted(); replaced when they change.
+  private volatile Quoted quoted;
   private final AtomicLong generation = new AtomicLong();
 
   /** A redactor with the documented names and no values; see {@link #shared()}. */
@@ -244,13 +246,28 @@ public final class Redactor {
    * #wire} unchanged, so the text can be written as it is.
    */
   public boolean mayHoldLiteral(String json) {
-    for (String secret : literals) {
-      if (json.contains(secret) || json.contains(new String(ESCAPER.quoteAsString(secret)))) {
+    for (String secret : quoted()) {
+      if (json.contains(secret)) {
         return true;
       }
     }
     return false;
   }
+
+  /** The registered values as JSON writes them inside a string, derived once per set of values. */
+  private List<String> quoted() {
+    List<String> secrets = literals;
+    Quoted current = quoted;
+    if (current == null || current.of() != secrets) {
+      current =
+          new Quoted(
+              secrets, secrets.stream().map(s -> new String(ESCAPER.quoteAsString(s))).toList());
+      quoted = current;
+    }
+    return current.values();
+  }
+
+  private record Quoted(List<String> of, List<String> values) {}
 
   private static boolean holdsLiteral(JsonNode node, List<String> secrets) {
     if (node.isTextual()) {

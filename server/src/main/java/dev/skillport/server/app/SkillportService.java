@@ -75,7 +75,10 @@ public final class SkillportService {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
       new com.fasterxml.jackson.databind.ObjectMapper();
-  private static final int JOB_WORKERS = 4;
+
+  /** Job workers of a service given no scheduler. */
+  public static final int DEFAULT_JOB_WORKERS = 4;
+
   private static final int RECENT_CALLS = 256;
 
   /** Tools a stateless catalog may have for {@link ListingPolicy#AUTO} to list them all. */
@@ -150,7 +153,8 @@ public final class SkillportService {
     this.catalog = b.catalog;
     this.handlers = b.handlers;
     this.scripts = Objects.requireNonNull(b.scripts, "scripts");
-    this.jobs = b.jobs != null ? b.jobs : new JobScheduler(new MemoryJobStore(), JOB_WORKERS);
+    this.jobs =
+        b.jobs != null ? b.jobs : new JobScheduler(new MemoryJobStore(), DEFAULT_JOB_WORKERS);
     this.guard = b.guard;
     this.bridges = b.bridges;
     this.listingPolicy = b.listingPolicy;

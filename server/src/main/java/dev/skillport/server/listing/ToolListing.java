@@ -181,16 +181,9 @@ public final class ToolListing {
             new ToolResolution.SkillNotLoaded(catalog.skill(listed.skill()).orElseThrow());
       };
     }
-    int sep = name.indexOf(QUALIFIER);
-    if (sep > 0 && sep + QUALIFIER.length() < name.length()) {
-      Skill skill = catalog.skill(name.substring(0, sep)).orElse(null);
-      String toolName = name.substring(sep + QUALIFIER.length());
-      if (skill != null && skill.tool(toolName).isPresent()) {
-        if (!view.isLoaded(skill.name()) || skill.state() != SkillState.AVAILABLE) {
-          return new ToolResolution.SkillNotLoaded(skill);
-        }
-        return active(view, skill, skill.tool(toolName).get());
-      }
+    ToolResolution qualified = qualified(catalog, view, name);
+    if (qualified != null) {
+      return qualified;
     }
     ToolResolution found = null;
     for (String skillName : view.loadedSkills()) {
@@ -216,18 +209,26 @@ public final class ToolListing {
    */
   public static ToolResolution resolveQualified(Catalog catalog, SessionView view, String name) {
     Objects.requireNonNull(name, "name");
+    ToolResolution qualified = qualified(catalog, view, name);
+    return qualified != null ? qualified : new ToolResolution.NotFound(name);
+  }
+
+  /** {@code name} as {@code <skill>__<tool>} of a skill that has the tool, else null. */
+  private static ToolResolution qualified(Catalog catalog, SessionView view, String name) {
     int sep = name.indexOf(QUALIFIER);
-    if (sep > 0 && sep + QUALIFIER.length() < name.length()) {
-      Skill skill = catalog.skill(name.substring(0, sep)).orElse(null);
-      String toolName = name.substring(sep + QUALIFIER.length());
-      if (skill != null && skill.tool(toolName).isPresent()) {
-        if (!view.isLoaded(skill.name()) || skill.state() != SkillState.AVAILABLE) {
-          return new ToolResolution.SkillNotLoaded(skill);
-        }
-        return active(view, skill, skill.tool(toolName).get());
-      }
+    if (sep <= 0 || sep + QUALIFIER.length() >= name.length()) {
+      return null;
     }
-    return new ToolResolution.NotFound(name);
+    Skill skill = catalog.skill(name.substring(0, sep)).orElse(null);
+    ToolSpec tool =
+        skill == null ? null : skill.tool(name.substring(sep + QUALIFIER.length())).orElse(null);
+    if (tool == null) {
+      return null;
+    }
+    if (!view.isLoaded(skill.name()) || skill.state() != SkillState.AVAILABLE) {
+      return new ToolResolution.SkillNotLoaded(skill);
+    }
+    return active(view, skill, tool);
   }
 
   private static ToolResolution active(SessionView view, Skill skill, ToolSpec tool) {

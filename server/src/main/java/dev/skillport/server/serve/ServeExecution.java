@@ -36,7 +36,6 @@ public record ServeExecution(
 
   private static final int MAX_STDOUT = 1 << 20;
   private static final int MAX_STDERR = 64 << 10;
-  private static final int JOB_WORKERS = 4;
 
   public ServeExecution {
     Objects.requireNonNull(scripts, "scripts");
@@ -54,7 +53,7 @@ public record ServeExecution(
   public static ServeExecution inMemory(ServeConfig config) {
     return new ServeExecution(
         new ScriptToolRunner(config.scriptTimeout(), MAX_STDOUT, MAX_STDERR),
-        new JobScheduler(new MemoryJobStore(), JOB_WORKERS),
+        new JobScheduler(new MemoryJobStore(), SkillportService.DEFAULT_JOB_WORKERS),
         CallGuard.NONE,
         new MemoryWorkflowStore(),
         ListingPolicy.AUTO,

@@ -64,10 +64,10 @@ public final class SkillportServer implements AutoCloseable {
   private final CompletableFuture<LoadResult> catalogLoaded;
   private final ServerMetrics metrics;
   private final SiteSources sources;
-  // Set once by start, before the server is handed out.
   private final WorkflowTools workflows;
   // Made by launch for want of one from the caller, so closed with the server; else null.
   private final ServeExecution ownedExecution;
+  // Made at the first request for the page; guarded by this.
   private WebRoutes webRoutes;
 
   private SkillportServer(
