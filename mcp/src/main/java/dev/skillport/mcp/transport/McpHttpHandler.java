@@ -119,10 +119,10 @@ final class McpHttpHandler extends Handler.Abstract {
         delete(request, response, callback);
       } else {
         response.getHeaders().put(HttpHeader.ALLOW, "GET, POST, DELETE");
-        error(response, callback, 405, "Method not allowed");
+        unread(request, response, callback, 405, "Method not allowed");
       }
     } else if (!routed(request, response, callback)) {
-      error(response, callback, 404, "Not found");
+      unread(request, response, callback, 404, "Not found");
     }
     return true;
   }
@@ -147,12 +147,16 @@ final class McpHttpHandler extends Handler.Abstract {
 
   private void post(Request request, Response response, Callback callback) {
     if (!MediaTypes.isJson(request.getHeaders().get(HttpHeader.CONTENT_TYPE))) {
-      error(response, callback, 415, "Content-Type must be application/json");
+      unread(request, response, callback, 415, "Content-Type must be application/json");
       return;
     }
     if (!MediaTypes.acceptsJsonAndEventStream(request.getHeaders().get(HttpHeader.ACCEPT))) {
-      error(
-          response, callback, 406, "Accept must list both application/json and text/event-stream");
+      unread(
+          request,
+          response,
+          callback,
+          406,
+          "Accept must list both application/json and text/event-stream");
       return;
     }
     long length = request.getLength();
@@ -576,6 +580,20 @@ final class McpHttpHandler extends Handler.Abstract {
       }
       case ALLOWED -> throw new IllegalArgumentException("not a refusal");
     }
+  }
+
+  /**
+   * Answers an error decided from the headers alone, then reads and discards the body (up to a
+   * budget). A connection whose request body was left unread when its exchange ended is closed by
+   * the server, and a client reusing it for its next request would read no answer at all.
+   */
+  private static void unread(
+      Request request, Response response, Callback callback, int status, String message) {
+    error(
+        response,
+        Callback.from(() -> discard(request, DISCARD_BUDGET, callback), callback::failed),
+        status,
+        message);
   }
 
   /**

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Timeout;
  * What the endpoint does with clients that break the rules of HTTP rather than of MCP, driven over
  * raw sockets: oversized headers and unparsable requests get JSON-RPC errors, a connection
  * trickling its headers is closed at the header deadline, a flood of idle connections makes room
- * for a new client, and a body that is not UTF-8 is a parse error.
+ * for a new client, a body that is not UTF-8 is a parse error, and a request refused from its
+ * headers alone leaves its connection usable once its body has arrived.
  */
 @Timeout(60)
 class TransportLimitsIT {
@@ -148,6 +149,35 @@ class TransportLimitsIT {
     assertThat(first.status()).isEqualTo(200);
     assertThat(second.status()).isEqualTo(200);
     assertThat(second.json().path("result").path("protocolVersion").asText()).isEqualTo(V);
+  }
+
+  @Test
+  void refusedBeforeItsBodyArrived_theConnectionServesTheNextRequest() throws Exception {
+    start(builder());
+    String body = String.format(HttpTestClient.INIT, V);
+    String head =
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: %s\r\n"
+            + "Accept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n";
+    Socket s = socket();
+    OutputStream out = s.getOutputStream();
+
+    // The refusal (wrong Content-Type) is answered from the headers alone, before the body is sent.
+    out.write(String.format(head, "text/plain", body.length()).getBytes(StandardCharsets.UTF_8));
+    out.flush();
+    Response refused = Response.readOne(s.getInputStream());
+    // The server has finished with the refused request by now, its body still unsent.
+    Thread.sleep(300);
+    out.write(body.getBytes(StandardCharsets.UTF_8));
+    out.write(
+        (String.format(head, "application/json", body.length()) + body)
+            .getBytes(StandardCharsets.UTF_8));
+    out.flush();
+    Response next = Response.readOne(s.getInputStream());
+
+    assertThat(refused.status()).isEqualTo(415);
+    assertThat(refused.head()).doesNotContainIgnoringCase("Connection: close");
+    assertThat(next.status()).isEqualTo(200);
+    assertThat(next.json().path("result").path("protocolVersion").asText()).isEqualTo(V);
   }
 
   @Test
