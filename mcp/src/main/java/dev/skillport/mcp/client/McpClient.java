@@ -400,6 +400,12 @@ public final class McpClient implements AutoCloseable {
       return call;
     }
     pending.put(id, call);
+    down = closedBecause;
+    if (down != null && pending.remove(id) != null) {
+      // Closed while the call was being registered: nothing would ever answer it.
+      call.result.completeExceptionally(down);
+      return call;
+    }
     ObjectNode meta = null;
     if (era == Era.MODERN) {
       meta = params.has("_meta") ? (ObjectNode) params.get("_meta") : params.putObject("_meta");
@@ -477,7 +483,8 @@ public final class McpClient implements AutoCloseable {
   private void readLoop() {
     McpClientException why = new McpClientException(Kind.CLOSED, "the server closed its output");
     int malformed = 0;
-    try (InputStream input = new BufferedInputStream(in, 64 * 1024)) {
+    InputStream input = new BufferedInputStream(in, 64 * 1024);
+    try {
       ByteArrayOutputStream line = new ByteArrayOutputStream(8 * 1024);
       while (!closed.get()) {
         int status = readLine(input, line);
@@ -534,7 +541,14 @@ public final class McpClient implements AutoCloseable {
       LOG.warn("MCP client reader failed", e);
       why = new McpClientException(Kind.PROTOCOL, "reading from the server failed: " + e);
     }
+    // The reason is recorded before the server's output is closed: a server process dies on the
+    // broken pipe, and its exit would otherwise close the client first, for no stated reason.
     shutDown(why);
+    try {
+      input.close();
+    } catch (IOException e) {
+      LOG.debug("closing the server's output", e);
+    }
   }
 
   /**

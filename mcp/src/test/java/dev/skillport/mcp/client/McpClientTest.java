@@ -8,7 +8,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.mcp.client.McpClientException.Kind;
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PipedInputStream;
@@ -18,12 +21,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -289,6 +294,62 @@ class McpClientTest {
     assertThat(pong.path("id").asText()).isEqualTo("s1");
     assertThat(pong.has("result")).isTrue();
     assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32601);
+  }
+
+  @Test
+  void malformedLines_pastTheLimit_reportedAsSoEvenWhenTheServerExitsAsItsOutputCloses()
+      throws Exception {
+    // A server process flooding its stdout dies on the broken pipe the moment the client stops
+    // reading, and its exit closes the client: the reason given must still be the flood.
+    AtomicReference<McpClient> opened = new AtomicReference<>();
+    InputStream flood =
+        new ByteArrayInputStream("junk\n".repeat(10).getBytes(StandardCharsets.UTF_8)) {
+          @Override
+          public void close() {
+            opened.get().close();
+          }
+        };
+    BlockingQueue<McpClientException> ended = new LinkedBlockingQueue<>();
+    CountDownLatch requested = new CountDownLatch(1);
+    InputStream gated =
+        new FilterInputStream(flood) {
+          @Override
+          public int read(byte[] b, int off, int len) throws IOException {
+            try {
+              requested.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              throw new IOException(e);
+            }
+            return super.read(b, off, len);
+          }
+        };
+    McpClient flooded =
+        McpClient.open(
+            gated,
+            OutputStream.nullOutputStream(),
+            new McpClient.Options("test", "1", Duration.ZERO, 1 << 20, 3),
+            new McpClient.Listener() {
+              @Override
+              public void notification(String method, JsonNode params) {}
+
+              @Override
+              public void closed(McpClientException why) {
+                ended.add(why);
+              }
+            });
+    opened.set(flooded);
+    McpClient.Call call =
+        flooded.request("x", JSON.createObjectNode(), Duration.ofSeconds(30), null);
+    requested.countDown();
+
+    McpClientException why = ended.poll(5, TimeUnit.SECONDS);
+    assertThat(why).isNotNull();
+    assertThat(why.kind()).isEqualTo(Kind.PROTOCOL);
+    assertThat(why.getMessage()).contains("4 lines in a row that are not JSON-RPC");
+    assertThatThrownBy(call::await)
+        .isInstanceOfSatisfying(
+            McpClientException.class, e -> assertThat(e.kind()).isEqualTo(Kind.PROTOCOL));
   }
 
   @Test
