@@ -402,8 +402,8 @@ final class ServeCommand implements Callable<Integer> {
                       .withParallelism(Runtime.getRuntime().availableProcessors()))
               .withPreload(preload)
               .withPageSize(pageSize)
-              .withWatch(!noWatch);
-      new AuthoringHandlers(authoring).handlers().forEach(config.handlers()::register);
+              .withWatch(!noWatch)
+              .withHandlers(new AuthoringHandlers(authoring).handlers());
       Stores stores = openStores(env, resources);
       // Closed after the server and the job scheduler (resources close newest first): the server
       // stops taking calls, jobs are marked interrupted and their scripts cancelled, then every

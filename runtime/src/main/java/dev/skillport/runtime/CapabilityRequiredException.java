@@ -1,5 +1,6 @@
 package dev.skillport.runtime;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Objects;
 
@@ -20,6 +21,22 @@ public final class CapabilityRequiredException extends Exception {
   public CapabilityRequiredException(String message, ObjectNode required) {
     super(message);
     this.required = Objects.requireNonNull(required, "required").deepCopy();
+  }
+
+  /**
+   * The refusal of a call to {@code tool}, which runs only as a task, from a client that did not
+   * declare the tasks extension {@code extension}.
+   */
+  public static CapabilityRequiredException taskOnly(String tool, String extension) {
+    ObjectNode required = JsonNodeFactory.instance.objectNode();
+    required.putObject("extensions").putObject(extension);
+    return new CapabilityRequiredException(
+        "Missing required client capability: tool '"
+            + tool
+            + "' runs only as a task; declare the "
+            + extension
+            + " extension",
+        required);
   }
 
   /** The missing capabilities, shaped like the client's capabilities object. */

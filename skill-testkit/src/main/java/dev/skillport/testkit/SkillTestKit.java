@@ -6,25 +6,22 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.skill.Scope;
 import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.ThreadAffinity;
-import dev.skillport.api.skill.ToolBinding;
 import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.api.tool.ToolHandlerProvider;
-import dev.skillport.api.tool.ToolInvocation;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.LoadResult;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillLoader;
 import dev.skillport.registry.Catalog;
-import dev.skillport.runtime.ArgumentValidator;
-import dev.skillport.runtime.BoundCalls;
 import dev.skillport.runtime.HandlerRegistry;
+import dev.skillport.runtime.HostExecutors;
 import dev.skillport.runtime.ScriptPolicy;
 import dev.skillport.runtime.ScriptToolRunner;
 import dev.skillport.runtime.ToolBindings;
+import dev.skillport.runtime.ToolRunner;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -40,8 +37,9 @@ import java.util.Set;
  * check, the same handler binding (an unregistered handler id is the {@code HANDLER_NOT_REGISTERED}
  * diagnostic at load), the same script runner (arguments on stdin and as {@code --key value} flags,
  * the environment reduced to what the server passes on, the same timeouts and output caps) and the
- * same failures ({@code INVALID_ARGUMENTS}, {@code HANDLER_FAILED}, {@code SCRIPT_*}, with their
- * codes in the structured result).
+ * same output-schema check and the same failures ({@code INVALID_ARGUMENTS}, {@code
+ * HANDLER_FAILED}, {@code SCRIPT_*}, {@code OUTPUT_SCHEMA_MISMATCH}, with their codes in the
+ * structured result): the calls run through the server's {@link ToolRunner}.
  *
  * <pre>{@code
  * try (SkillTestKit kit = SkillTestKit.load(skillDir, new GreetingHandlers())) {
@@ -61,8 +59,7 @@ public final class SkillTestKit implements AutoCloseable {
   private final Skill skill;
   private final ToolBindings bindings;
   private final List<Diagnostic> diagnostics;
-  private final ArgumentValidator validator = new ArgumentValidator();
-  private final ScriptToolRunner scripts;
+  private final ToolRunner runner;
 
   private SkillTestKit(LoadResult loaded, HandlerRegistry handlers, ScriptPolicy policy) {
     this.loaded = loaded;
@@ -73,7 +70,15 @@ public final class SkillTestKit implements AutoCloseable {
     all.addAll(bindings.diagnostics());
     all.sort(Diagnostic.ORDER);
     this.diagnostics = List.copyOf(all);
-    this.scripts = new ScriptToolRunner(policy);
+    this.runner =
+        new ToolRunner(
+            new ScriptToolRunner(policy),
+            HostExecutors.none("the test kit runs no host adapters"),
+            (s, tool, args, ctx) ->
+                ToolResult.failure(
+                    ToolFailureCode.BRIDGE_UNAVAILABLE,
+                    "tool '" + tool.name() + "' belongs to a bridged MCP server",
+                    "the kit starts no bridges; test the bridge on a server"));
   }
 
   /**
@@ -171,65 +176,17 @@ public final class SkillTestKit implements AutoCloseable {
       return ToolResult.failure(
           ToolFailureCode.INVALID_ARGUMENTS, "arguments must be a JSON object", null);
     }
-    ToolResult invalid = BoundCalls.invalidArguments(validator, skill.name(), tool, args);
+    ToolResult invalid = runner.invalidArguments(skill, tool, args);
     if (invalid != null) {
       return invalid;
     }
-    return tool.binding()
-        .accept(
-            new ToolBinding.Visitor<ToolResult>() {
-              @Override
-              public ToolResult handler(ToolBinding.Handler h) {
-                return bindings
-                    .handler(tool)
-                    .map(
-                        handler ->
-                            BoundCalls.callHandler(
-                                handler,
-                                new ToolInvocation(skill.name(), tool.name(), args, context)))
-                    .orElseGet(() -> BoundCalls.noHandler(h.handlerId()));
-              }
-
-              @Override
-              public ToolResult script(ToolBinding.Script s) {
-                String dcc = skill.manifest().extensions().dcc();
-                if (tool.affinity() == ThreadAffinity.MAIN) {
-                  return ToolResult.failure(
-                      ToolFailureCode.HOST_ADAPTER_MISSING,
-                      "tool '" + tool.name() + "' runs on its host's main thread",
-                      "test it on a server with the host adapter for '" + dcc + "'");
-                }
-                if (scripts.needsHost(s.script(), dcc)) {
-                  return ScriptToolRunner.dccInterpreterMissing(dcc);
-                }
-                return scripts.run(
-                    s.script(),
-                    skill.location().directory(),
-                    args,
-                    tool.timeoutHintSecs(),
-                    context,
-                    dcc);
-              }
-
-              @Override
-              public ToolResult bridge(ToolBinding.Bridge b) {
-                return ToolResult.failure(
-                    ToolFailureCode.BRIDGE_UNAVAILABLE,
-                    "tool '" + tool.name() + "' belongs to a bridged MCP server",
-                    "the kit starts no bridges; test the bridge on a server");
-              }
-
-              @Override
-              public ToolResult unbound(ToolBinding.Unbound u) {
-                return BoundCalls.unbound(tool);
-              }
-            });
+    return runner.run(bindings, skill, tool, args, context);
   }
 
   /** Ends scripts still running (their whole process trees). */
   @Override
   public void close() {
-    scripts.close();
+    runner.scripts().close();
   }
 
   private List<String> toolNames() {

@@ -3,6 +3,7 @@ package dev.skillport.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.ToolSpec;
@@ -27,7 +28,11 @@ class SkillTestKitTest {
               "greeting.fail",
               inv -> {
                 throw new IllegalStateException("broken on purpose");
-              });
+              },
+              "greeting.stats",
+              inv ->
+                  ToolResult.structured(
+                      JsonNodeFactory.instance.objectNode().put("count", "many")));
 
   @TempDir Path dir;
 
@@ -70,6 +75,14 @@ class SkillTestKitTest {
           - name: env
             description: Names the environment variables it sees.
             source_file: scripts/env.sh
+          - name: stats
+            description: Counts, breaking its own output schema.
+            handler: greeting.stats
+            output_schema:
+              type: object
+              properties:
+                count: {type: integer}
+              required: [count]
         """);
     Files.writeString(
         skill.resolve("scripts/echo.sh"),
@@ -95,7 +108,7 @@ class SkillTestKitTest {
     assertThat(kit.skill()).isPresent();
     assertThat(kit.tools())
         .extracting(ToolSpec::name)
-        .containsExactly("hello", "fail", "echo", "missing", "env");
+        .containsExactly("hello", "fail", "echo", "missing", "env", "stats");
     // As on the server, the one tool whose handler nobody registers is reported at load.
     assertThat(kit.diagnostics())
         .extracting(Diagnostic::code)
@@ -123,6 +136,17 @@ class SkillTestKitTest {
     assertThat(result.isError()).isTrue();
     assertThat(result.structured().path("code").asText()).isEqualTo("INVALID_ARGUMENTS");
     assertThat(result.structured().path("message").asText()).contains("string");
+  }
+
+  @Test
+  void call_resultBreaksOutputSchema_theServersOutputSchemaMismatchFailure() throws IOException {
+    SkillTestKit kit = SkillTestKit.load(writeSkill(), GREETING);
+
+    ToolResult result = kit.call("stats", Map.of());
+
+    assertThat(result.isError()).isTrue();
+    assertThat(result.structured().path("code").asText()).isEqualTo("OUTPUT_SCHEMA_MISMATCH");
+    assertThat(result.structured().path("message").asText()).contains("count");
   }
 
   @Test

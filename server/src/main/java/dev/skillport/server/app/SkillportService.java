@@ -5,19 +5,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.host.HostCall;
-import dev.skillport.api.host.HostExecutor;
-import dev.skillport.api.skill.Execution;
 import dev.skillport.api.skill.NextTools;
 import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.ThreadAffinity;
-import dev.skillport.api.skill.ToolBinding;
 import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
-import dev.skillport.api.tool.ToolHandler;
-import dev.skillport.api.tool.ToolInvocation;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.api.tool.ToolWork;
 import dev.skillport.registry.Catalog;
@@ -27,8 +20,7 @@ import dev.skillport.registry.InvalidCursorException;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.ToolResolution;
-import dev.skillport.runtime.ArgumentValidator;
-import dev.skillport.runtime.BoundCalls;
+import dev.skillport.runtime.BridgedTools;
 import dev.skillport.runtime.CallGuard;
 import dev.skillport.runtime.CallMeta;
 import dev.skillport.runtime.CallOutcome;
@@ -37,6 +29,8 @@ import dev.skillport.runtime.CapabilityRequiredException;
 import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.runtime.ScriptToolRunner;
 import dev.skillport.runtime.ToolBindings;
+import dev.skillport.runtime.ToolCalls;
+import dev.skillport.runtime.ToolRunner;
 import dev.skillport.runtime.UnknownToolException;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobResult;
@@ -73,8 +67,6 @@ import org.slf4j.LoggerFactory;
 public final class SkillportService {
   private static final Logger LOG = LoggerFactory.getLogger(SkillportService.class);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
-      new com.fasterxml.jackson.databind.ObjectMapper();
 
   /** Job workers of a service given no scheduler. */
   public static final int DEFAULT_JOB_WORKERS = 4;
@@ -97,9 +89,7 @@ public final class SkillportService {
   private volatile ToolBindings bindings;
   private final ScriptToolRunner scripts;
   private final JobScheduler jobs;
-  private final CallGuard guard;
-  // Kept in memory whether or not the guard writes an audit file.
-  private final CallStats calls = new CallStats(RECENT_CALLS);
+  private final ToolCalls toolCalls;
   private final List<String> preload;
   private final CoreTools coreTools;
   private final ToolListing listing;
@@ -107,7 +97,6 @@ public final class SkillportService {
   // Null when no session tools were given.
   private final SessionTools sessionTools;
   private final ToolListing extendedListing;
-  private final ArgumentValidator validator = new ArgumentValidator();
   private final Set<SessionState> sessions = ConcurrentHashMap.newKeySet();
   // Null when bridge skills do not run.
   private final BridgeRuntime bridges;
@@ -155,8 +144,22 @@ public final class SkillportService {
     this.scripts = Objects.requireNonNull(b.scripts, "scripts");
     this.jobs =
         b.jobs != null ? b.jobs : new JobScheduler(new MemoryJobStore(), DEFAULT_JOB_WORKERS);
-    this.guard = b.guard;
     this.bridges = b.bridges;
+    BridgedTools bridged =
+        bridges != null
+            ? (skill, tool, args, ctx) -> bridges.call(skill, tool, args, ctx).toResult()
+            : (skill, tool, args, ctx) ->
+                ToolResult.failure(
+                    ToolFailureCode.BRIDGE_UNAVAILABLE, "this server runs no MCP bridges", null);
+    this.toolCalls =
+        new ToolCalls(
+            new ToolRunner(scripts, hosts, bridged),
+            b.guard,
+            jobs,
+            // Kept in memory whether or not the guard writes an audit file.
+            new CallStats(RECENT_CALLS),
+            SkillportService::jobResult,
+            TaskView.EXTENSION);
     this.listingPolicy = b.listingPolicy;
     this.autoListingThreshold = b.autoListingThreshold;
     this.signer = b.signer != null ? b.signer : StateSigner.random();
@@ -347,7 +350,7 @@ public final class SkillportService {
 
   /** The recent calls and per-tool metrics of this service since it started. */
   public CallStats calls() {
-    return calls;
+    return toolCalls.stats();
   }
 
   /** Tells {@code observer} of every job state change from now on. */
@@ -635,8 +638,7 @@ public final class SkillportService {
 
   /** One finished call: to the in-memory statistics and to the guard's audit trail. */
   private void audit(CallMeta meta, String tool, JsonNode args, Duration took, String outcome) {
-    calls.record(meta.sessionId(), tool, CallGuard.argumentNames(args), took, outcome);
-    guard.record(meta, tool, args, took, outcome);
+    toolCalls.audit(meta, tool, args, took, outcome);
   }
 
   /** What a called name stands for, for a session or for a stateless request. */
@@ -824,31 +826,7 @@ public final class SkillportService {
   private CallOutcome callBound(
       ToolBindings bound, Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx, CallMeta meta)
       throws CapabilityRequiredException {
-    CallOutcome.Refused refused = guard.refusal(skill).orElse(null);
-    if (refused != null) {
-      return refused;
-    }
-    Execution execution = tool.execution();
-    if (execution == Execution.TASK && meta.stateless() && !meta.tasks()) {
-      ObjectNode required = NODES.objectNode();
-      required.putObject("extensions").putObject(TaskView.EXTENSION);
-      throw new CapabilityRequiredException(
-          "Missing required client capability: tool '"
-              + tool.name()
-              + "' runs only as a task; declare the "
-              + TaskView.EXTENSION
-              + " extension",
-          required);
-    }
-    if (meta.async() || execution == Execution.ASYNC || execution == Execution.TASK) {
-      return queue(bound, skill, tool, args, meta);
-    }
-    ToolResult invalid = invalidArguments(skill, tool, args);
-    if (invalid != null) {
-      return new CallOutcome.Refused(ToolFailureCode.INVALID_ARGUMENTS, invalid, tool.nextTools());
-    }
-    return new CallOutcome.Completed(
-        checkOutput(skill, tool, execute(bound, skill, tool, args, ctx)), tool.nextTools());
+    return toolCalls.call(bound, skill, tool, args, ctx, meta);
   }
 
   /**
@@ -889,84 +867,21 @@ public final class SkillportService {
         declared);
   }
 
-  private CallOutcome queue(
-      ToolBindings bound, Skill skill, ToolSpec tool, JsonNode args, CallMeta meta) {
-    // Bad arguments are answered at once, as for a synchronous call, rather than as a failed job.
-    ToolResult invalid = invalidArguments(skill, tool, args);
-    if (invalid != null) {
-      return new CallOutcome.Refused(ToolFailureCode.INVALID_ARGUMENTS, invalid, tool.nextTools());
-    }
-    JobRecord job =
-        jobs.submit(
-            tool.name(),
-            meta.sessionId(),
-            meta.parentJobId(),
-            meta.principal(),
-            meta.tasks() ? meta.client() : null,
-            jobContext -> {
-              long start = System.nanoTime();
-              // The arguments were checked above, before the job was queued.
-              CallOutcome.Completed result =
-                  new CallOutcome.Completed(
-                      checkOutput(skill, tool, execute(bound, skill, tool, args, jobContext)),
-                      tool.nextTools());
-              audit(
-                  meta,
-                  tool.name() + " (job)",
-                  args,
-                  Duration.ofNanos(System.nanoTime() - start),
-                  result.auditWord());
-              return jobResult(result.result(), result.next());
-            },
-            meta.jobUpdates());
-    return new CallOutcome.Queued(job);
-  }
-
   /**
    * Starts the rest of a call as a job ({@link ToolContext#continueAsJob}); the caller answers with
    * {@link #jobHandle}. The job is audited like a queued call.
    */
   public JobRecord continueAsJob(String toolName, ToolWork rest, CallMeta meta) {
-    return jobs.submit(
-        toolName,
-        meta.sessionId(),
-        meta.parentJobId(),
-        meta.principal(),
-        meta.tasks() ? meta.client() : null,
-        jobContext -> {
-          long start = System.nanoTime();
-          ToolResult result;
-          try {
-            ToolResult produced = rest.run(jobContext);
-            result = produced == null ? ToolResult.text("") : produced;
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            result =
-                ToolResult.failure(ToolFailureCode.CANCELLED, "the call was interrupted", null);
-          } catch (Exception e) {
-            result =
-                ToolResult.failure(
-                    ToolFailureCode.HANDLER_FAILED,
-                    e.getClass().getSimpleName() + ": " + e.getMessage(),
-                    null);
-          }
-          audit(
-              meta,
-              toolName + " (job)",
-              null,
-              Duration.ofNanos(System.nanoTime() - start),
-              new CallOutcome.Completed(result, null).auditWord());
-          return jobResult(result, null);
-        },
-        meta.jobUpdates());
+    return toolCalls.continueAsJob(toolName, rest, meta);
   }
 
   /**
    * A finished job's result: its {@code CallToolResult}, and for a failed call the reason the job
    * reports ({@code CODE: message} of a structured failure, else its first text).
    */
-  private static JobResult jobResult(ToolResult result, NextTools next) {
-    ObjectNode rendered = wire(result, next);
+  private static JobResult jobResult(CallOutcome.Completed outcome) {
+    ToolResult result = outcome.result();
+    ObjectNode rendered = wire(result, outcome.next());
     return result.isError()
         ? JobResult.failed(failureText(result), rendered)
         : JobResult.completed(rendered);
@@ -1027,213 +942,6 @@ public final class SkillportService {
     out.putObject("structuredContent").put("job_id", job.id()).put("status", job.status().wire());
     out.put("isError", false);
     return out;
-  }
-
-  /** The {@code INVALID_ARGUMENTS} error listing every violation, or null for valid arguments. */
-  private ToolResult invalidArguments(Skill skill, ToolSpec tool, JsonNode args) {
-    return BoundCalls.invalidArguments(validator, skill.name(), tool, args);
-  }
-
-  /**
-   * A tool that declares {@code output_schema} must return conforming {@code structuredContent}; a
-   * result that does not is the tool's failure, reported with every violation.
-   */
-  private ToolResult checkOutput(Skill skill, ToolSpec tool, ToolResult result) {
-    if (result.isError() || tool.outputSchema() == null) {
-      return result;
-    }
-    if (tool.wrapsOutput()) {
-      return wrapOutput(skill, tool, result);
-    }
-    if (result.structured() == null) {
-      return ToolResult.failure(
-          ToolFailureCode.OUTPUT_SCHEMA_MISMATCH,
-          "tool '" + tool.name() + "' declares output_schema but returned no structured content",
-          "return a JSON object matching output_schema");
-    }
-    List<String> violations;
-    try {
-      violations = validator.violations(tool.outputSchema(), result.structured());
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "output schema of {}/{} could not be used: {}", skill.name(), tool.name(), e.toString());
-      return result;
-    }
-    if (violations.isEmpty()) {
-      return result;
-    }
-    return ToolResult.failure(
-        ToolFailureCode.OUTPUT_SCHEMA_MISMATCH,
-        "structuredContent does not match output_schema: " + String.join("; ", violations),
-        "the tool or its output_schema needs fixing");
-  }
-
-  /**
-   * A tool whose {@code output_schema} describes a value that need not be an object (see {@link
-   * ToolSpec#wrapsOutput()}) returns {@code structuredContent: {"result": value}}. The value is the
-   * structured result, else the text read as JSON, else the text itself, whichever the declared
-   * schema accepts (so {@code 42} can be a number or a string).
-   */
-  private ToolResult wrapOutput(Skill skill, ToolSpec tool, ToolResult result) {
-    List<JsonNode> candidates = new ArrayList<>(2);
-    if (result.structured() != null) {
-      candidates.add(result.structured());
-    } else {
-      StringBuilder text = new StringBuilder();
-      for (Content c : result.content()) {
-        if (c instanceof Content.Text t) {
-          text.append(t.text());
-        }
-      }
-      String raw = text.toString();
-      try {
-        JsonNode parsed = JSON.readTree(raw.strip());
-        if (parsed != null && !parsed.isMissingNode()) {
-          candidates.add(parsed);
-        }
-      } catch (java.io.IOException e) {
-        // Not JSON: the text is the value.
-      }
-      // The line break a script's last print leaves is not part of the value.
-      candidates.add(NODES.textNode(raw.replaceAll("[\\r\\n]+$", "")));
-    }
-    List<String> violations = List.of();
-    for (JsonNode value : candidates) {
-      try {
-        violations = validator.violations(tool.outputSchema(), value);
-      } catch (RuntimeException e) {
-        LOG.warn(
-            "output schema of {}/{} could not be used: {}",
-            skill.name(),
-            tool.name(),
-            e.toString());
-        violations = List.of();
-      }
-      if (violations.isEmpty()) {
-        ObjectNode wrapped = NODES.objectNode();
-        wrapped.set("result", value);
-        List<Content> content =
-            result.structured() != null
-                ? List.of(new Content.Text(wrapped.toString()))
-                : result.content();
-        return new ToolResult(content, wrapped, false);
-      }
-    }
-    return ToolResult.failure(
-        ToolFailureCode.OUTPUT_SCHEMA_MISMATCH,
-        "the result does not match output_schema: " + String.join("; ", violations),
-        "the tool or its output_schema needs fixing");
-  }
-
-  private ToolResult execute(
-      ToolBindings bound, Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {
-    return tool.binding()
-        .accept(
-            new ToolBinding.Visitor<ToolResult>() {
-              @Override
-              public ToolResult handler(ToolBinding.Handler h) {
-                return runHandler(bound, skill, tool, h, args, ctx);
-              }
-
-              @Override
-              public ToolResult script(ToolBinding.Script s) {
-                return runScript(skill, tool, s, args, ctx);
-              }
-
-              @Override
-              public ToolResult bridge(ToolBinding.Bridge b) {
-                return runBridged(skill, tool, args, ctx);
-              }
-
-              @Override
-              public ToolResult unbound(ToolBinding.Unbound u) {
-                return BoundCalls.unbound(tool);
-              }
-            });
-  }
-
-  /** A Java handler, bound to the tool for this catalog generation. */
-  private ToolResult runHandler(
-      ToolBindings bound,
-      Skill skill,
-      ToolSpec tool,
-      ToolBinding.Handler h,
-      JsonNode args,
-      ToolContext ctx) {
-    ToolHandler handler = bound.handler(tool).orElse(null);
-    if (handler == null) {
-      return BoundCalls.noHandler(h.handlerId());
-    }
-    return BoundCalls.callHandler(
-        handler, new ToolInvocation(skill.name(), tool.name(), args, ctx));
-  }
-
-  /** A script: in its host when it needs the host's main thread or Python, else a process. */
-  private ToolResult runScript(
-      Skill skill, ToolSpec tool, ToolBinding.Script s, JsonNode args, ToolContext ctx) {
-    if (tool.affinity() == ThreadAffinity.MAIN) {
-      return runInHost(skill, tool, s, args, ctx);
-    }
-    String dcc = skill.manifest().extensions().dcc();
-    if (scripts.needsHost(s.script(), dcc)) {
-      // A product's Python never runs on the machine's own interpreter: its adapter, or refusal.
-      return hosts.mainThreadExecutor(skill).isPresent()
-          ? runInHost(skill, tool, s, args, ctx)
-          : ScriptToolRunner.dccInterpreterMissing(dcc);
-    }
-    return scripts.run(
-        s.script(), skill.location().directory(), args, tool.timeoutHintSecs(), ctx, dcc);
-  }
-
-  /** A tool of the skill's bridged MCP server. */
-  private ToolResult runBridged(Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx) {
-    BridgeRuntime runtime = bridges;
-    if (runtime == null) {
-      return ToolResult.failure(
-          ToolFailureCode.BRIDGE_UNAVAILABLE, "this server runs no MCP bridges", null);
-    }
-    return runtime.call(skill, tool, args, ctx).toResult();
-  }
-
-  /** A main-thread script runs inside its host, through the adapter's executor. */
-  private ToolResult runInHost(
-      Skill skill, ToolSpec tool, ToolBinding.Script s, JsonNode args, ToolContext ctx) {
-    HostExecutor executor = hosts.mainThreadExecutor(skill).orElse(null);
-    if (executor == null) {
-      return ToolResult.failure(
-          ToolFailureCode.HOST_ADAPTER_MISSING,
-          hosts
-              .refusal(skill)
-              .orElse("no host adapter runs '" + skill.name() + "' on its main thread"),
-          "install the host adapter plugin for '" + skill.manifest().extensions().dcc() + "'");
-    }
-    // The same timeout a subprocess would get: the tool's hint, else the server's script default.
-    Duration timeout =
-        tool.timeoutHintSecs() == null
-            ? scripts.policy().defaultTimeout()
-            : Duration.ofSeconds(tool.timeoutHintSecs());
-    try {
-      ToolResult result =
-          executor.execute(
-              new HostCall(
-                  skill.name(),
-                  tool.name(),
-                  s.script(),
-                  skill.location().directory(),
-                  args,
-                  timeout,
-                  ctx));
-      return result == null ? ToolResult.text("") : result;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return ToolResult.failure(ToolFailureCode.CANCELLED, "the call was interrupted", null);
-    } catch (Exception e) {
-      LOG.debug("host call {}/{} failed", skill.name(), tool.name(), e);
-      return ToolResult.failure(
-          ToolFailureCode.HOST_CALL_FAILED,
-          e.getClass().getSimpleName() + ": " + e.getMessage(),
-          null);
-    }
   }
 
   private static ObjectNode wire(ToolResult result, NextTools next) {

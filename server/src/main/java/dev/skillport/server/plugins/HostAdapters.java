@@ -5,6 +5,7 @@ import dev.skillport.api.host.HostExecutor;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.ThreadAffinity;
 import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.runtime.HostExecutors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +28,7 @@ import java.util.stream.Collectors;
  *       a main-thread executor for main-affinity tools and every required capability.
  * </ol>
  */
-public final class HostAdapters {
+public final class HostAdapters implements HostExecutors {
   /** The product the server serves without any adapter: Python scripts run as subprocesses. */
   public static final String STANDALONE_PRODUCT = "python";
 
@@ -52,6 +53,7 @@ public final class HostAdapters {
   }
 
   /** Why {@code skill} may not load in this server, or empty when it may. */
+  @Override
   public Optional<String> refusal(Skill skill) {
     List<String> products = skill.manifest().extensions().discovery().products();
     if (!products.isEmpty() && products.stream().noneMatch(this::productPresent)) {
@@ -127,6 +129,7 @@ public final class HostAdapters {
   /**
    * The executor that runs {@code skill}'s main-thread tools, or empty when no adapter offers one.
    */
+  @Override
   public Optional<HostExecutor> mainThreadExecutor(Skill skill) {
     Requirements needs = Requirements.of(skill);
     for (HostAdapter adapter : serving(skill.manifest().extensions().dcc())) {

@@ -1,12 +1,15 @@
 package dev.skillport.server.serve;
 
 import dev.skillport.api.resource.ResourceProvider;
+import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.server.app.SkillportService;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.ServiceLoader;
 
@@ -15,7 +18,7 @@ import java.util.ServiceLoader;
  *
  * @param roots skill roots, highest priority first
  * @param preload skills every new session starts with
- * @param handlers Java tool handlers by id
+ * @param handlers Java tool handlers by id (a copy: the configuration does not change)
  * @param scriptTimeout a script's timeout when its tool declares none
  * @param watch whether changes under the roots reload the catalog
  * @param resourceProviders Java code serving dynamic resources to every session
@@ -26,7 +29,7 @@ public record ServeConfig(
     List<SkillRoot> roots,
     LoaderOptions loaderOptions,
     List<String> preload,
-    HandlerRegistry handlers,
+    Map<String, ToolHandler> handlers,
     Duration scriptTimeout,
     boolean watch,
     List<ResourceProvider> resourceProviders,
@@ -38,7 +41,7 @@ public record ServeConfig(
     roots = List.copyOf(roots);
     Objects.requireNonNull(loaderOptions, "loaderOptions");
     preload = List.copyOf(preload);
-    Objects.requireNonNull(handlers, "handlers");
+    handlers = Map.copyOf(handlers);
     Objects.requireNonNull(scriptTimeout, "scriptTimeout");
     resourceProviders = List.copyOf(resourceProviders);
     if (pageSize < 1) {
@@ -51,7 +54,7 @@ public record ServeConfig(
       List<SkillRoot> roots,
       LoaderOptions loaderOptions,
       List<String> preload,
-      HandlerRegistry handlers,
+      Map<String, ToolHandler> handlers,
       Duration scriptTimeout,
       boolean watch,
       List<ResourceProvider> resourceProviders) {
@@ -71,7 +74,7 @@ public record ServeConfig(
       List<SkillRoot> roots,
       LoaderOptions loaderOptions,
       List<String> preload,
-      HandlerRegistry handlers,
+      Map<String, ToolHandler> handlers,
       Duration scriptTimeout,
       boolean watch) {
     this(roots, loaderOptions, preload, handlers, scriptTimeout, watch, List.of());
@@ -87,7 +90,7 @@ public record ServeConfig(
         roots,
         LoaderOptions.DEFAULTS,
         List.of(),
-        HandlerRegistry.fromServiceLoader(loader),
+        HandlerRegistry.provided(loader),
         Duration.ofSeconds(60),
         true,
         ServiceLoader.load(ResourceProvider.class, loader).stream()
@@ -114,6 +117,17 @@ public record ServeConfig(
   public ServeConfig withResourceProviders(List<ResourceProvider> providers) {
     return new ServeConfig(
         roots, loaderOptions, preload, handlers, scriptTimeout, watch, providers, pageSize);
+  }
+
+  /**
+   * This configuration with {@code more} handlers; an id it already has keeps its handler, and the
+   * second registration is logged.
+   */
+  public ServeConfig withHandlers(Map<String, ToolHandler> more) {
+    Map<String, ToolHandler> all = new LinkedHashMap<>(handlers);
+    more.forEach((id, handler) -> HandlerRegistry.putFirst(all, id, handler));
+    return new ServeConfig(
+        roots, loaderOptions, preload, all, scriptTimeout, watch, resourceProviders, pageSize);
   }
 
   public ServeConfig withPageSize(int value) {

@@ -16,6 +16,7 @@ import dev.skillport.mcp.ServerInfo;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
+import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.app.CatalogReloader;
 import dev.skillport.server.app.SkillportService;
@@ -212,7 +213,10 @@ public final class SkillportServer implements AutoCloseable {
       throws IOException {
     ServeExecution run = execution != null ? execution : ServeExecution.inMemory(config);
     PluginHost plugins = PluginHost.load(pluginFolders, version, adapterSettings);
-    plugins.handlers().forEach(config.handlers()::register);
+    // Bound by this server alone: the configuration's, the plugins', then its own diagnostics'.
+    HandlerRegistry handlers = new HandlerRegistry();
+    config.handlers().forEach(handlers::register);
+    plugins.handlers().forEach(handlers::register);
     List<SkillRoot> roots = new ArrayList<>(config.roots());
     roots.addAll(plugins.skillRoots());
     CatalogHolder holder = new CatalogHolder(Catalog.empty());
@@ -235,7 +239,7 @@ public final class SkillportServer implements AutoCloseable {
     loading.setDaemon(true);
     loading.start();
     SkillportService service =
-        SkillportService.builder(holder, config.handlers())
+        SkillportService.builder(holder, handlers)
             .scripts(run.scripts())
             .jobs(run.jobs())
             .guard(run.guard())
@@ -250,7 +254,7 @@ public final class SkillportServer implements AutoCloseable {
     // The bundled skillport-diagnostics tools report on this server, so they are bound here.
     LiveIntrospection introspection =
         new LiveIntrospection(version, Clock.systemUTC(), service, plugins);
-    new DiagnosticsHandlers(introspection).handlers().forEach(config.handlers()::register);
+    new DiagnosticsHandlers(introspection).handlers().forEach(handlers::register);
     Surfaces surfaces = features(holder, config, plugins, service, bridges);
     ServerMetrics metrics =
         new ServerMetrics(

@@ -8,7 +8,6 @@ import dev.skillport.api.skill.Scope;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
-import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;
 import io.modelcontextprotocol.client.McpClient;
@@ -64,7 +63,7 @@ public final class SurfaceServer implements AutoCloseable {
             List.of(SkillRoot.of(skills, Scope.REPO)),
             LoaderOptions.DEFAULTS,
             List.of(),
-            new HandlerRegistry(),
+            Map.of(),
             Duration.ofSeconds(20),
             watch,
             providers,

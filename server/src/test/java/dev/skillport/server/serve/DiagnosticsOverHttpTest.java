@@ -6,12 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.Scope;
+import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.bundled.BundledSkills;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
-import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.server.plugins.PluginJars;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -70,8 +71,8 @@ class DiagnosticsOverHttpTest {
             """)
         .writeTo(plugins.resolve("boom.jar"));
 
-    HandlerRegistry handlers = new HandlerRegistry();
-    handlers.register(
+    Map<String, ToolHandler> handlers = new LinkedHashMap<>();
+    handlers.put(
         "mesh.count",
         inv -> {
           if (inv.arguments().has("fail")) {

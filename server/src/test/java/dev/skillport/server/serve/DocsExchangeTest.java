@@ -5,18 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.api.skill.Scope;
+import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.api.tool.ToolHandlerProvider;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
-import dev.skillport.runtime.HandlerRegistry;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -55,8 +57,7 @@ class DocsExchangeTest {
                 .loadClass("dev.skillport.samples.guide.GreetingHandlers")
                 .getConstructor()
                 .newInstance();
-    HandlerRegistry handlers = new HandlerRegistry();
-    greeting.handlers().forEach(handlers::register);
+    Map<String, ToolHandler> handlers = new LinkedHashMap<>(greeting.handlers());
     ServeConfig config =
         new ServeConfig(
             List.of(SkillRoot.of(REPO.resolve("samples/guide"), Scope.REPO)),

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.skillport.api.skill.Scope;
+import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
-import dev.skillport.runtime.HandlerRegistry;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -73,8 +74,8 @@ class SkillportHttpServerTest {
     write(
         skills.resolve("mesh-tools/scripts/make_cube.py"),
         "import json, sys\nprint(json.dumps({'cube': json.load(sys.stdin)['size']}))\n");
-    HandlerRegistry handlers = new HandlerRegistry();
-    handlers.register("mesh.count", inv -> ToolResult.text("6 faces"));
+    Map<String, ToolHandler> handlers = new LinkedHashMap<>();
+    handlers.put("mesh.count", inv -> ToolResult.text("6 faces"));
     ServeConfig config =
         new ServeConfig(
             List.of(SkillRoot.of(skills, Scope.REPO)),

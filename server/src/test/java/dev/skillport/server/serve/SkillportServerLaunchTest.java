@@ -8,7 +8,6 @@ import dev.skillport.api.skill.Scope;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StdioTransport;
-import dev.skillport.runtime.HandlerRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -70,7 +70,7 @@ class SkillportServerLaunchTest {
             List.of(SkillRoot.of(skills, Scope.REPO)),
             LoaderOptions.DEFAULTS,
             List.of(),
-            new HandlerRegistry(),
+            Map.of(),
             Duration.ofSeconds(20),
             false);
     server = SkillportServer.launch(config, "test", List.of());
@@ -112,7 +112,7 @@ class SkillportServerLaunchTest {
                 List.of(SkillRoot.of(skills, Scope.REPO)),
                 LoaderOptions.DEFAULTS,
                 List.of(),
-                new HandlerRegistry(),
+                Map.of(),
                 Duration.ofSeconds(20),
                 false)
             .withPageSize(150);

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.skill.Scope;
+import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.RequestMeta;
@@ -32,7 +33,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -135,45 +138,42 @@ class StatelessEraTest {
           - {name: one, description: One, handler: kit.greet}
           - {name: two, description: Two, handler: kit.greet}
         """);
-    ServeConfig config = ServeConfig.of(List.of(SkillRoot.of(skills, Scope.REPO))).withWatch(false);
-    config
-        .handlers()
-        .register(
-            "kit.greet",
-            inv -> {
-              greetings.incrementAndGet();
-              traceSeen.set(org.slf4j.MDC.get(dev.skillport.mcp.McpServer.TRACE_MDC));
-              return ToolResult.text("hello " + inv.arguments().path("name").asText("you"));
-            });
-    config
-        .handlers()
-        .register(
-            "kit.ask",
-            inv -> {
-              ObjectNode params = JSON.createObjectNode().put("message", "Your name?");
-              params
-                  .putObject("requestedSchema")
-                  .put("type", "object")
-                  .putObject("properties")
-                  .putObject("name")
-                  .put("type", "string");
-              JsonNode answer = inv.context().elicit(params);
-              return ToolResult.text("hi " + answer.path("content").path("name").asText());
-            });
-    config
-        .handlers()
-        .register(
-            "kit.slow",
-            inv -> {
-              long end = System.nanoTime() + WAIT.toNanos();
-              while (!inv.arguments().path("quick").asBoolean(false)
-                  && !inv.context().isCancelled()
-                  && System.nanoTime() < end) {
-                Thread.sleep(20);
-              }
-              return ToolResult.text("slow done");
-            });
-    this.config = config;
+    Map<String, ToolHandler> handlers = new LinkedHashMap<>();
+    handlers.put(
+        "kit.greet",
+        inv -> {
+          greetings.incrementAndGet();
+          traceSeen.set(org.slf4j.MDC.get(dev.skillport.mcp.McpServer.TRACE_MDC));
+          return ToolResult.text("hello " + inv.arguments().path("name").asText("you"));
+        });
+    handlers.put(
+        "kit.ask",
+        inv -> {
+          ObjectNode params = JSON.createObjectNode().put("message", "Your name?");
+          params
+              .putObject("requestedSchema")
+              .put("type", "object")
+              .putObject("properties")
+              .putObject("name")
+              .put("type", "string");
+          JsonNode answer = inv.context().elicit(params);
+          return ToolResult.text("hi " + answer.path("content").path("name").asText());
+        });
+    handlers.put(
+        "kit.slow",
+        inv -> {
+          long end = System.nanoTime() + WAIT.toNanos();
+          while (!inv.arguments().path("quick").asBoolean(false)
+              && !inv.context().isCancelled()
+              && System.nanoTime() < end) {
+            Thread.sleep(20);
+          }
+          return ToolResult.text("slow done");
+        });
+    this.config =
+        ServeConfig.of(List.of(SkillRoot.of(skills, Scope.REPO)))
+            .withWatch(false)
+            .withHandlers(handlers);
     launch(ListingPolicy.AUTO, SkillportService.DEFAULT_AUTO_THRESHOLD);
   }
 

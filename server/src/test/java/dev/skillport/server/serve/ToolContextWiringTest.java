@@ -7,18 +7,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.skill.Scope;
 import dev.skillport.api.tool.ClientRequestException;
+import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.JsonRpcMessage;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.McpSession;
-import dev.skillport.runtime.HandlerRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -79,8 +81,8 @@ class ToolContextWiringTest {
     Files.writeString(script, "#!/bin/sh\necho started > \"$0.pid\"\nsleep 30\n");
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
 
-    HandlerRegistry handlers = new HandlerRegistry();
-    handlers.register(
+    Map<String, ToolHandler> handlers = new LinkedHashMap<>();
+    handlers.put(
         "ctx.sample",
         inv -> {
           ObjectNode params = JSON.createObjectNode();
@@ -93,7 +95,7 @@ class ToolContextWiringTest {
             return ToolResult.error(e.reason() + ": " + e.getMessage());
           }
         });
-    handlers.register(
+    handlers.put(
         "ctx.elicit",
         inv -> {
           try {
@@ -103,7 +105,7 @@ class ToolContextWiringTest {
             return ToolResult.error(e.reason() + ": " + e.getMessage());
           }
         });
-    handlers.register(
+    handlers.put(
         "ctx.block",
         inv -> {
           blockStarted.countDown();
@@ -115,7 +117,7 @@ class ToolContextWiringTest {
             throw e;
           }
         });
-    handlers.register(
+    handlers.put(
         "ctx.count",
         inv -> {
           for (int i = 0; i <= 2; i++) {

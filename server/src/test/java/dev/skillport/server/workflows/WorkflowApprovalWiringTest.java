@@ -5,19 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.api.skill.Scope;
+import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.JsonRpcMessage;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.McpSession;
-import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -76,8 +78,8 @@ class WorkflowApprovalWiringTest {
           - {id: gate, kind: approve, prompt: "Ship version {{inputs.v}}?"}
           - {id: go, kind: tool, tool: deploy}
         """);
-    HandlerRegistry handlers = new HandlerRegistry();
-    handlers.register("t.deploy", inv -> ToolResult.text("deployed " + deployed.incrementAndGet()));
+    Map<String, ToolHandler> handlers = new LinkedHashMap<>();
+    handlers.put("t.deploy", inv -> ToolResult.text("deployed " + deployed.incrementAndGet()));
     server =
         SkillportServer.start(
             new ServeConfig(
