@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -128,10 +129,12 @@ public final class McpLoadHarness {
         dir.resolve("tools.yaml"),
         "tools:\n  - name: bench_echo\n    description: Echo\n    handler: bench.echo\n"
             + "    input_schema: {type: object, properties: {text: {type: string}}}\n");
-    ServeConfig config = ServeConfig.of(List.of(SkillRoot.of(skills, Scope.REPO))).withWatch(false);
-    config
-        .handlers()
-        .register("bench.echo", inv -> ToolResult.text(inv.arguments().path("text").asText()));
+    ServeConfig config =
+        ServeConfig.of(List.of(SkillRoot.of(skills, Scope.REPO)))
+            .withWatch(false)
+            .withHandlers(
+                Map.of(
+                    "bench.echo", inv -> ToolResult.text(inv.arguments().path("text").asText())));
     ServeExecution inMemory = ServeExecution.inMemory(config);
     try (ServeExecution execution =
             modern
