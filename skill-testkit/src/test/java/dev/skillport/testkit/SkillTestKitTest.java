@@ -232,6 +232,6 @@ class SkillTestKitTest {
     // The provider's map has no order, so either of its ids is the first one seen twice.
     assertThatThrownBy(() -> SkillTestKit.load(skill, GREETING, GREETING))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageMatching("handler id 'greeting\\.(hello|fail)' is provided twice");
+        .hasMessageMatching("handler id 'greeting\\.(hello|fail|stats)' is provided twice");
   }
 }
