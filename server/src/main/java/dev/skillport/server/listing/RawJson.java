@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
  * {@code SerializedString} re-encodes its text on the way out and refuses a broken surrogate pair
  * that the tree's serialization had written, so the bytes are kept instead.
  */
-final class RawJson implements SerializableString {
+public final class RawJson implements SerializableString {
   private final String text;
   private final byte[] utf8;
 

@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -114,7 +115,7 @@ public final class ToolListing {
    */
   public ObjectNode result(Page page, List<ObjectNode> leading, Redactor redactor) {
     ObjectNode result = NODES.objectNode();
-    result.set("tools", NODES.pojoNode(new ToolsJson(leading, page.tools(), this, redactor)));
+    result.set("tools", NODES.pojoNode(new ToolsJson(leading, page, redactor)));
     if (page.nextCursor() != null) {
       result.put("nextCursor", page.nextCursor());
     }
@@ -143,7 +144,7 @@ public final class ToolListing {
     }
     int end = Math.min(entries.tools.size(), offset + pageSize);
     String next = end < entries.tools.size() ? encode(end) : null;
-    return new Page(entries.tools.subList(offset, end), next);
+    return new Page(entries.tools.subList(offset, end), next, entries.json().subList(offset, end));
   }
 
   /** The whole listing for a session (cached). */
@@ -334,7 +335,7 @@ public final class ToolListing {
         }
       }
     }
-    return new Entries(catalog.generation(), version, out, unlistable);
+    return new Entries(catalog.generation(), version, out, unlistable, this::json);
   }
 
   /** The wire objects of one catalog generation, a new set when the generation changes. */
@@ -576,9 +577,17 @@ public final class ToolListing {
    *
    * @param nextCursor the cursor of the next page, or {@code null} on the last page
    */
-  public record Page(List<ListedTool> tools, String nextCursor) {
+  /**
+   * One page: its entries, the cursor of the next page (null on the last), and each entry's JSON
+   * text ({@link #json}), in the same order.
+   */
+  public record Page(List<ListedTool> tools, String nextCursor, List<RawJson> json) {
     public Page {
       tools = List.copyOf(tools);
+      json = List.copyOf(json);
+      if (json.size() != tools.size()) {
+        throw new IllegalArgumentException("one JSON text per entry");
+      }
     }
   }
 
@@ -588,15 +597,34 @@ public final class ToolListing {
     final List<ListedTool> tools;
     final Map<String, ListedTool> byName;
     final List<String> unlistable;
+    private final Function<ListedTool, RawJson> text;
+    // Each entry's JSON text, looked up when the listing is first paged rather than on every page
+    // written (a resolution of a called name needs none of it).
+    private volatile List<RawJson> json;
 
-    Entries(long generation, long version, List<ListedTool> tools, List<String> unlistable) {
+    Entries(
+        long generation,
+        long version,
+        List<ListedTool> tools,
+        List<String> unlistable,
+        Function<ListedTool, RawJson> text) {
       this.generation = generation;
       this.version = version;
       this.tools = List.copyOf(tools);
+      this.text = text;
       this.byName =
           this.tools.stream()
               .collect(Collectors.toMap(ListedTool::name, t -> t, (a, b) -> a, HashMap::new));
       this.unlistable = List.copyOf(unlistable);
+    }
+
+    List<RawJson> json() {
+      List<RawJson> texts = json;
+      if (texts == null) {
+        texts = tools.stream().map(text).toList();
+        json = texts;
+      }
+      return texts;
     }
   }
 }

@@ -12,8 +12,8 @@ import java.util.List;
 
 /**
  * The {@code tools} array of a {@code tools/list} page, written from each entry's JSON text ({@link
- * ToolListing#json}) instead of walking its tree: the bytes of a tool are produced once per catalog
- * generation and copied into every page that lists it.
+ * ToolListing#json}, carried by the page) instead of walking its tree: the bytes of a tool are
+ * produced once per catalog generation and copied into every page that lists it.
  *
  * <p>The server's outbound filter masks registered secrets by walking a message's tree, which this
  * value hides from it, so it applies the same rule itself: an entry whose text may hold a
@@ -21,15 +21,12 @@ import java.util.List;
  */
 final class ToolsJson extends JsonSerializable.Base {
   private final List<ObjectNode> leading;
-  private final List<ListedTool> tools;
-  private final ToolListing listing;
+  private final ToolListing.Page page;
   private final Redactor redactor;
 
-  ToolsJson(
-      List<ObjectNode> leading, List<ListedTool> tools, ToolListing listing, Redactor redactor) {
+  ToolsJson(List<ObjectNode> leading, ToolListing.Page page, Redactor redactor) {
     this.leading = List.copyOf(leading);
-    this.tools = List.copyOf(tools);
-    this.listing = listing;
+    this.page = page;
     this.redactor = redactor;
   }
 
@@ -39,10 +36,12 @@ final class ToolsJson extends JsonSerializable.Base {
     for (ObjectNode extra : leading) {
       gen.writeTree(redactor.wire(extra));
     }
-    for (ListedTool tool : tools) {
-      RawJson text = listing.json(tool);
+    List<ListedTool> tools = page.tools();
+    List<RawJson> texts = page.json();
+    for (int i = 0; i < tools.size(); i++) {
+      RawJson text = texts.get(i);
       if (redactor.mayHoldLiteral(text.getValue())) {
-        gen.writeTree(redactor.wire(tool.wire()));
+        gen.writeTree(redactor.wire(tools.get(i).wire()));
       } else {
         gen.writeRawValue(text);
       }
