@@ -53,16 +53,6 @@ public final class ToolCalls {
     this.tasksExtension = Objects.requireNonNull(tasksExtension, "tasksExtension");
   }
 
-  /** What runs the tools. */
-  public ToolRunner runner() {
-    return runner;
-  }
-
-  /** Where async calls become jobs. */
-  public JobScheduler jobs() {
-    return jobs;
-  }
-
   /** The in-memory statistics of every call. */
   public CallStats stats() {
     return stats;
