@@ -114,13 +114,9 @@ public final class ToolCalls {
       ToolResult produced = rest.run(jobContext);
       return produced == null ? ToolResult.text("") : produced;
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return ToolResult.failure(ToolFailureCode.CANCELLED, "the call was interrupted", null);
+      return ToolRunner.interrupted();
     } catch (Exception e) {
-      return ToolResult.failure(
-          ToolFailureCode.HANDLER_FAILED,
-          e.getClass().getSimpleName() + ": " + e.getMessage(),
-          null);
+      return ToolRunner.failed(ToolFailureCode.HANDLER_FAILED, e);
     }
   }
 

@@ -135,15 +135,21 @@ public final class ToolRunner {
               ToolFailureCode.INPUT_REQUIRED, "the client is asked for input", null)
           : failed(ToolFailureCode.HANDLER_FAILED, e);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return ToolResult.failure(ToolFailureCode.CANCELLED, "the call was interrupted", null);
+      return interrupted();
     } catch (Exception e) {
       LOG.debug("handler of {}/{} failed", invocation.skill(), invocation.tool(), e);
       return failed(ToolFailureCode.HANDLER_FAILED, e);
     }
   }
 
-  private static ToolResult failed(ToolFailureCode code, Exception e) {
+  /** The {@code CANCELLED} failure of a call whose thread was interrupted, the flag kept set. */
+  static ToolResult interrupted() {
+    Thread.currentThread().interrupt();
+    return ToolResult.failure(ToolFailureCode.CANCELLED, "the call was interrupted", null);
+  }
+
+  /** The failure {@code code} for an exception: its class's simple name and its message. */
+  static ToolResult failed(ToolFailureCode code, Exception e) {
     return ToolResult.failure(code, e.getClass().getSimpleName() + ": " + e.getMessage(), null);
   }
 
@@ -194,8 +200,7 @@ public final class ToolRunner {
                   ctx));
       return result == null ? ToolResult.text("") : result;
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return ToolResult.failure(ToolFailureCode.CANCELLED, "the call was interrupted", null);
+      return interrupted();
     } catch (Exception e) {
       LOG.debug("host call {}/{} failed", skill.name(), tool.name(), e);
       return failed(ToolFailureCode.HOST_CALL_FAILED, e);

@@ -13,6 +13,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,18 +25,28 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ScriptResultsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Map<String, String> SERVER_ENV =
-      Map.of("PATH", System.getenv("PATH"), "HOME", System.getProperty("user.home"));
   private static final byte[] PNG =
       Base64.getDecoder()
           .decode(
               "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==");
 
+  @TempDir static Path home;
+
   @TempDir Path dir;
 
-  private final ScriptToolRunner runner =
-      new ScriptToolRunner(
-          ScriptPolicy.defaults().withDefaultTimeout(Duration.ofSeconds(20)), SERVER_ENV);
+  private ScriptToolRunner runner;
+
+  /** The environment the server passes on; HOME is a folder of the test's own. */
+  private static Map<String, String> serverEnv() {
+    return Map.of("PATH", System.getenv("PATH"), "HOME", home.toString());
+  }
+
+  @BeforeEach
+  void startRunner() {
+    runner =
+        new ScriptToolRunner(
+            ScriptPolicy.defaults().withDefaultTimeout(Duration.ofSeconds(20)), serverEnv());
+  }
 
   private ToolResult run(String name, String body) throws Exception {
     return run(runner, name, body, "{}");
@@ -193,7 +204,7 @@ class ScriptResultsTest {
   @Test
   void compatibilityPackageTurnedOff_scriptCannotImportIt() throws Exception {
     ScriptToolRunner plain =
-        new ScriptToolRunner(ScriptPolicy.defaults().withPythonCompat(false), SERVER_ENV);
+        new ScriptToolRunner(ScriptPolicy.defaults().withPythonCompat(false), serverEnv());
 
     ToolResult result = run(plain, "needs.py", "import dcc_mcp_core\nprint('{}')\n", "{}");
 
@@ -206,7 +217,7 @@ class ScriptResultsTest {
     Path script = Files.writeString(dir.resolve("where.py"), "import sys\nprint(sys.argv[0])\n");
     ScriptToolRunner configured =
         new ScriptToolRunner(
-            ScriptPolicy.defaults().withDccPython(Map.of("Maya", "python3")), SERVER_ENV);
+            ScriptPolicy.defaults().withDccPython(Map.of("Maya", "python3")), serverEnv());
 
     ToolResult refused =
         runner.run(script, dir, JSON.createObjectNode(), null, ToolContext.NONE, "maya");

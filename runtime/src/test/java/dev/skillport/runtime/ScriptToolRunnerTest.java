@@ -16,27 +16,38 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ScriptToolRunnerTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Map<String, String> SERVER_ENV =
-      Map.of(
-          "PATH",
-          System.getenv("PATH"),
-          "HOME",
-          System.getProperty("user.home"),
-          "SKILLPORT_TEST_SECRET_TOKEN",
-          "s3cret",
-          "RENDER_QUALITY",
-          "high");
+
+  @TempDir static Path home;
 
   @TempDir Path dir;
 
-  private final ScriptToolRunner runner =
-      new ScriptToolRunner(
-          ScriptPolicy.defaults().withDefaultTimeout(Duration.ofSeconds(20)), SERVER_ENV);
+  private ScriptToolRunner runner;
+
+  /** The environment the server passes on; HOME is a folder of the test's own. */
+  private static Map<String, String> serverEnv() {
+    return Map.of(
+        "PATH",
+        System.getenv("PATH"),
+        "HOME",
+        home.toString(),
+        "SKILLPORT_TEST_SECRET_TOKEN",
+        "s3cret",
+        "RENDER_QUALITY",
+        "high");
+  }
+
+  @BeforeEach
+  void startRunner() {
+    runner =
+        new ScriptToolRunner(
+            ScriptPolicy.defaults().withDefaultTimeout(Duration.ofSeconds(20)), serverEnv());
+  }
 
   @Test
   void run_pythonScript_readsStdinJsonAndFlagsInSkillFolder() throws Exception {
@@ -77,7 +88,7 @@ class ScriptToolRunnerTest {
     Path script = write("env.sh", "env\n");
     ScriptToolRunner passing =
         new ScriptToolRunner(
-            ScriptPolicy.defaults().withPassEnv(Set.of("RENDER_QUALITY")), SERVER_ENV);
+            ScriptPolicy.defaults().withPassEnv(Set.of("RENDER_QUALITY")), serverEnv());
 
     String plain = text(runner.run(script, dir, json("{}"), null, ToolContext.NONE));
     String passed = text(passing.run(script, dir, json("{}"), null, ToolContext.NONE));
@@ -125,7 +136,7 @@ class ScriptToolRunnerTest {
     Path script = write("touch.sh", "touch ran\n");
     ScriptToolRunner denying =
         new ScriptToolRunner(
-            ScriptPolicy.defaults().withDeniedInterpreters(Set.of("BASH")), SERVER_ENV);
+            ScriptPolicy.defaults().withDeniedInterpreters(Set.of("BASH")), serverEnv());
 
     ToolResult result = denying.run(script, dir, json("{}"), null, ToolContext.NONE);
 
@@ -191,7 +202,7 @@ class ScriptToolRunnerTest {
             sys.stderr.write("last words\\n")
             """);
     ScriptToolRunner small =
-        new ScriptToolRunner(ScriptPolicy.defaults().withCaps(4096, 2048), SERVER_ENV);
+        new ScriptToolRunner(ScriptPolicy.defaults().withCaps(4096, 2048), serverEnv());
 
     ToolResult result = small.run(script, dir, json("{}"), 60, ToolContext.NONE);
 
@@ -208,7 +219,7 @@ class ScriptToolRunnerTest {
             "fail.sh",
             "for i in $(seq 1 2000); do echo \"noise line $i\" >&2; done\necho 'the real cause' >&2\nexit 3\n");
     ScriptToolRunner small =
-        new ScriptToolRunner(ScriptPolicy.defaults().withCaps(4096, 1000), SERVER_ENV);
+        new ScriptToolRunner(ScriptPolicy.defaults().withCaps(4096, 1000), serverEnv());
 
     ToolResult result = small.run(script, dir, json("{}"), null, ToolContext.NONE);
 

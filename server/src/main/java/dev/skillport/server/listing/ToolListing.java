@@ -573,13 +573,11 @@ public final class ToolListing {
   }
 
   /**
-   * One page.
+   * One page of the listing.
    *
+   * @param tools its entries
    * @param nextCursor the cursor of the next page, or {@code null} on the last page
-   */
-  /**
-   * One page: its entries, the cursor of the next page (null on the last), and each entry's JSON
-   * text ({@link #json}), in the same order.
+   * @param json each entry's JSON text ({@link #json}), in the order of {@code tools}
    */
   public record Page(List<ListedTool> tools, String nextCursor, List<RawJson> json) {
     public Page {
