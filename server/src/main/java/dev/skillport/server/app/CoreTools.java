@@ -23,15 +23,19 @@ import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.files.RegularFiles;
 import dev.skillport.registry.Catalog;
+import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.search.SkillHit;
 import dev.skillport.registry.search.SkillQuery;
 import dev.skillport.registry.search.SkillSearchIndex;
+import dev.skillport.runtime.CurrentBindings;
+import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.bridge.BridgeOutcome;
 import dev.skillport.server.listing.ToolListing;
+import dev.skillport.server.plugins.HostAdapters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -40,6 +44,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -110,86 +115,76 @@ final class CoreTools {
     ToolResult call(Catalog catalog, SessionState session, JsonNode args, ToolContext ctx);
   }
 
-  private final SkillportService service;
-  private final Map<String, Impl> impls = new LinkedHashMap<>();
-  private final List<CoreTool> definitions = new ArrayList<>();
-
-  CoreTools(SkillportService service) {
-    this.service = service;
-    define(
-        "search_skills",
-        "Find skills by keyword (stemmed, typo- and prefix-tolerant), tags, host or scope. An"
-            + " empty query browses. Then call load_skill to get a skill's tools.",
-        """
+  /** The core tools in listing order; they need no instance, so listings are made first. */
+  static final List<CoreTool> DEFINITIONS =
+      List.of(
+          definition(
+              "search_skills",
+              "Find skills by keyword (stemmed, typo- and prefix-tolerant), tags, host or scope. An"
+                  + " empty query browses. Then call load_skill to get a skill's tools.",
+              """
         {"type":"object","properties":{
           "query":{"type":"string","description":"keywords"},
           "tags":{"type":"array","items":{"type":"string"},"description":"all must match"},
           "dcc":{"type":"string"},"scope":{"type":"string","enum":["repo","user","team","system","admin"]},
           "limit":{"type":"integer","minimum":1,"maximum":100,"default":20},
           "include_hidden":{"type":"boolean","default":false}}}""",
-        true,
-        (k, s, a, c) -> searchSkills(k, s, a));
-    define(
-        "list_skills",
-        "List skills with their status (loaded, unloaded, pending_deps, skipped, shadowed)."
-            + " fields picks the item fields; limit/offset page through.",
-        """
+              true),
+          definition(
+              "list_skills",
+              "List skills with their status (loaded, unloaded, pending_deps, skipped, shadowed)."
+                  + " fields picks the item fields; limit/offset page through.",
+              """
         {"type":"object","properties":{
           "status":{"type":"string","enum":["all","loaded","unloaded","discovered","pending_deps","error","skipped","shadowed"],"default":"all"},
           "limit":{"type":"integer","minimum":1,"maximum":50},
           "offset":{"type":"integer","minimum":0,"default":0},
           "fields":{"type":"array","items":{"type":"string"}}}}""",
-        true,
-        (k, s, a, c) -> listSkills(k, s, a));
-    define(
-        "get_skill_info",
-        "Show a skill's metadata, its SKILL.md, tools with full schemas, groups, scripts,"
-            + " dependencies, prompts, workflows and diagnostics.",
-        """
+              true),
+          definition(
+              "get_skill_info",
+              "Show a skill's metadata, its SKILL.md, tools with full schemas, groups, scripts,"
+                  + " dependencies, prompts, workflows and diagnostics.",
+              """
         {"type":"object","properties":{"skill_name":{"type":"string"}},"required":["skill_name"]}""",
-        true,
-        (k, s, a, c) -> skillInfo(k, s, a));
-    define(
-        "load_skill",
-        "Load skills (and their dependencies) into this session so their tools are listed;"
-            + " tool_group also activates that group.",
-        """
+              true),
+          definition(
+              "load_skill",
+              "Load skills (and their dependencies) into this session so their tools are listed;"
+                  + " tool_group also activates that group.",
+              """
         {"type":"object","properties":{
           "skill_name":{"type":"string"},
           "skill_names":{"type":"array","items":{"type":"string"}},
           "activate_groups":{"type":"boolean","default":true},
           "tool_group":{"type":"string","description":"a group to activate as well (aliases group, group_name)"}}}""",
-        false,
-        (k, s, a, c) -> loadSkill(k, s, a));
-    define(
-        "unload_skill",
-        "Remove a skill's tools from this session.",
-        """
+              false),
+          definition(
+              "unload_skill",
+              "Remove a skill's tools from this session.",
+              """
         {"type":"object","properties":{"skill_name":{"type":"string"}},"required":["skill_name"]}""",
-        false,
-        (k, s, a, c) -> unloadSkill(k, s, a));
-    define(
-        "activate_tool_group",
-        "Activate a tool group of a loaded skill so its tools are listed.",
-        """
+              false),
+          definition(
+              "activate_tool_group",
+              "Activate a tool group of a loaded skill so its tools are listed.",
+              """
         {"type":"object","properties":{
           "group_name":{"type":"string","description":"the group (alias group)"},
           "skill_name":{"type":"string"}}}""",
-        false,
-        (k, s, a, c) -> setGroup(k, s, a, true));
-    define(
-        "deactivate_tool_group",
-        "Deactivate a tool group of a loaded skill.",
-        """
+              false),
+          definition(
+              "deactivate_tool_group",
+              "Deactivate a tool group of a loaded skill.",
+              """
         {"type":"object","properties":{
           "group_name":{"type":"string","description":"the group (alias group)"},
           "skill_name":{"type":"string"}}}""",
-        false,
-        (k, s, a, c) -> setGroup(k, s, a, false));
-    define(
-        "search_tools",
-        "Find tools by keyword across loaded skills and, optionally, skills not loaded yet.",
-        """
+              false),
+          definition(
+              "search_tools",
+              "Find tools by keyword across loaded skills and, optionally, skills not loaded yet.",
+              """
         {"type":"object","properties":{
           "query":{"type":"string"},
           "dcc":{"type":"string"},
@@ -198,43 +193,73 @@ final class CoreTools {
           "include_stubs":{"type":"boolean","default":false},
           "limit":{"type":"integer","minimum":1,"maximum":100,"default":25}},
          "required":["query"]}""",
-        true,
-        (k, s, a, c) -> searchTools(k, s, a));
-    define(
-        "list_roots",
-        "List the filesystem roots the client shares with this server (MCP roots).",
-        """
+              true),
+          definition(
+              "list_roots",
+              "List the filesystem roots the client shares with this server (MCP roots).",
+              """
         {"type":"object","properties":{}}""",
-        true,
-        (k, s, a, c) -> listRoots(c));
-    define(
-        "jobs_get_status",
-        "Show a job's status and progress, and its result once finished (include_result, true by"
-            + " default).",
-        """
+              true),
+          definition(
+              "jobs_get_status",
+              "Show a job's status and progress, and its result once finished (include_result, true by"
+                  + " default).",
+              """
         {"type":"object","properties":{
           "job_id":{"type":"string"},"include_result":{"type":"boolean","default":true}},
          "required":["job_id"]}""",
-        true,
-        (k, s, a, c) -> jobStatus(a));
-    define(
-        "jobs_cancel",
-        "Cancel a pending or running job and its child jobs.",
-        """
+              true),
+          definition(
+              "jobs_cancel",
+              "Cancel a pending or running job and its child jobs.",
+              """
         {"type":"object","properties":{"job_id":{"type":"string"}},"required":["job_id"]}""",
-        false,
-        (k, s, a, c) -> cancelJob(a));
-    define(
-        "jobs_cleanup",
-        "Remove finished jobs older than older_than_hours (24 by default).",
-        """
+              false),
+          definition(
+              "jobs_cleanup",
+              "Remove finished jobs older than older_than_hours (24 by default).",
+              """
         {"type":"object","properties":{"older_than_hours":{"type":"number","minimum":0,"default":24}}}""",
-        false,
-        (k, s, a, c) -> cleanupJobs(a));
-  }
+              false));
 
-  List<CoreTool> definitions() {
-    return List.copyOf(definitions);
+  private final CatalogHolder holder;
+  private final CurrentBindings bindings;
+  private final Listings listings;
+  private final OpenSessions sessions;
+  private final JobScheduler jobs;
+  private final HostAdapters hosts;
+  private final Map<String, Impl> impls = new HashMap<>();
+
+  CoreTools(
+      CatalogHolder holder,
+      CurrentBindings bindings,
+      Listings listings,
+      OpenSessions sessions,
+      JobScheduler jobs,
+      HostAdapters hosts) {
+    this.holder = holder;
+    this.hosts = hosts;
+    this.bindings = bindings;
+    this.listings = listings;
+    this.sessions = sessions;
+    this.jobs = jobs;
+    impls.put("search_skills", (k, s, a, c) -> searchSkills(k, s, a));
+    impls.put("list_skills", (k, s, a, c) -> listSkills(k, s, a));
+    impls.put("get_skill_info", (k, s, a, c) -> skillInfo(k, s, a));
+    impls.put("load_skill", (k, s, a, c) -> loadSkill(k, s, a));
+    impls.put("unload_skill", (k, s, a, c) -> unloadSkill(k, s, a));
+    impls.put("activate_tool_group", (k, s, a, c) -> setGroup(k, s, a, true));
+    impls.put("deactivate_tool_group", (k, s, a, c) -> setGroup(k, s, a, false));
+    impls.put("search_tools", (k, s, a, c) -> searchTools(k, s, a));
+    impls.put("list_roots", (k, s, a, c) -> listRoots(c));
+    impls.put("jobs_get_status", (k, s, a, c) -> jobStatus(a));
+    impls.put("jobs_cancel", (k, s, a, c) -> cancelJob(a));
+    impls.put("jobs_cleanup", (k, s, a, c) -> cleanupJobs(a));
+    for (CoreTool tool : DEFINITIONS) {
+      if (!impls.containsKey(tool.name())) {
+        throw new IllegalStateException("core tool '" + tool.name() + "' has no implementation");
+      }
+    }
   }
 
   boolean has(String name) {
@@ -247,13 +272,13 @@ final class CoreTools {
     return impls.get(name).call(catalog, session, args, ctx == null ? ToolContext.NONE : ctx);
   }
 
-  private void define(String name, String description, String schema, boolean readOnly, Impl impl) {
+  private static CoreTool definition(
+      String name, String description, String schema, boolean readOnly) {
     ObjectNode annotations = NODES.objectNode().put("readOnlyHint", readOnly);
     if (!readOnly) {
       annotations.put("destructiveHint", false).put("idempotentHint", true);
     }
-    definitions.add(new CoreTool(name, description, parse(schema), annotations));
-    impls.put(name, impl);
+    return new CoreTool(name, description, parse(schema), annotations);
   }
 
   private static JsonNode parse(String text) {
@@ -521,7 +546,7 @@ final class CoreTools {
     ArrayNode diags = out.putArray("diagnostics");
     int omitted = 0;
     List<Diagnostic> diagnostics = new ArrayList<>(catalog.diagnostics());
-    diagnostics.addAll(service.bindings(catalog).diagnostics());
+    diagnostics.addAll(bindings.of(catalog).diagnostics());
     for (Diagnostic d : diagnostics) {
       if (s.name().equals(d.skill())) {
         if (diags.size() < MAX_INFO_DIAGNOSTICS) {
@@ -668,7 +693,7 @@ final class CoreTools {
   /** The names under which the session lists the tools of {@code skills} now, in listing order. */
   private List<String> listedNames(Catalog catalog, SessionView view, Set<String> skills) {
     List<String> out = new ArrayList<>();
-    for (ListedTool t : service.listing(view).all(catalog, view)) {
+    for (ListedTool t : listings.of(view).all(catalog, view)) {
       if (t.kind() == ListedTool.Kind.TOOL && skills.contains(t.skill())) {
         out.add(t.name());
       }
@@ -690,9 +715,8 @@ final class CoreTools {
     String toolGroup = firstText(a, "tool_group", "group", "group_name");
     // A bridge whose tools are not known yet is started now and publishes a catalog with them:
     // a load that involves a bridge lists that newer catalog.
-    Map<String, BridgeOutcome.Refused> bridgeRefusals = service.prepareBridges(names);
-    Catalog catalog =
-        SkillportService.involvesBridge(snapshot, names) ? service.catalog() : snapshot;
+    Map<String, BridgeOutcome.Refused> bridgeRefusals = sessions.prepareBridges(names);
+    Catalog catalog = OpenSessions.involvesBridge(snapshot, names) ? holder.current() : snapshot;
     SessionView view = session.view();
     SessionView.LoadOutcome outcome =
         view.load(
@@ -702,8 +726,7 @@ final class CoreTools {
             // Host adapters decide whether the skill can run in this server, the operator's
             // trust whether its bridge may.
             skill ->
-                service
-                    .hosts()
+                hosts
                     .refusal(skill)
                     .or(
                         () ->
@@ -759,7 +782,7 @@ final class CoreTools {
     }
     out.set("activated_groups", strings(List.copyOf(activated)));
     ArrayNode tools = out.putArray("tools");
-    for (ListedTool t : service.listing(view).all(catalog, view)) {
+    for (ListedTool t : listings.of(view).all(catalog, view)) {
       if (t.kind() == ListedTool.Kind.TOOL && requested.contains(t.skill())) {
         ObjectNode o = tools.addObject();
         o.put("name", t.name());
@@ -811,7 +834,7 @@ final class CoreTools {
     boolean changed = session.view().unload(canonical);
     if (changed) {
       session.notifyListChanged();
-      service.releaseIfUnused(canonical);
+      sessions.releaseIfUnused(canonical);
     }
     ObjectNode out = NODES.objectNode();
     out.put("unloaded", changed);
@@ -887,7 +910,7 @@ final class CoreTools {
     int limit = Math.max(1, Math.min(100, a.path("limit").asInt(25)));
     SessionView view = session.view();
     Map<String, ListedTool> listed = new LinkedHashMap<>();
-    for (ListedTool t : service.listing(view).all(catalog, view)) {
+    for (ListedTool t : listings.of(view).all(catalog, view)) {
       if (t.kind() == ListedTool.Kind.TOOL) {
         listed.put(t.skill() + "/" + t.spec().name(), t);
       }
@@ -938,7 +961,7 @@ final class CoreTools {
     }
     if (includeStubs) {
       Map<String, ListedTool> stubEntries = new LinkedHashMap<>();
-      for (ListedTool t : service.listing(view).all(catalog, view)) {
+      for (ListedTool t : listings.of(view).all(catalog, view)) {
         if (t.kind() == ListedTool.Kind.GROUP_STUB || t.kind() == ListedTool.Kind.SKILL_STUB) {
           stubEntries.put(t.name(), t);
         }
@@ -1011,19 +1034,17 @@ final class CoreTools {
   private ToolResult jobStatus(JsonNode a) {
     String id = a.path("job_id").asText("");
     boolean withResult = a.path("include_result").asBoolean(true);
-    return service
-        .jobs()
-        .status(id)
+    return jobs.status(id)
         .map(job -> ToolResult.structured(job.toWire(withResult)))
         .orElseGet(() -> noSuchJob(id));
   }
 
   private ToolResult cancelJob(JsonNode a) {
     String id = a.path("job_id").asText("");
-    if (service.jobs().status(id).isEmpty()) {
+    if (jobs.status(id).isEmpty()) {
       return noSuchJob(id);
     }
-    boolean cancelled = service.jobs().cancel(id);
+    boolean cancelled = jobs.cancel(id);
     return ToolResult.structured(NODES.objectNode().put("job_id", id).put("cancelled", cancelled));
   }
 
@@ -1032,7 +1053,7 @@ final class CoreTools {
     if (!(hours >= 0)) {
       return invalid("older_than_hours must not be negative", null);
     }
-    int removed = service.jobs().cleanup(Duration.ofSeconds(Math.round(hours * 3600)));
+    int removed = jobs.cleanup(Duration.ofSeconds(Math.round(hours * 3600)));
     ObjectNode out = NODES.objectNode().put("removed", removed);
     if (hours == Math.rint(hours) && hours <= Integer.MAX_VALUE) {
       out.put("older_than_hours", (int) hours);

@@ -4,9 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.registry.Catalog;
+import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.runtime.CallMeta;
+import dev.skillport.runtime.CallOutcome;
+import dev.skillport.runtime.CapabilityRequiredException;
+import dev.skillport.runtime.UnknownToolException;
+import dev.skillport.runtime.jobs.JobScheduler;
 import java.util.List;
 
 /**
@@ -26,6 +31,35 @@ public interface SessionTools {
    *
    * @param ctx the calling request's context
    * @param meta the calling session and where its notifications go
+   * @param calls calls other tools the way the service that dispatched this call does
    */
-  ToolResult call(String name, SessionState session, JsonNode args, ToolContext ctx, CallMeta meta);
+  ToolResult call(
+      String name,
+      SessionState session,
+      JsonNode args,
+      ToolContext ctx,
+      CallMeta meta,
+      ToolCalling calls);
+
+  /**
+   * A call of any tool, as {@link SkillportService#call} makes it: what session tools use to call
+   * other tools. It is handed to each call rather than kept, so session tools can be made before
+   * the service that dispatches to them.
+   */
+  @FunctionalInterface
+  interface ToolCalling {
+    CallOutcome call(
+        SessionState session, String name, JsonNode arguments, ToolContext ctx, CallMeta meta)
+        throws UnknownToolException, CapabilityRequiredException;
+  }
+
+  /** Makes a service's session tools from what they share with it. */
+  @FunctionalInterface
+  interface Factory {
+    /**
+     * @param catalog the catalog the service serves
+     * @param jobs the scheduler the service queues async calls on
+     */
+    SessionTools create(CatalogHolder catalog, JobScheduler jobs);
+  }
 }

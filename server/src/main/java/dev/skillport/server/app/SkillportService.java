@@ -15,7 +15,6 @@ import dev.skillport.api.tool.ToolResult;
 import dev.skillport.api.tool.ToolWork;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
-import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.InvalidCursorException;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
@@ -26,6 +25,7 @@ import dev.skillport.runtime.CallMeta;
 import dev.skillport.runtime.CallOutcome;
 import dev.skillport.runtime.CallStats;
 import dev.skillport.runtime.CapabilityRequiredException;
+import dev.skillport.runtime.CurrentBindings;
 import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.runtime.ScriptToolRunner;
 import dev.skillport.runtime.ToolBindings;
@@ -37,23 +37,15 @@ import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.MemoryJobStore;
 import dev.skillport.runtime.secrets.Redactor;
-import dev.skillport.server.bridge.BridgeOutcome;
 import dev.skillport.server.bridge.BridgeRuntime;
 import dev.skillport.server.listing.ToolListing;
 import dev.skillport.server.plugins.HostAdapters;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
-import java.util.function.Function;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The application behind the MCP wire, independent of transports: sessions, {@code tools/list} and
@@ -65,7 +57,6 @@ import org.slf4j.LoggerFactory;
  * audit and next-tools as a session's.
  */
 public final class SkillportService {
-  private static final Logger LOG = LoggerFactory.getLogger(SkillportService.class);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   /** Job workers of a service given no scheduler. */
@@ -84,27 +75,21 @@ public final class SkillportService {
   public static final int DEFAULT_PAGE_SIZE = 500;
 
   private final CatalogHolder catalog;
-  private final HandlerRegistry handlers;
-  // The current generation's bindings; replaced when a call sees a newer catalog.
-  private volatile ToolBindings bindings;
+  private final CurrentBindings bindings;
   private final ScriptToolRunner scripts;
   private final JobScheduler jobs;
   private final ToolCalls toolCalls;
   private final List<String> preload;
   private final CoreTools coreTools;
-  private final ToolListing listing;
-  private final int pageSize;
   // Null when no session tools were given.
   private final SessionTools sessionTools;
-  private final ToolListing extendedListing;
-  private final Set<SessionState> sessions = ConcurrentHashMap.newKeySet();
+  private final Listings listings;
+  private final OpenSessions sessions;
   // Null when bridge skills do not run.
   private final BridgeRuntime bridges;
   private final HostAdapters hosts;
   private final List<Runnable> catalogListeners = new CopyOnWriteArrayList<>();
   private final StatelessTools statelessTools;
-  private final ToolListing statelessListing;
-  private final ToolListing statelessExtendedListing;
   private final StateSigner signer;
   private final ListingPolicy listingPolicy;
   private final int autoListingThreshold;
@@ -140,7 +125,7 @@ public final class SkillportService {
   private SkillportService(Builder b) {
     this.hosts = b.hosts;
     this.catalog = b.catalog;
-    this.handlers = b.handlers;
+    this.bindings = new CurrentBindings(b.handlers);
     this.scripts = Objects.requireNonNull(b.scripts, "scripts");
     this.jobs =
         b.jobs != null ? b.jobs : new JobScheduler(new MemoryJobStore(), DEFAULT_JOB_WORKERS);
@@ -164,29 +149,18 @@ public final class SkillportService {
     this.autoListingThreshold = b.autoListingThreshold;
     this.signer = b.signer != null ? b.signer : StateSigner.random();
     this.preload = b.preload;
-    this.pageSize = b.pageSize;
-    this.coreTools = new CoreTools(this);
-    this.listing = new ToolListing(coreTools.definitions(), pageSize);
-    this.statelessTools = new StatelessTools(this);
-    List<CoreTool> statelessCore = statelessTools.definitions(coreTools.definitions());
-    this.statelessListing = new ToolListing(statelessCore, pageSize, false);
-    // The session tools call back into this service, so they are made last, from a factory.
-    this.sessionTools = b.sessionTools == null ? null : b.sessionTools.apply(this);
-    if (sessionTools == null) {
-      this.extendedListing = null;
-      this.statelessExtendedListing = null;
-    } else {
-      List<CoreTool> all = new ArrayList<>(coreTools.definitions());
-      all.addAll(sessionTools.definitions());
-      this.extendedListing = new ToolListing(all, pageSize);
-      List<CoreTool> statelessAll = new ArrayList<>(statelessCore);
-      statelessAll.addAll(sessionTools.definitions());
-      this.statelessExtendedListing = new ToolListing(statelessAll, pageSize, false);
-    }
+    this.sessionTools = b.sessionTools == null ? null : b.sessionTools.create(catalog, jobs);
+    this.listings = new Listings(catalog, sessionTools, b.pageSize);
+    this.sessions = new OpenSessions(catalog, bridges);
+    this.coreTools = new CoreTools(catalog, bindings, listings, sessions, jobs, hosts);
+    this.statelessTools = new StatelessTools(catalog, signer, sessions, listings, hosts);
+    // Locals, so the listener does not carry this service out of its constructor.
+    OpenSessions open = sessions;
+    List<Runnable> listeners = catalogListeners;
     catalog.onSwap(
         (before, after) -> {
-          sessions.forEach(SessionState::notifyCatalogChanged);
-          catalogListeners.forEach(Runnable::run);
+          open.catalogChanged();
+          listeners.forEach(Runnable::run);
         });
   }
 
@@ -212,7 +186,7 @@ public final class SkillportService {
     private ListingPolicy listingPolicy = ListingPolicy.AUTO;
     private int autoListingThreshold = DEFAULT_AUTO_THRESHOLD;
     private StateSigner signer;
-    private Function<SkillportService, ? extends SessionTools> sessionTools;
+    private SessionTools.Factory sessionTools;
 
     private Builder(CatalogHolder catalog, HandlerRegistry handlers) {
       this.catalog = Objects.requireNonNull(catalog, "catalog");
@@ -277,11 +251,11 @@ public final class SkillportService {
     }
 
     /**
-     * Tools sessions list after the core tools while {@link SessionTools#listedIn} holds. They call
-     * back into the service, so {@code factory} is given the service as the last step of building
-     * it, and may keep it but not call it.
+     * Tools sessions list after the core tools while {@link SessionTools#listedIn} holds, made by
+     * {@code factory} from the service's catalog and job scheduler. The service hands each of their
+     * calls the way to call other tools.
      */
-    public Builder sessionTools(Function<SkillportService, ? extends SessionTools> factory) {
+    public Builder sessionTools(SessionTools.Factory factory) {
       this.sessionTools = Objects.requireNonNull(factory, "factory");
       return this;
     }
@@ -338,16 +312,6 @@ public final class SkillportService {
     return stateless.effective();
   }
 
-  /** The stateless listing: no stubs, the stateless core tools, workflow tools when they apply. */
-  ToolListing statelessListing(SessionState state) {
-    ToolListing extended = statelessExtendedListing;
-    SessionTools extra = sessionTools;
-    if (extended != null && extra != null && extra.listedIn(catalog(), state.view())) {
-      return extended;
-    }
-    return statelessListing;
-  }
-
   /** The recent calls and per-tool metrics of this service since it started. */
   public CallStats calls() {
     return toolCalls.stats();
@@ -372,35 +336,12 @@ public final class SkillportService {
     return catalog.current();
   }
 
-  /**
-   * The handlers of {@code snapshot}'s tools, bound once per catalog generation; the first use of a
-   * generation logs each handler id that no one registered.
-   */
-  ToolBindings bindings(Catalog snapshot) {
-    ToolBindings current = bindings;
-    if (current == null || current.generation() != snapshot.generation()) {
-      current = ToolBindings.bind(snapshot, handlers);
-      bindings = current;
-      current.diagnostics().forEach(d -> LOG.warn("{}", d.format()));
-    }
-    return current;
-  }
-
   /** The catalog's diagnostics, with those of binding its tools to handlers. */
   public List<Diagnostic> skillDiagnostics() {
     Catalog snapshot = catalog();
     List<Diagnostic> all = new ArrayList<>(snapshot.diagnostics());
-    all.addAll(bindings(snapshot).diagnostics());
+    all.addAll(bindings.of(snapshot).diagnostics());
     return List.copyOf(all);
-  }
-
-  /** The listing a session sees now: with the session tools only while they apply to it. */
-  ToolListing listing(SessionView view) {
-    SessionTools extra = sessionTools;
-    if (extra != null && extra.listedIn(catalog(), view)) {
-      return extendedListing;
-    }
-    return listing;
   }
 
   /** The tools sessions list after the core tools while they apply, or null when none. */
@@ -414,75 +355,11 @@ public final class SkillportService {
   }
 
   /**
-   * Gets the bridge skills among {@code names} and their dependencies ready to load (a server whose
-   * tools are not known yet is started and listed, and the catalog republished); returns the
-   * refusal of each bridge that may not run, by skill name.
-   */
-  /** Whether loading {@code names} from {@code snapshot} involves a bridge skill. */
-  static boolean involvesBridge(Catalog snapshot, List<String> names) {
-    return names.stream()
-        .flatMap(n -> snapshot.loadOrder(n).stream())
-        .anyMatch(n -> snapshot.skill(n).filter(s -> s.bridge().isPresent()).isPresent());
-  }
-
-  Map<String, BridgeOutcome.Refused> prepareBridges(List<String> names) {
-    BridgeRuntime runtime = bridges;
-    Map<String, BridgeOutcome.Refused> refused = new LinkedHashMap<>();
-    if (runtime == null) {
-      return refused;
-    }
-    Catalog snapshot = catalog();
-    for (String name : names) {
-      for (String needed : snapshot.loadOrder(name)) {
-        snapshot
-            .skill(needed)
-            .filter(s -> s.bridge().isPresent() && !refused.containsKey(s.name()))
-            .ifPresent(s -> runtime.prepare(s).ifPresent(r -> refused.put(s.name(), r)));
-      }
-    }
-    return refused;
-  }
-
-  /**
    * Tells every session that has {@code skill} loaded that its prompts and resources changed (its
    * bridged server's lists did).
    */
   public void announceContent(String skill) {
-    for (SessionState session : sessions) {
-      if (session.view().isLoaded(skill)) {
-        session.notifyContentChanged();
-      }
-    }
-  }
-
-  /** Stops a bridge skill's server when no session has the skill loaded any more. */
-  void releaseIfUnused(String skill) {
-    BridgeRuntime runtime = bridges;
-    if (runtime == null || catalog().skill(skill).flatMap(Skill::bridge).isEmpty()) {
-      return;
-    }
-    for (SessionState other : sessions) {
-      if (other.view().isLoaded(skill)) {
-        return;
-      }
-    }
-    runtime.release(skill);
-  }
-
-  /** Starts the bridged servers a listing of {@code view} needs whose tools are not known yet. */
-  private void prepareListed(SessionView view) {
-    BridgeRuntime runtime = bridges;
-    if (runtime == null) {
-      return;
-    }
-    Catalog snapshot = catalog();
-    List<Skill> needed = new ArrayList<>();
-    for (String name : view.loadedSkills()) {
-      snapshot.skill(name).filter(s -> s.bridge().isPresent()).ifPresent(needed::add);
-    }
-    if (!needed.isEmpty()) {
-      runtime.prepareAll(needed);
-    }
+    sessions.contentChanged(skill);
   }
 
   /** The started host adapters (none for a plain server). */
@@ -499,18 +376,11 @@ public final class SkillportService {
 
   public void closeSession(SessionState session) {
     sessions.remove(session);
-    for (String skill : session.view().loadedSkills()) {
-      releaseIfUnused(skill);
-    }
-    listing.invalidate(session.view());
-    ToolListing extended = extendedListing;
-    if (extended != null) {
-      extended.invalidate(session.view());
-    }
+    listings.forget(session.view());
   }
 
   public int openSessions() {
-    return sessions.size();
+    return sessions.count();
   }
 
   /** The {@code tools/list} result for a session: {@code {tools, nextCursor?}}. */
@@ -542,13 +412,13 @@ public final class SkillportService {
   private ListedPage listedPage(SessionState session, String cursor) throws InvalidCursorException {
     if (cursor == null) {
       // Bridged servers start on first need: a listing that would show their tools.
-      prepareListed(session.isStateless() ? session.listedView() : session.view());
+      sessions.prepareListed(session.isStateless() ? session.listedView() : session.view());
     }
     if (session.isStateless()) {
-      ToolListing listing = statelessListing(session);
+      ToolListing listing = listings.stateless(session);
       return new ListedPage(listing, listing.page(catalog(), session.listedView(), cursor));
     }
-    ToolListing listing = listing(session.view());
+    ToolListing listing = listings.of(session.view());
     return new ListedPage(listing, listing.page(catalog(), session.view(), cursor));
   }
 
@@ -644,9 +514,10 @@ public final class SkillportService {
   /** What a called name stands for, for a session or for a stateless request. */
   private ToolResolution resolve(Catalog snapshot, SessionState session, String name) {
     if (!session.isStateless()) {
-      return listing(session.view()).resolve(snapshot, session.view(), name);
+      return listings.of(session.view()).resolve(snapshot, session.view(), name);
     }
-    ToolResolution listed = statelessListing(session).resolve(snapshot, session.listedView(), name);
+    ToolResolution listed =
+        listings.stateless(session).resolve(snapshot, session.listedView(), name);
     // Not listed: any reachable skill's tool by its qualified name.
     return listed.accept(
         new ToolResolution.Visitor<ToolResolution, RuntimeException>() {
@@ -737,7 +608,7 @@ public final class SkillportService {
 
           @Override
           public CallOutcome tool(ToolResolution.Tool tool) throws CapabilityRequiredException {
-            return callBound(bindings(snapshot), tool.skill(), tool.tool(), args, ctx, meta);
+            return callBound(bindings.of(snapshot), tool.skill(), tool.tool(), args, ctx, meta);
           }
 
           @Override
@@ -749,7 +620,7 @@ public final class SkillportService {
             if (g.tool() != null
                 && statelessTools.activates(
                     groupHandle, g.skill().name(), g.group(), meta.principal())) {
-              return callBound(bindings(snapshot), g.skill(), g.tool(), args, ctx, meta);
+              return callBound(bindings.of(snapshot), g.skill(), g.tool(), args, ctx, meta);
             }
             return groupNotActive(g, "\") and pass its group_handle to call_tool");
           }
@@ -813,7 +684,7 @@ public final class SkillportService {
     }
     SessionTools extra = sessionTools;
     if (extra != null && !coreTools.has(coreName)) {
-      return completed(extra.call(coreName, session, args, ctx, meta));
+      return completed(extra.call(coreName, session, args, ctx, meta, this::call));
     }
     return completed(coreTools.call(coreName, snapshot, session, args, ctx));
   }

@@ -12,10 +12,12 @@ import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.registry.Catalog;
+import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.server.bridge.BridgeOutcome;
 import dev.skillport.server.listing.ToolListing;
+import dev.skillport.server.plugins.HostAdapters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -48,61 +50,71 @@ final class StatelessTools {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final SkillportService service;
-  private final CoreTool loadSkill;
-  private final CoreTool activateGroup;
-  private final CoreTool callTool;
-
-  StatelessTools(SkillportService service) {
-    this.service = service;
-    ObjectNode readOnly = NODES.objectNode().put("readOnlyHint", true);
-    this.loadSkill =
-        new CoreTool(
-            LOAD_SKILL,
-            "Read skills (and their dependencies): their instructions and every tool with its full"
-                + " input schema and annotations. Nothing is loaded: every tool is callable at once,"
-                + " by its listed name or with call_tool.",
-            parse(
-                """
+  private static final CoreTool LOAD_SKILL_TOOL =
+      new CoreTool(
+          LOAD_SKILL,
+          "Read skills (and their dependencies): their instructions and every tool with its full"
+              + " input schema and annotations. Nothing is loaded: every tool is callable at once,"
+              + " by its listed name or with call_tool.",
+          parse(
+              """
                 {"type":"object","properties":{
                   "skill_name":{"type":"string"},
                   "skill_names":{"type":"array","items":{"type":"string"}},
                   "activate_groups":{"type":"boolean","default":true}}}"""),
-            readOnly);
-    this.activateGroup =
-        new CoreTool(
-            ACTIVATE_GROUP,
-            "Activate a tool group of a skill: returns a group_handle to pass to call_tool when"
-                + " calling the group's tools (valid 24 h, for this caller).",
-            parse(
-                """
+          NODES.objectNode().put("readOnlyHint", true));
+  private static final CoreTool ACTIVATE_GROUP_TOOL =
+      new CoreTool(
+          ACTIVATE_GROUP,
+          "Activate a tool group of a skill: returns a group_handle to pass to call_tool when"
+              + " calling the group's tools (valid 24 h, for this caller).",
+          parse(
+              """
                 {"type":"object","properties":{
                   "group":{"type":"string"},"group_name":{"type":"string"},
                   "skill_name":{"type":"string"}}}"""),
-            NODES.objectNode().put("readOnlyHint", true));
-    this.callTool =
-        new CoreTool(
-            CALL_TOOL,
-            "Call any tool of any available skill by its qualified name <skill>__<tool> (as"
-                + " load_skill and search_tools show it), with the same validation and guards as a"
-                + " listed tool. The called tool's annotations come back in the result's _meta.",
-            parse(
-                """
+          NODES.objectNode().put("readOnlyHint", true));
+  private static final CoreTool CALL_TOOL_TOOL =
+      new CoreTool(
+          CALL_TOOL,
+          "Call any tool of any available skill by its qualified name <skill>__<tool> (as"
+              + " load_skill and search_tools show it), with the same validation and guards as a"
+              + " listed tool. The called tool's annotations come back in the result's _meta.",
+          parse(
+              """
                 {"type":"object","properties":{
                   "name":{"type":"string","description":"qualified tool name, <skill>__<tool>"},
                   "arguments":{"type":"object","description":"the tool's arguments"},
                   "group_handle":{"type":"string","description":"from activate_tool_group, for a tool of a group that is not active by default"}},
                  "required":["name"]}"""),
-            null);
+          null);
+
+  private final CatalogHolder holder;
+  private final StateSigner signer;
+  private final OpenSessions sessions;
+  private final Listings listings;
+  private final HostAdapters hosts;
+
+  StatelessTools(
+      CatalogHolder holder,
+      StateSigner signer,
+      OpenSessions sessions,
+      Listings listings,
+      HostAdapters hosts) {
+    this.holder = holder;
+    this.signer = signer;
+    this.sessions = sessions;
+    this.listings = listings;
+    this.hosts = hosts;
   }
 
   /** The core tools a stateless client lists: the session era's, with these in their place. */
-  List<CoreTool> definitions(List<CoreTool> sessionEra) {
+  static List<CoreTool> definitions(List<CoreTool> sessionEra) {
     List<CoreTool> out = new ArrayList<>();
     for (CoreTool tool : sessionEra) {
       switch (tool.name()) {
-        case LOAD_SKILL -> out.add(loadSkill);
-        case ACTIVATE_GROUP -> out.add(activateGroup);
+        case LOAD_SKILL -> out.add(LOAD_SKILL_TOOL);
+        case ACTIVATE_GROUP -> out.add(ACTIVATE_GROUP_TOOL);
         default -> {
           if (!REPLACED.contains(tool.name())) {
             out.add(tool);
@@ -110,7 +122,7 @@ final class StatelessTools {
         }
       }
     }
-    out.add(callTool);
+    out.add(CALL_TOOL_TOOL);
     return List.copyOf(out);
   }
 
@@ -131,7 +143,7 @@ final class StatelessTools {
     if (handle == null) {
       return false;
     }
-    Optional<ObjectNode> payload = service.signer().verify(GROUP_PURPOSE, handle);
+    Optional<ObjectNode> payload = signer.verify(GROUP_PURPOSE, handle);
     if (payload.isEmpty()) {
       return false;
     }
@@ -157,9 +169,8 @@ final class StatelessTools {
     }
     // A bridge whose tools are not known yet is started now, or refused with the operator's hint;
     // a load that involves a bridge reads the catalog its start published.
-    Map<String, BridgeOutcome.Refused> bridgeRefusals = service.prepareBridges(names);
-    Catalog catalog =
-        SkillportService.involvesBridge(snapshot, names) ? service.catalog() : snapshot;
+    Map<String, BridgeOutcome.Refused> bridgeRefusals = sessions.prepareBridges(names);
+    Catalog catalog = OpenSessions.involvesBridge(snapshot, names) ? holder.current() : snapshot;
     Map<String, String> callNames = callNames(catalog, state);
     Set<String> ready = new LinkedHashSet<>();
     ObjectNode errors = NODES.objectNode();
@@ -299,7 +310,7 @@ final class StatelessTools {
     if (principal != null) {
       payload.put("principal", principal);
     }
-    String handle = service.signer().sign(GROUP_PURPOSE, payload, GROUP_TTL);
+    String handle = signer.sign(GROUP_PURPOSE, payload, GROUP_TTL);
     Map<String, String> callNames = callNames(catalog, state);
     ObjectNode out = NODES.objectNode();
     out.put("success", true);
@@ -327,7 +338,7 @@ final class StatelessTools {
   /** {@code skill/tool} → the name the tool is listed under for stateless clients. */
   private Map<String, String> callNames(Catalog catalog, SessionState state) {
     Map<String, String> out = new HashMap<>();
-    for (ListedTool t : service.statelessListing(state).all(catalog, state.listedView())) {
+    for (ListedTool t : listings.stateless(state).all(catalog, state.listedView())) {
       if (t.kind() == ListedTool.Kind.TOOL) {
         out.put(t.skill() + "/" + t.spec().name(), t.name());
       }
@@ -349,7 +360,7 @@ final class StatelessTools {
     if (skill.state() != SkillState.AVAILABLE) {
       return "skill '" + skill.name() + "' is " + skill.state().label();
     }
-    Optional<String> refused = service.hosts().refusal(skill);
+    Optional<String> refused = hosts.refusal(skill);
     if (refused.isPresent()) {
       return refused.get();
     }

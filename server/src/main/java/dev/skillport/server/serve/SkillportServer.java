@@ -248,7 +248,7 @@ public final class SkillportServer implements AutoCloseable {
             .hosts(plugins.adapters())
             .bridges(bridges)
             .stateless(run.listingPolicy(), run.autoListingThreshold(), run.signer())
-            .sessionTools(s -> new WorkflowTools(s, run.workflowStore()))
+            .sessionTools((catalog, jobs) -> new WorkflowTools(catalog, jobs, run.workflowStore()))
             .build();
     WorkflowTools workflows = (WorkflowTools) service.sessionTools();
     // The bundled skillport-diagnostics tools report on this server, so they are bound here.

@@ -16,6 +16,7 @@ import dev.skillport.api.tool.ToolResult;
 import dev.skillport.mcp.McpSession;
 import dev.skillport.mcp.SessionListener;
 import dev.skillport.registry.Catalog;
+import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.runtime.CallMeta;
@@ -24,10 +25,10 @@ import dev.skillport.runtime.CapabilityRequiredException;
 import dev.skillport.runtime.ClientReplies;
 import dev.skillport.runtime.UnknownToolException;
 import dev.skillport.runtime.jobs.JobRecord;
+import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.JobStatus;
 import dev.skillport.server.app.SessionState;
 import dev.skillport.server.app.SessionTools;
-import dev.skillport.server.app.SkillportService;
 import dev.skillport.workflows.InlineWorkflow;
 import dev.skillport.workflows.RunClient;
 import dev.skillport.workflows.Sleeper;
@@ -73,7 +74,8 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   /** How often a step waiting for its job looks whether the step was cancelled. */
   private static final long CANCEL_CHECK_MS = 200;
 
-  private final SkillportService service;
+  private final CatalogHolder catalog;
+  private final JobScheduler jobs;
   private final Map<String, McpSession> sessions = new ConcurrentHashMap<>();
   private final Function<String, RunClient> clients;
   private final Sleeper sleeper;
@@ -82,18 +84,23 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   private final List<Consumer<JsonNode>> runObservers = new CopyOnWriteArrayList<>();
   private final WorkflowEngine engine;
 
-  /** Tools over {@code service} whose runs are kept in {@code store}. */
-  public WorkflowTools(SkillportService service, WorkflowStore store) {
-    this(service, store, null, Sleeper.REAL, Clock.systemUTC());
+  /**
+   * Tools over {@code catalog} whose runs are kept in {@code store}; a step whose call became a job
+   * waits for it on {@code jobs}, the scheduler of the service the tools are given to.
+   */
+  public WorkflowTools(CatalogHolder catalog, JobScheduler jobs, WorkflowStore store) {
+    this(catalog, jobs, store, null, Sleeper.REAL, Clock.systemUTC());
   }
 
   WorkflowTools(
-      SkillportService service,
+      CatalogHolder catalog,
+      JobScheduler jobs,
       WorkflowStore store,
       Function<String, RunClient> clients,
       Sleeper sleeper,
       Clock clock) {
-    this.service = Objects.requireNonNull(service, "service");
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+    this.jobs = Objects.requireNonNull(jobs, "jobs");
     this.clients = clients != null ? clients : this::sessionClient;
     this.sleeper = sleeper;
     this.clock = clock;
@@ -207,9 +214,14 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
 
   @Override
   public ToolResult call(
-      String name, SessionState session, JsonNode args, ToolContext ctx, CallMeta meta) {
+      String name,
+      SessionState session,
+      JsonNode args,
+      ToolContext ctx,
+      CallMeta meta,
+      ToolCalling calls) {
     return switch (name) {
-      case "workflows_run" -> run(session, args, meta);
+      case "workflows_run" -> run(session, args, meta, calls);
       case "workflows_get_status" -> status(args);
       case "workflows_cancel" -> cancel(args);
       case "workflows_lookup" -> lookup(session, args);
@@ -219,7 +231,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
     };
   }
 
-  private ToolResult run(SessionState session, JsonNode args, CallMeta meta) {
+  private ToolResult run(SessionState session, JsonNode args, CallMeta meta, ToolCalling calls) {
     WorkflowSpec spec;
     String skill = null;
     if (args.hasNonNull("spec")) {
@@ -272,7 +284,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
     ToolCaller caller =
         (tool, a, c) -> {
           try {
-            return stepResult(service.call(session, tool, a, c, stepMeta), c);
+            return stepResult(calls.call(session, tool, a, c, stepMeta), c);
           } catch (UnknownToolException e) {
             return errorResult(e.code(), e.getMessage() + " (" + e.hint() + ")");
           } catch (CapabilityRequiredException e) {
@@ -324,7 +336,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
       return ranResult(outcome);
     }
     String jobId = queued.id();
-    CompletableFuture<JobRecord> done = service.jobs().completion(jobId).orElse(null);
+    CompletableFuture<JobRecord> done = jobs.completion(jobId).orElse(null);
     if (done == null) {
       return errorResult(ToolFailureCode.JOB_NOT_FOUND, "job " + jobId + " of this step is gone");
     }
@@ -340,7 +352,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
             // The cancel may have interrupted this thread; the job store must not see that flag
             // (an interrupt inside a file channel closes it).
             boolean interrupted = Thread.interrupted();
-            service.jobs().cancel(jobId);
+            jobs.cancel(jobId);
             if (interrupted) {
               Thread.currentThread().interrupt();
             }
@@ -349,7 +361,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
         }
       }
     } catch (InterruptedException e) {
-      service.jobs().cancel(jobId);
+      jobs.cancel(jobId);
       Thread.currentThread().interrupt();
       return errorResult(ToolFailureCode.CANCELLED, "the step was cancelled");
     } catch (ExecutionException e) {
@@ -471,10 +483,10 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   }
 
   private List<Skill> loadedWithWorkflows(SessionView view) {
-    Catalog catalog = service.catalog();
+    Catalog snapshot = catalog.current();
     List<Skill> out = new ArrayList<>();
     for (String name : view.loadedSkills()) {
-      catalog.skill(name).filter(s -> !s.workflows().isEmpty()).ifPresent(out::add);
+      snapshot.skill(name).filter(s -> !s.workflows().isEmpty()).ifPresent(out::add);
     }
     return out;
   }

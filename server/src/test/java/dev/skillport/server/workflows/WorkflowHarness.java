@@ -175,7 +175,7 @@ final class WorkflowHarness implements AutoCloseable {
             .jobs(jobs)
             .guard(guard)
             .pageSize(100)
-            .sessionTools(s -> new WorkflowTools(s, store, clients, time, time))
+            .sessionTools((c, j) -> new WorkflowTools(c, j, store, clients, time, time))
             .build();
     tools = (WorkflowTools) service.sessionTools();
     session = service.openSession(sessionNotifications::add);

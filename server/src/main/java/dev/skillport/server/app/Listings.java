@@ -1,0 +1,70 @@
+package dev.skillport.server.app;
+
+import dev.skillport.registry.CatalogHolder;
+import dev.skillport.registry.CoreTool;
+import dev.skillport.registry.SessionView;
+import dev.skillport.server.listing.ToolListing;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The four listings a service serves: the session era's and the stateless era's, each with and
+ * without the session tools (listed only while {@link SessionTools#listedIn} holds). They are made
+ * from the core tools' definitions alone, before any tool runs.
+ */
+final class Listings {
+  private final CatalogHolder catalog;
+  // Null when the service has no session tools; then the extended listings are null too.
+  private final SessionTools sessionTools;
+  private final ToolListing session;
+  private final ToolListing sessionExtended;
+  private final ToolListing stateless;
+  private final ToolListing statelessExtended;
+
+  Listings(CatalogHolder catalog, SessionTools sessionTools, int pageSize) {
+    this.catalog = catalog;
+    this.sessionTools = sessionTools;
+    List<CoreTool> core = CoreTools.DEFINITIONS;
+    List<CoreTool> statelessCore = StatelessTools.definitions(core);
+    this.session = new ToolListing(core, pageSize);
+    this.stateless = new ToolListing(statelessCore, pageSize, false);
+    if (sessionTools == null) {
+      this.sessionExtended = null;
+      this.statelessExtended = null;
+    } else {
+      this.sessionExtended = new ToolListing(concat(core, sessionTools.definitions()), pageSize);
+      this.statelessExtended =
+          new ToolListing(concat(statelessCore, sessionTools.definitions()), pageSize, false);
+    }
+  }
+
+  private static List<CoreTool> concat(List<CoreTool> first, List<CoreTool> second) {
+    List<CoreTool> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
+  }
+
+  /** The listing a session with {@code view} sees now. */
+  ToolListing of(SessionView view) {
+    if (sessionTools != null && sessionTools.listedIn(catalog.current(), view)) {
+      return sessionExtended;
+    }
+    return session;
+  }
+
+  /** The listing a stateless request with {@code state} sees now. */
+  ToolListing stateless(SessionState state) {
+    if (sessionTools != null && sessionTools.listedIn(catalog.current(), state.view())) {
+      return statelessExtended;
+    }
+    return stateless;
+  }
+
+  /** Forgets what the session-era listings keep for {@code view} (its session closed). */
+  void forget(SessionView view) {
+    session.invalidate(view);
+    if (sessionExtended != null) {
+      sessionExtended.invalidate(view);
+    }
+  }
+}
