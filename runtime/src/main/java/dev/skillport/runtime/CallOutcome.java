@@ -6,6 +6,7 @@ import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.runtime.jobs.JobRecord;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What one tool call came to, before anything is written for a client: a result (the tool ran, and
@@ -19,6 +20,35 @@ public sealed interface CallOutcome {
 
   /** The word the audit trail and the statistics record: {@code ok}, {@code queued} or a code. */
   String auditWord();
+
+  /**
+   * What the call produced, through {@code call_tool} too: the tool's result or the refusal; empty
+   * when the call became a job.
+   */
+  default Optional<ToolResult> ranResult() {
+    return accept(
+        new Visitor<Optional<ToolResult>>() {
+          @Override
+          public Optional<ToolResult> completed(Completed completed) {
+            return Optional.of(completed.result());
+          }
+
+          @Override
+          public Optional<ToolResult> queued(Queued queued) {
+            return Optional.empty();
+          }
+
+          @Override
+          public Optional<ToolResult> refused(Refused refused) {
+            return Optional.of(refused.result());
+          }
+
+          @Override
+          public Optional<ToolResult> delegated(Delegated delegated) {
+            return delegated.outcome().ranResult();
+          }
+        });
+  }
 
   /** One method per kind of outcome. */
   interface Visitor<R> {

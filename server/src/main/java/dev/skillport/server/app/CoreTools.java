@@ -27,14 +27,15 @@ import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
+import dev.skillport.registry.ToolNames;
 import dev.skillport.registry.search.SkillHit;
 import dev.skillport.registry.search.SkillQuery;
 import dev.skillport.registry.search.SkillSearchIndex;
 import dev.skillport.runtime.CurrentBindings;
+import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.bridge.BridgeOutcome;
-import dev.skillport.server.listing.ToolListing;
 import dev.skillport.server.plugins.HostAdapters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -931,7 +932,7 @@ final class CoreTools {
         boolean enabled = shown != null;
         if (!enabled && !includeDisabled) {
           if (hit.tool().group() != null) {
-            stubs.add(ToolListing.GROUP_STUB_PREFIX + hit.tool().group());
+            stubs.add(ToolNames.GROUP_STUB_PREFIX + hit.tool().group());
           }
           continue;
         }
@@ -941,7 +942,7 @@ final class CoreTools {
           o.put("kind", "tool");
           o.put(
               "name",
-              enabled ? shown.name() : skill.name() + ToolListing.QUALIFIER + hit.tool().name());
+              enabled ? shown.name() : skill.name() + ToolNames.QUALIFIER + hit.tool().name());
           o.put("description", hit.tool().description());
           o.put("category", skill.name());
           if (hit.tool().group() == null) {
@@ -956,7 +957,7 @@ final class CoreTools {
       } else if (includeUnloaded && skill.state() == SkillState.AVAILABLE) {
         ObjectNode c = candidates.computeIfAbsent(skill.name(), k -> candidate(skill));
         ((ArrayNode) c.get("matching_tools")).add(hit.tool().name());
-        stubs.add(ToolListing.SKILL_STUB_PREFIX + skill.name());
+        stubs.add(ToolNames.SKILL_STUB_PREFIX + skill.name());
       }
     }
     if (includeStubs) {

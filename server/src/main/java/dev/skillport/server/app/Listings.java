@@ -3,6 +3,9 @@ package dev.skillport.server.app;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.SessionView;
+import dev.skillport.registry.ToolNames;
+import dev.skillport.runtime.CallRouter;
+import dev.skillport.runtime.SessionState;
 import dev.skillport.server.listing.ToolListing;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +15,7 @@ import java.util.List;
  * without the session tools (listed only while {@link SessionTools#listedIn} holds). They are made
  * from the core tools' definitions alone, before any tool runs.
  */
-final class Listings {
+final class Listings implements CallRouter.Naming {
   private final CatalogHolder catalog;
   // Null when the service has no session tools; then the extended listings are null too.
   private final SessionTools sessionTools;
@@ -53,11 +56,21 @@ final class Listings {
   }
 
   /** The listing a stateless request with {@code state} sees now. */
-  ToolListing stateless(SessionState state) {
+  ToolListing statelessListing(SessionState state) {
     if (sessionTools != null && sessionTools.listedIn(catalog.current(), state.view())) {
       return statelessExtended;
     }
     return stateless;
+  }
+
+  @Override
+  public ToolNames session(SessionView view) {
+    return of(view).names();
+  }
+
+  @Override
+  public ToolNames stateless(SessionState state) {
+    return statelessListing(state).names();
   }
 
   /** Forgets what the session-era listings keep for {@code view} (its session closed). */

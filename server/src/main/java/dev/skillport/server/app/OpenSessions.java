@@ -4,6 +4,7 @@ import dev.skillport.api.skill.Skill;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
+import dev.skillport.runtime.SessionState;
 import dev.skillport.server.bridge.BridgeOutcome;
 import dev.skillport.server.bridge.BridgeRuntime;
 import java.util.ArrayList;

@@ -10,6 +10,7 @@ import dev.skillport.registry.SessionView;
 import dev.skillport.runtime.CallMeta;
 import dev.skillport.runtime.CallOutcome;
 import dev.skillport.runtime.CapabilityRequiredException;
+import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.UnknownToolException;
 import dev.skillport.runtime.jobs.JobScheduler;
 import java.util.List;

@@ -18,17 +18,17 @@ import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.InvalidCursorException;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
-import dev.skillport.registry.ToolResolution;
 import dev.skillport.runtime.BridgedTools;
 import dev.skillport.runtime.CallGuard;
 import dev.skillport.runtime.CallMeta;
 import dev.skillport.runtime.CallOutcome;
+import dev.skillport.runtime.CallRouter;
 import dev.skillport.runtime.CallStats;
 import dev.skillport.runtime.CapabilityRequiredException;
 import dev.skillport.runtime.CurrentBindings;
 import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.runtime.ScriptToolRunner;
-import dev.skillport.runtime.ToolBindings;
+import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.ToolCalls;
 import dev.skillport.runtime.ToolRunner;
 import dev.skillport.runtime.UnknownToolException;
@@ -40,7 +40,6 @@ import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.bridge.BridgeRuntime;
 import dev.skillport.server.listing.ToolListing;
 import dev.skillport.server.plugins.HostAdapters;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -80,7 +79,6 @@ public final class SkillportService {
   private final JobScheduler jobs;
   private final ToolCalls toolCalls;
   private final List<String> preload;
-  private final CoreTools coreTools;
   // Null when no session tools were given.
   private final SessionTools sessionTools;
   private final Listings listings;
@@ -89,7 +87,7 @@ public final class SkillportService {
   private final BridgeRuntime bridges;
   private final HostAdapters hosts;
   private final List<Runnable> catalogListeners = new CopyOnWriteArrayList<>();
-  private final StatelessTools statelessTools;
+  private final CallRouter router;
   private final StateSigner signer;
   private final ListingPolicy listingPolicy;
   private final int autoListingThreshold;
@@ -152,8 +150,18 @@ public final class SkillportService {
     this.sessionTools = b.sessionTools == null ? null : b.sessionTools.create(catalog, jobs);
     this.listings = new Listings(catalog, sessionTools, b.pageSize);
     this.sessions = new OpenSessions(catalog, bridges);
-    this.coreTools = new CoreTools(catalog, bindings, listings, sessions, jobs, hosts);
-    this.statelessTools = new StatelessTools(catalog, signer, sessions, listings, hosts);
+    CoreTools coreTools = new CoreTools(catalog, bindings, listings, sessions, jobs, hosts);
+    StatelessTools statelessTools = new StatelessTools(catalog, signer, sessions, listings, hosts);
+    this.router =
+        new CallRouter(
+            catalog,
+            listings,
+            bindings,
+            toolCalls,
+            jobs,
+            new PlatformCalls(coreTools, statelessTools, sessionTools),
+            statelessTools::activates,
+            hosts::refusal);
     // Locals, so the listener does not carry this service out of its constructor.
     OpenSessions open = sessions;
     List<Runnable> listeners = catalogListeners;
@@ -263,18 +271,6 @@ public final class SkillportService {
     public SkillportService build() {
       return new SkillportService(this);
     }
-  }
-
-  /** Whether job {@code id} is unknown, unowned, or owned by {@code principal}. */
-  private boolean ownedByCaller(String id, String principal) {
-    JobScheduler scheduler = jobs;
-    if (scheduler == null || id.isEmpty()) {
-      return true;
-    }
-    return scheduler
-        .status(id)
-        .map(job -> job.owner() == null || job.owner().equals(principal))
-        .orElse(true);
   }
 
   /** The key that signs state handed to stateless clients. */
@@ -415,7 +411,7 @@ public final class SkillportService {
       sessions.prepareListed(session.isStateless() ? session.listedView() : session.view());
     }
     if (session.isStateless()) {
-      ToolListing listing = listings.stateless(session);
+      ToolListing listing = listings.statelessListing(session);
       return new ListedPage(listing, listing.page(catalog(), session.listedView(), cursor));
     }
     ToolListing listing = listings.of(session.view());
@@ -450,15 +446,7 @@ public final class SkillportService {
   public CallOutcome call(
       SessionState session, String name, JsonNode arguments, ToolContext ctx, CallMeta meta)
       throws UnknownToolException, CapabilityRequiredException {
-    long start = System.nanoTime();
-    String word = "UNKNOWN_TOOL";
-    try {
-      CallOutcome outcome = dispatch(catalog(), session, name, arguments, ctx, meta);
-      word = outcome.auditWord();
-      return outcome;
-    } finally {
-      audit(meta, name, arguments, Duration.ofNanos(System.nanoTime() - start), word);
-    }
+    return router.call(session, name, arguments, ctx, meta);
   }
 
   /** The {@code CallToolResult} a client is sent for {@code outcome}. */
@@ -503,239 +491,7 @@ public final class SkillportService {
    * to check the HTTP headers that mirror its arguments).
    */
   public java.util.Optional<JsonNode> inputSchemaOf(SessionState session, String name) {
-    return resolve(catalog(), session, name).declared().map(ToolSpec::inputSchema);
-  }
-
-  /** One finished call: to the in-memory statistics and to the guard's audit trail. */
-  private void audit(CallMeta meta, String tool, JsonNode args, Duration took, String outcome) {
-    toolCalls.audit(meta, tool, args, took, outcome);
-  }
-
-  /** What a called name stands for, for a session or for a stateless request. */
-  private ToolResolution resolve(Catalog snapshot, SessionState session, String name) {
-    if (!session.isStateless()) {
-      return listings.of(session.view()).resolve(snapshot, session.view(), name);
-    }
-    ToolResolution listed =
-        listings.stateless(session).resolve(snapshot, session.listedView(), name);
-    // Not listed: any reachable skill's tool by its qualified name.
-    return listed.accept(
-        new ToolResolution.Visitor<ToolResolution, RuntimeException>() {
-          @Override
-          public ToolResolution core(ToolResolution.Core core) {
-            return core;
-          }
-
-          @Override
-          public ToolResolution tool(ToolResolution.Tool tool) {
-            return tool;
-          }
-
-          @Override
-          public ToolResolution groupNotActive(ToolResolution.GroupNotActive group) {
-            return group;
-          }
-
-          @Override
-          public ToolResolution skillNotLoaded(ToolResolution.SkillNotLoaded skill) {
-            return reachable(skill);
-          }
-
-          @Override
-          public ToolResolution notFound(ToolResolution.NotFound notFound) {
-            return reachable(notFound);
-          }
-
-          private ToolResolution reachable(ToolResolution otherwise) {
-            ToolResolution found = ToolListing.resolveQualified(snapshot, session.view(), name);
-            return found.owner().isPresent() ? found : otherwise;
-          }
-        });
-  }
-
-  /** A call on one catalog snapshot, from resolving the name to the handler's result. */
-  private CallOutcome dispatch(
-      Catalog snapshot,
-      SessionState session,
-      String name,
-      JsonNode arguments,
-      ToolContext ctx,
-      CallMeta meta)
-      throws UnknownToolException, CapabilityRequiredException {
-    ToolResolution resolution = resolve(snapshot, session, name);
-    if (resolution instanceof ToolResolution.NotFound) {
-      throw unknownTool(session, name);
-    }
-    if (arguments != null && !arguments.isNull() && !arguments.isObject()) {
-      return CallOutcome.refused(
-          ToolFailureCode.INVALID_ARGUMENTS, "arguments must be a JSON object", null);
-    }
-    return dispatch(snapshot, session, resolution, objectOrEmpty(arguments), ctx, meta, null);
-  }
-
-  private static UnknownToolException unknownTool(SessionState session, String name) {
-    return new UnknownToolException(
-        name,
-        session.isStateless()
-            ? "call search_tools or search_skills to find a tool, then call it by the name"
-                + " load_skill shows (with call_tool when it is not listed)"
-            : "call search_tools or search_skills to find a tool, then load_skill");
-  }
-
-  private static JsonNode objectOrEmpty(JsonNode arguments) {
-    return arguments == null || arguments.isNull() ? NODES.objectNode() : arguments;
-  }
-
-  /**
-   * A resolved call with its arguments already checked to be an object; {@code resolution} is not
-   * {@link ToolResolution.NotFound}.
-   */
-  private CallOutcome dispatch(
-      Catalog snapshot,
-      SessionState session,
-      ToolResolution resolution,
-      JsonNode args,
-      ToolContext ctx,
-      CallMeta meta,
-      String groupHandle)
-      throws CapabilityRequiredException {
-    return resolution.accept(
-        new ToolResolution.Visitor<CallOutcome, CapabilityRequiredException>() {
-          @Override
-          public CallOutcome core(ToolResolution.Core core) throws CapabilityRequiredException {
-            return callCore(snapshot, session, core.tool().name(), args, ctx, meta);
-          }
-
-          @Override
-          public CallOutcome tool(ToolResolution.Tool tool) throws CapabilityRequiredException {
-            return callBound(bindings.of(snapshot), tool.skill(), tool.tool(), args, ctx, meta);
-          }
-
-          @Override
-          public CallOutcome groupNotActive(ToolResolution.GroupNotActive g)
-              throws CapabilityRequiredException {
-            if (!session.isStateless()) {
-              return groupNotActive(g, "\") first");
-            }
-            if (g.tool() != null
-                && statelessTools.activates(
-                    groupHandle, g.skill().name(), g.group(), meta.principal())) {
-              return callBound(bindings.of(snapshot), g.skill(), g.tool(), args, ctx, meta);
-            }
-            return groupNotActive(g, "\") and pass its group_handle to call_tool");
-          }
-
-          private CallOutcome groupNotActive(ToolResolution.GroupNotActive g, String hintEnd) {
-            return CallOutcome.refused(
-                ToolFailureCode.GROUP_NOT_ACTIVATED,
-                "group '" + g.group() + "' of skill '" + g.skill().name() + "' is not active",
-                "call activate_tool_group(\""
-                    + g.group()
-                    + "\", skill_name=\""
-                    + g.skill().name()
-                    + hintEnd);
-          }
-
-          @Override
-          public CallOutcome skillNotLoaded(ToolResolution.SkillNotLoaded s) {
-            if (session.isStateless()) {
-              String why = hosts.refusal(s.skill()).orElse("it is " + s.skill().state().label());
-              return CallOutcome.refused(
-                  ToolFailureCode.SKILL_NOT_AVAILABLE,
-                  "skill '" + s.skill().name() + "' cannot be called: " + why,
-                  "search_skills shows the skills this server runs");
-            }
-            return CallOutcome.refused(
-                ToolFailureCode.SKILL_NOT_LOADED,
-                "skill '" + s.skill().name() + "' is not loaded in this session",
-                "call load_skill(\"" + s.skill().name() + "\") first");
-          }
-
-          @Override
-          public CallOutcome notFound(ToolResolution.NotFound notFound) {
-            throw new IllegalStateException("an unknown tool is refused before dispatch");
-          }
-        });
-  }
-
-  /** A core tool (or a session's extra tool listed among them) on the call's snapshot. */
-  private CallOutcome callCore(
-      Catalog snapshot,
-      SessionState session,
-      String coreName,
-      JsonNode args,
-      ToolContext ctx,
-      CallMeta meta)
-      throws CapabilityRequiredException {
-    if (session.isStateless() && coreName.equals(StatelessTools.CALL_TOOL)) {
-      return callThrough(snapshot, session, args, ctx, meta);
-    }
-    if (session.isStateless() && statelessTools.has(coreName)) {
-      return completed(statelessTools.call(coreName, snapshot, session, args, meta.principal()));
-    }
-    if ((coreName.equals("jobs_get_status") || coreName.equals("jobs_cancel"))
-        && !ownedByCaller(args.path("job_id").asText(""), meta.principal())) {
-      // Where callers authenticate, another caller's job reads as no job at all.
-      String id = args.path("job_id").asText("");
-      return CallOutcome.refused(
-          ToolFailureCode.JOB_NOT_FOUND,
-          "no job with id '" + id + "'",
-          "job ids come from an async call's result");
-    }
-    SessionTools extra = sessionTools;
-    if (extra != null && !coreTools.has(coreName)) {
-      return completed(extra.call(coreName, session, args, ctx, meta, this::call));
-    }
-    return completed(coreTools.call(coreName, snapshot, session, args, ctx));
-  }
-
-  private static CallOutcome completed(ToolResult result) {
-    return new CallOutcome.Completed(result, null);
-  }
-
-  /** A skill's active tool: refused by the guard, queued as a job or task, or run now. */
-  private CallOutcome callBound(
-      ToolBindings bound, Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx, CallMeta meta)
-      throws CapabilityRequiredException {
-    return toolCalls.call(bound, skill, tool, args, ctx, meta);
-  }
-
-  /**
-   * {@code call_tool}: calls the named catalog tool exactly as a direct call would, and reports the
-   * called tool and its annotations in the result's {@code _meta}.
-   */
-  private CallOutcome callThrough(
-      Catalog snapshot, SessionState session, JsonNode args, ToolContext ctx, CallMeta meta)
-      throws CapabilityRequiredException {
-    JsonNode target = args.get("name");
-    if (target == null || !target.isTextual() || target.asText().isBlank()) {
-      return CallOutcome.refused(
-          ToolFailureCode.INVALID_ARGUMENTS, "name (a qualified tool name) is required", null);
-    }
-    if (target.asText().equals(StatelessTools.CALL_TOOL)) {
-      return CallOutcome.refused(
-          ToolFailureCode.INVALID_ARGUMENTS, "call_tool cannot call itself", null);
-    }
-    JsonNode inner = args.get("arguments");
-    if (inner != null && !inner.isNull() && !inner.isObject()) {
-      return CallOutcome.refused(
-          ToolFailureCode.INVALID_ARGUMENTS, "arguments must be a JSON object", null);
-    }
-    String handle =
-        args.path("group_handle").isTextual() ? args.get("group_handle").asText() : null;
-    ToolResolution resolution = resolve(snapshot, session, target.asText());
-    if (resolution instanceof ToolResolution.NotFound) {
-      UnknownToolException e = unknownTool(session, target.asText());
-      return CallOutcome.refused(ToolFailureCode.ACTION_NOT_FOUND, e.getMessage(), e.hint());
-    }
-    CallOutcome outcome =
-        dispatch(snapshot, session, resolution, objectOrEmpty(inner), ctx, meta, handle);
-    ToolSpec declared = resolution.declared().orElse(null);
-    return new CallOutcome.Delegated(
-        outcome,
-        target.asText(),
-        declared == null ? null : resolution.owner().orElseThrow().name(),
-        declared);
+    return router.declared(session, name).map(ToolSpec::inputSchema);
   }
 
   /**

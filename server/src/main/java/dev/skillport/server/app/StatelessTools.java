@@ -15,6 +15,9 @@ import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.ListedTool;
+import dev.skillport.registry.ToolNames;
+import dev.skillport.runtime.CallRouter;
+import dev.skillport.runtime.SessionState;
 import dev.skillport.server.bridge.BridgeOutcome;
 import dev.skillport.server.listing.ToolListing;
 import dev.skillport.server.plugins.HostAdapters;
@@ -37,7 +40,7 @@ import java.util.Set;
  * there and are not listed.
  */
 final class StatelessTools {
-  static final String CALL_TOOL = "call_tool";
+  static final String CALL_TOOL = CallRouter.CALL_TOOL;
   static final String LOAD_SKILL = "load_skill";
   static final String ACTIVATE_GROUP = "activate_tool_group";
 
@@ -216,7 +219,7 @@ final class StatelessTools {
       }
       for (ToolSpec tool : skill.tools()) {
         String listed = callNames.get(name + "/" + tool.name());
-        String callName = listed != null ? listed : name + ToolListing.QUALIFIER + tool.name();
+        String callName = listed != null ? listed : name + ToolNames.QUALIFIER + tool.name();
         anyUnlisted |= listed == null;
         registered.add(callName);
         ObjectNode t = tools.addObject();
@@ -324,7 +327,7 @@ final class StatelessTools {
     ArrayNode tools = out.putArray("tools");
     for (String toolName : spec.tools()) {
       String listed = callNames.get(owner.name() + "/" + toolName);
-      tools.add(listed != null ? listed : owner.name() + ToolListing.QUALIFIER + toolName);
+      tools.add(listed != null ? listed : owner.name() + ToolNames.QUALIFIER + toolName);
     }
     out.put("group_handle", handle);
     out.put(
@@ -338,7 +341,7 @@ final class StatelessTools {
   /** {@code skill/tool} → the name the tool is listed under for stateless clients. */
   private Map<String, String> callNames(Catalog catalog, SessionState state) {
     Map<String, String> out = new HashMap<>();
-    for (ListedTool t : listings.stateless(state).all(catalog, state.listedView())) {
+    for (ListedTool t : listings.statelessListing(state).all(catalog, state.listedView())) {
       if (t.kind() == ListedTool.Kind.TOOL) {
         out.put(t.skill() + "/" + t.spec().name(), t.name());
       }

@@ -10,35 +10,30 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.skillport.api.skill.Execution;
 import dev.skillport.api.skill.GroupSpec;
 import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
 import dev.skillport.api.skill.ToolAnnotations;
-import dev.skillport.api.skill.ToolBinding;
 import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.InvalidCursorException;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
-import dev.skillport.registry.ToolResolution;
+import dev.skillport.registry.ToolNames;
 import dev.skillport.runtime.secrets.Redactor;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
- * Assembles and pages a session's {@code tools/list}: core tools, the session's loaded tools, one
- * stub per inactive group of a loaded skill, one stub per discoverable skill not loaded. The
- * assembled list is cached per session and rebuilt when the session or the catalog changes.
+ * Renders and pages a session's {@code tools/list}: core tools, the session's loaded tools, one
+ * stub per inactive group of a loaded skill, one stub per discoverable skill not loaded. Which
+ * entries are listed, and under which names, is {@link ToolNames}'s to say; this class gives each
+ * its wire object. The rendered list is cached per session and rebuilt when the session or the
+ * catalog changes.
  *
  * <p>A stateless listing serves the 2026-07-28 era, where loading changes no list: it lists the
  * core tools and the view's loaded tools only, in the same deterministic order (core tools, then
@@ -52,19 +47,14 @@ import java.util.stream.Collectors;
  */
 public final class ToolListing {
   private static final ObjectMapper JSON = new ObjectMapper();
-  public static final String GROUP_STUB_PREFIX = "__group__";
-  public static final String SKILL_STUB_PREFIX = "__skill__";
-  public static final String QUALIFIER = "__";
-
-  private static final Pattern LISTABLE = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final String CURSOR_PREFIX = "o:";
 
-  private final Map<String, CoreTool> coreByName;
+  private final ToolNames names;
   private final int pageSize;
   private final boolean stubs;
   private final Cache<SessionView, Entries> cache;
-  private final List<ListedTool> coreEntries;
+  private final Map<String, ListedTool> coreEntries;
   private volatile Rendered rendered = new Rendered(Long.MIN_VALUE);
   // Each entry's JSON text, by its wire object (compared by identity, dropped with it): written
   // once per catalog generation, then copied as bytes into every listing that shows it.
@@ -88,13 +78,11 @@ public final class ToolListing {
     if (pageSize < 1) {
       throw new IllegalArgumentException("pageSize must be >= 1");
     }
-    Map<String, CoreTool> byName = new LinkedHashMap<>();
-    coreTools.forEach(t -> byName.put(t.name(), t));
-    this.coreByName = Map.copyOf(byName);
+    this.names = new ToolNames(coreTools, stubs);
     this.pageSize = pageSize;
     this.stubs = stubs;
     this.cache = Caffeine.newBuilder().weakKeys().maximumSize(100_000).build();
-    List<ListedTool> core = new ArrayList<>();
+    Map<String, ListedTool> core = new HashMap<>();
     for (CoreTool tool : coreTools) {
       ObjectNode wire = NODES.objectNode();
       wire.put("name", tool.name());
@@ -103,9 +91,15 @@ public final class ToolListing {
       if (tool.annotations() != null) {
         wire.set("annotations", tool.annotations());
       }
-      core.add(new ListedTool(tool.name(), ListedTool.Kind.CORE, null, null, null, wire));
+      core.put(
+          tool.name(), new ListedTool(tool.name(), ListedTool.Kind.CORE, null, null, null, wire));
     }
-    this.coreEntries = List.copyOf(core);
+    this.coreEntries = Map.copyOf(core);
+  }
+
+  /** The names this listing lists its entries under, and what a called name resolves to. */
+  public ToolNames names() {
+    return names;
   }
 
   /**
@@ -160,83 +154,7 @@ public final class ToolListing {
   /** Forgets a session's cached listing (the cache also forgets views no longer referenced). */
   public void invalidate(SessionView view) {
     cache.invalidate(view);
-  }
-
-  /**
-   * Resolves a called name: the exact listed name, then {@code <skill>__<tool>} (hyphen or
-   * underscore skill form), then a bare name among the session's loaded tools.
-   */
-  public ToolResolution resolve(Catalog catalog, SessionView view, String name) {
-    Objects.requireNonNull(name, "name");
-    Entries entries = entries(catalog, view);
-    ListedTool listed = entries.byName.get(name);
-    if (listed != null) {
-      return switch (listed.kind()) {
-        case CORE -> new ToolResolution.Core(coreByName.get(name));
-        case TOOL ->
-            new ToolResolution.Tool(catalog.skill(listed.skill()).orElseThrow(), listed.spec());
-        case GROUP_STUB ->
-            new ToolResolution.GroupNotActive(
-                catalog.skill(listed.skill()).orElseThrow(), listed.group(), null);
-        case SKILL_STUB ->
-            new ToolResolution.SkillNotLoaded(catalog.skill(listed.skill()).orElseThrow());
-      };
-    }
-    ToolResolution qualified = qualified(catalog, view, name);
-    if (qualified != null) {
-      return qualified;
-    }
-    ToolResolution found = null;
-    for (String skillName : view.loadedSkills()) {
-      Skill skill = catalog.skill(skillName).orElse(null);
-      if (skill == null || skill.state() != SkillState.AVAILABLE) {
-        continue;
-      }
-      ToolSpec tool = skill.tool(name).orElse(null);
-      if (tool != null) {
-        if (found != null) {
-          return new ToolResolution.NotFound(name);
-        }
-        found = active(view, skill, tool);
-      }
-    }
-    return found != null ? found : new ToolResolution.NotFound(name);
-  }
-
-  /**
-   * Resolves a qualified name ({@code <skill>__<tool>}, hyphen or underscore skill form) against
-   * {@code view} without assembling its listing, for views too large to list (every skill of a
-   * catalog); core tools and bare names are not resolved here.
-   */
-  public static ToolResolution resolveQualified(Catalog catalog, SessionView view, String name) {
-    Objects.requireNonNull(name, "name");
-    ToolResolution qualified = qualified(catalog, view, name);
-    return qualified != null ? qualified : new ToolResolution.NotFound(name);
-  }
-
-  /** {@code name} as {@code <skill>__<tool>} of a skill that has the tool, else null. */
-  private static ToolResolution qualified(Catalog catalog, SessionView view, String name) {
-    int sep = name.indexOf(QUALIFIER);
-    if (sep <= 0 || sep + QUALIFIER.length() >= name.length()) {
-      return null;
-    }
-    Skill skill = catalog.skill(name.substring(0, sep)).orElse(null);
-    ToolSpec tool =
-        skill == null ? null : skill.tool(name.substring(sep + QUALIFIER.length())).orElse(null);
-    if (tool == null) {
-      return null;
-    }
-    if (!view.isLoaded(skill.name()) || skill.state() != SkillState.AVAILABLE) {
-      return new ToolResolution.SkillNotLoaded(skill);
-    }
-    return active(view, skill, tool);
-  }
-
-  private static ToolResolution active(SessionView view, Skill skill, ToolSpec tool) {
-    if (tool.group() != null && !view.activeGroups(skill.name()).contains(tool.group())) {
-      return new ToolResolution.GroupNotActive(skill, tool.group(), tool);
-    }
-    return new ToolResolution.Tool(skill, tool);
+    names.forget(view);
   }
 
   private Entries entries(Catalog catalog, SessionView view) {
@@ -250,92 +168,42 @@ public final class ToolListing {
     return built;
   }
 
+  /** The entries {@code view} lists, each with its wire object of this catalog generation. */
   private Entries build(Catalog catalog, SessionView view, long version) {
     Rendered wires = rendered(catalog.generation());
-    List<ListedTool> out = new ArrayList<>(coreEntries);
-    List<String> unlistable = new ArrayList<>();
-
-    List<Skill> loaded = new ArrayList<>();
-    for (String name : view.loadedSkills()) {
-      catalog.skill(name).filter(s -> s.state() == SkillState.AVAILABLE).ifPresent(loaded::add);
+    ToolNames.Named named = names.named(catalog, view);
+    List<ListedTool> out = new ArrayList<>(named.entries().size());
+    for (ToolNames.Name name : named.entries()) {
+      out.add(
+          switch (name.kind()) {
+            case CORE -> coreEntries.get(name.name());
+            case TOOL ->
+                new ListedTool(
+                    name.name(),
+                    name.kind(),
+                    name.skill(),
+                    name.group(),
+                    name.spec(),
+                    wires.tool(name.name(), name.skill(), name.spec(), stubs));
+            case GROUP_STUB ->
+                new ListedTool(
+                    name.name(),
+                    name.kind(),
+                    name.skill(),
+                    name.group(),
+                    null,
+                    wires.groupStub(name.name(), catalog, name.skill(), name.group()));
+            case SKILL_STUB ->
+                new ListedTool(
+                    name.name(),
+                    name.kind(),
+                    name.skill(),
+                    null,
+                    null,
+                    wires.skillStub(name.name(), catalog, name.skill()));
+          });
     }
-    Map<String, Integer> bareCounts = new HashMap<>();
-    loaded.forEach(s -> s.tools().forEach(t -> bareCounts.merge(t.name(), 1, Integer::sum)));
-
-    List<ListedTool> groupStubs = new ArrayList<>();
-    Map<String, Integer> groupCounts = new HashMap<>();
-    for (Skill skill : loaded) {
-      Set<String> active = view.activeGroups(skill.name());
-      skill.groups().stream()
-          .filter(g -> !active.contains(g.name()))
-          .forEach(g -> groupCounts.merge(g.name(), 1, Integer::sum));
-    }
-    for (Skill skill : loaded) {
-      Set<String> active = view.activeGroups(skill.name());
-      for (ToolSpec tool : skill.tools()) {
-        if (tool.group() != null && !active.contains(tool.group())) {
-          continue;
-        }
-        boolean bare =
-            bareCounts.get(tool.name()) == 1
-                && !coreByName.containsKey(tool.name())
-                && !tool.name().startsWith(QUALIFIER)
-                // A bridged server's tool always carries its skill's name: a third party's name
-                // must neither shadow nor be shadowed, and must not change as other skills load.
-                && !(tool.binding() instanceof ToolBinding.Bridge);
-        String listedName = bare ? tool.name() : skill.name() + QUALIFIER + tool.name();
-        if (!LISTABLE.matcher(listedName).matches()) {
-          unlistable.add(skill.name() + "/" + tool.name());
-          continue;
-        }
-        out.add(
-            new ListedTool(
-                listedName,
-                ListedTool.Kind.TOOL,
-                skill.name(),
-                tool.group(),
-                tool,
-                wires.tool(listedName, skill, tool, stubs)));
-      }
-      for (GroupSpec group : skill.groups()) {
-        if (!stubs || active.contains(group.name())) {
-          continue;
-        }
-        String stubName =
-            GROUP_STUB_PREFIX
-                + (groupCounts.get(group.name()) == 1
-                    ? group.name()
-                    : skill.name() + QUALIFIER + group.name());
-        if (!LISTABLE.matcher(stubName).matches()) {
-          unlistable.add(skill.name() + "/group " + group.name());
-          continue;
-        }
-        groupStubs.add(
-            new ListedTool(
-                stubName,
-                ListedTool.Kind.GROUP_STUB,
-                skill.name(),
-                group.name(),
-                null,
-                wires.groupStub(stubName, skill, group)));
-      }
-    }
-    out.addAll(groupStubs);
-
-    if (stubs) {
-      SkillStubs all = wires.skillStubs(catalog);
-      for (ListedTool stub : all.entries) {
-        if (!view.isLoaded(stub.skill())) {
-          out.add(stub);
-        }
-      }
-      for (String name : all.unlistable) {
-        if (!view.isLoaded(name)) {
-          unlistable.add(name);
-        }
-      }
-    }
-    return new Entries(catalog.generation(), version, out, unlistable, this::json);
+    return new Entries(catalog.generation(), version, out, named.unlistable(), this::json);
   }
 
   /** The wire objects of one catalog generation, a new set when the generation changes. */
@@ -356,72 +224,40 @@ public final class ToolListing {
     final long generation;
     private final Map<String, ObjectNode> tools = new ConcurrentHashMap<>();
     private final Map<String, ObjectNode> groupStubs = new ConcurrentHashMap<>();
-    private volatile SkillStubs skillStubs;
+    private final Map<String, ObjectNode> skillStubs = new ConcurrentHashMap<>();
 
     Rendered(long generation) {
       this.generation = generation;
     }
 
-    ObjectNode tool(String listedName, Skill skill, ToolSpec tool, boolean simplify) {
+    ObjectNode tool(String listedName, String skill, ToolSpec tool, boolean simplify) {
       return tools.computeIfAbsent(
-          skill.name() + '/' + tool.name() + '/' + listedName,
+          skill + '/' + tool.name() + '/' + listedName,
           k -> toolWire(listedName, skill, tool, simplify));
     }
 
-    ObjectNode groupStub(String stubName, Skill skill, GroupSpec group) {
+    ObjectNode groupStub(String stubName, Catalog catalog, String skill, String group) {
       return groupStubs.computeIfAbsent(
-          skill.name() + '/' + stubName, k -> groupStubWire(stubName, skill, group));
+          skill + '/' + stubName,
+          k -> {
+            Skill owner = catalog.skill(skill).orElseThrow();
+            GroupSpec spec =
+                owner.groups().stream()
+                    .filter(g -> g.name().equals(group))
+                    .findFirst()
+                    .orElseThrow();
+            return groupStubWire(stubName, owner, spec);
+          });
     }
 
-    /** The stub of every skill a session may list while it has not loaded it. */
-    SkillStubs skillStubs(Catalog catalog) {
-      SkillStubs built = skillStubs;
-      if (built == null) {
-        built = SkillStubs.of(catalog);
-        skillStubs = built;
-      }
-      return built;
-    }
-  }
-
-  /** Skill stubs in catalog order, and the skills whose stub name cannot be listed. */
-  private static final class SkillStubs {
-    final List<ListedTool> entries;
-    final List<String> unlistable;
-
-    private SkillStubs(List<ListedTool> entries, List<String> unlistable) {
-      this.entries = List.copyOf(entries);
-      this.unlistable = List.copyOf(unlistable);
-    }
-
-    static SkillStubs of(Catalog catalog) {
-      List<ListedTool> entries = new ArrayList<>();
-      List<String> unlistable = new ArrayList<>();
-      for (Skill skill : catalog.skills()) {
-        if (skill.state() != SkillState.AVAILABLE
-            || !skill.manifest().extensions().discovery().allowImplicitInvocation()) {
-          continue;
-        }
-        String stubName = SKILL_STUB_PREFIX + skill.name();
-        if (!LISTABLE.matcher(stubName).matches()) {
-          unlistable.add(skill.name());
-          continue;
-        }
-        entries.add(
-            new ListedTool(
-                stubName,
-                ListedTool.Kind.SKILL_STUB,
-                skill.name(),
-                null,
-                null,
-                skillStubWire(stubName, skill)));
-      }
-      return new SkillStubs(entries, unlistable);
+    ObjectNode skillStub(String stubName, Catalog catalog, String skill) {
+      return skillStubs.computeIfAbsent(
+          stubName, k -> skillStubWire(stubName, catalog.skill(skill).orElseThrow()));
     }
   }
 
   private static ObjectNode toolWire(
-      String listedName, Skill skill, ToolSpec tool, boolean simplify) {
+      String listedName, String skill, ToolSpec tool, boolean simplify) {
     ObjectNode wire = NODES.objectNode();
     wire.put("name", listedName);
     wire.put("description", tool.description());
@@ -437,7 +273,7 @@ public final class ToolListing {
       wire.set("annotations", annotations);
     }
     ObjectNode dcc = NODES.objectNode();
-    dcc.put("skill", skill.name());
+    dcc.put("skill", skill);
     if (tool.group() != null) {
       dcc.put("group", tool.group());
     }
@@ -593,7 +429,6 @@ public final class ToolListing {
     final long generation;
     final long version;
     final List<ListedTool> tools;
-    final Map<String, ListedTool> byName;
     final List<String> unlistable;
     private final Function<ListedTool, RawJson> text;
     // Each entry's JSON text, looked up when the listing is first paged rather than on every page
@@ -610,9 +445,6 @@ public final class ToolListing {
       this.version = version;
       this.tools = List.copyOf(tools);
       this.text = text;
-      this.byName =
-          this.tools.stream()
-              .collect(Collectors.toMap(ListedTool::name, t -> t, (a, b) -> a, HashMap::new));
       this.unlistable = List.copyOf(unlistable);
     }
 

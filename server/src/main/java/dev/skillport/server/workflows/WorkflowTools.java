@@ -23,11 +23,11 @@ import dev.skillport.runtime.CallMeta;
 import dev.skillport.runtime.CallOutcome;
 import dev.skillport.runtime.CapabilityRequiredException;
 import dev.skillport.runtime.ClientReplies;
+import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.UnknownToolException;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.JobStatus;
-import dev.skillport.server.app.SessionState;
 import dev.skillport.server.app.SessionTools;
 import dev.skillport.workflows.InlineWorkflow;
 import dev.skillport.workflows.RunClient;
@@ -333,7 +333,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   private ToolResult stepResult(CallOutcome outcome, ToolContext ctx) {
     JobRecord queued = queuedJob(outcome);
     if (queued == null) {
-      return ranResult(outcome);
+      return outcome.ranResult().orElseThrow();
     }
     String jobId = queued.id();
     CompletableFuture<JobRecord> done = jobs.completion(jobId).orElse(null);
@@ -407,32 +407,6 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
 
   private static ToolResult errorResult(ToolFailureCode code, String message) {
     return ToolResult.failure(code, message, null);
-  }
-
-  /** What a call that did not become a job produced, through {@code call_tool} too. */
-  private static ToolResult ranResult(CallOutcome outcome) {
-    return outcome.accept(
-        new CallOutcome.Visitor<ToolResult>() {
-          @Override
-          public ToolResult completed(CallOutcome.Completed completed) {
-            return completed.result();
-          }
-
-          @Override
-          public ToolResult queued(CallOutcome.Queued queued) {
-            throw new IllegalStateException("a queued call has no result yet");
-          }
-
-          @Override
-          public ToolResult refused(CallOutcome.Refused refused) {
-            return refused.result();
-          }
-
-          @Override
-          public ToolResult delegated(CallOutcome.Delegated delegated) {
-            return delegated.outcome().accept(this);
-          }
-        });
   }
 
   /**

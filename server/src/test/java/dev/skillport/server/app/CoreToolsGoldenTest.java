@@ -19,6 +19,7 @@ import dev.skillport.registry.CatalogHolder;
 import dev.skillport.runtime.CallMeta;
 import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.runtime.ScriptToolRunner;
+import dev.skillport.runtime.SessionState;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;

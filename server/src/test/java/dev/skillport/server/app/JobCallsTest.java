@@ -19,6 +19,7 @@ import dev.skillport.runtime.CallMeta;
 import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.runtime.ScriptPolicy;
 import dev.skillport.runtime.ScriptToolRunner;
+import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.MvStoreJobStore;
 import java.io.IOException;

@@ -15,6 +15,7 @@ import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.runtime.ScriptToolRunner;
+import dev.skillport.runtime.SessionState;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -23,6 +23,7 @@ import dev.skillport.runtime.CallMeta;
 import dev.skillport.runtime.CallOutcome;
 import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.runtime.ScriptToolRunner;
+import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.UnknownToolException;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobStatus;

@@ -20,6 +20,7 @@ import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.runtime.ScriptToolRunner;
+import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.ToolBindings;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -12,7 +12,6 @@ import dev.skillport.registry.InvalidCursorException;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.TestSkills;
-import dev.skillport.registry.ToolResolution;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -178,49 +177,6 @@ class ToolListingTest {
         .isInstanceOf(InvalidCursorException.class);
     assertThatThrownBy(() -> listing.page(catalog, new SessionView(), "bzo5OTk5"))
         .isInstanceOf(InvalidCursorException.class);
-  }
-
-  @Test
-  void resolve_followsDocumentedOrder() {
-    ToolListing listing = new ToolListing(CORE, 100);
-    SessionView view = new SessionView();
-    view.load(catalog, List.of("alpha", "beta"), true);
-    assertThat(listing.resolve(catalog, view, "load_skill"))
-        .isInstanceOf(ToolResolution.Core.class);
-    assertThat(listing.resolve(catalog, view, "render")).isInstanceOf(ToolResolution.Tool.class);
-    ToolResolution qualified = listing.resolve(catalog, view, "alpha__render");
-    assertThat(qualified).isInstanceOf(ToolResolution.Tool.class);
-    assertThat(((ToolResolution.Tool) qualified).skill().name()).isEqualTo("alpha");
-    assertThat(listing.resolve(catalog, view, "beta__shared"))
-        .isInstanceOfSatisfying(
-            ToolResolution.Tool.class, t -> assertThat(t.skill().name()).isEqualTo("beta"));
-    assertThat(listing.resolve(catalog, view, "shared"))
-        .isInstanceOf(ToolResolution.NotFound.class);
-    assertThat(listing.resolve(catalog, view, "extra"))
-        .isInstanceOf(ToolResolution.GroupNotActive.class);
-    assertThat(listing.resolve(catalog, view, "__group__more"))
-        .isInstanceOf(ToolResolution.GroupNotActive.class);
-    assertThat(listing.resolve(catalog, view, "__skill__gamma"))
-        .isInstanceOf(ToolResolution.SkillNotLoaded.class);
-    assertThat(listing.resolve(catalog, view, "gamma__g1"))
-        .isInstanceOf(ToolResolution.SkillNotLoaded.class);
-    assertThat(listing.resolve(catalog, view, "nothing"))
-        .isInstanceOf(ToolResolution.NotFound.class);
-  }
-
-  @Test
-  void resolve_hyphenatedSkillInUnderscoreForm_findsTool() {
-    Catalog c =
-        TestSkills.catalog(
-            1,
-            TestSkills.named("maya-geo").tool("make").build(),
-            TestSkills.named("other").tool("make").build());
-    ToolListing listing = new ToolListing(CORE, 100);
-    SessionView view = new SessionView();
-    view.load(c, List.of("maya-geo", "other"), true);
-    assertThat(listing.resolve(c, view, "maya_geo__make"))
-        .isInstanceOfSatisfying(
-            ToolResolution.Tool.class, t -> assertThat(t.skill().name()).isEqualTo("maya-geo"));
   }
 
   @Test

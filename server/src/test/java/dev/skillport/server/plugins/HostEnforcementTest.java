@@ -19,7 +19,7 @@ import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.runtime.ScriptToolRunner;
-import dev.skillport.server.app.SessionState;
+import dev.skillport.runtime.SessionState;
 import dev.skillport.server.app.SkillportService;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.skillport.server.app;
+package dev.skillport.runtime;
 
 import dev.skillport.registry.SessionView;
 import java.util.Objects;
@@ -15,9 +15,9 @@ import java.util.function.Consumer;
  * listing policy. Nothing a request does changes either.
  */
 public final class SessionState {
-  static final String TOOLS_CHANGED = "notifications/tools/list_changed";
-  static final String PROMPTS_CHANGED = "notifications/prompts/list_changed";
-  static final String RESOURCES_CHANGED = "notifications/resources/list_changed";
+  public static final String TOOLS_CHANGED = "notifications/tools/list_changed";
+  public static final String PROMPTS_CHANGED = "notifications/prompts/list_changed";
+  public static final String RESOURCES_CHANGED = "notifications/resources/list_changed";
 
   private final SessionView view;
   private final SessionView listedView;
@@ -26,7 +26,8 @@ public final class SessionState {
   // The loaded skills when prompts and resources were last announced; they change only with it.
   private Set<String> announcedSkills;
 
-  SessionState(SessionView view, Consumer<String> notifier) {
+  /** A session's state: {@code view} is what it loaded, {@code notifier} gets method names. */
+  public SessionState(SessionView view, Consumer<String> notifier) {
     this(view, view, false, notifier);
   }
 
@@ -42,7 +43,7 @@ public final class SessionState {
   /**
    * The stateless era's shared state: {@code reachable} may be called, {@code listed} is listed.
    */
-  static SessionState stateless(SessionView reachable, SessionView listed) {
+  public static SessionState stateless(SessionView reachable, SessionView listed) {
     return new SessionState(reachable, listed, true, method -> {});
   }
 
@@ -65,7 +66,7 @@ public final class SessionState {
    * Tells the session its tools changed, and its prompts and resources too when the set of loaded
    * skills differs from the last announcement.
    */
-  void notifyListChanged() {
+  public void notifyListChanged() {
     notifier.accept(TOOLS_CHANGED);
     Set<String> now = Set.copyOf(view.loadedSkills());
     boolean skillsChanged;
@@ -80,13 +81,13 @@ public final class SessionState {
   }
 
   /** Tells the session its prompts and resources changed (a bridged server's lists). */
-  void notifyContentChanged() {
+  public void notifyContentChanged() {
     notifier.accept(PROMPTS_CHANGED);
     notifier.accept(RESOURCES_CHANGED);
   }
 
   /** Tells the session that tools, prompts and resources may all have changed (a reload). */
-  void notifyCatalogChanged() {
+  public void notifyCatalogChanged() {
     synchronized (this) {
       announcedSkills = Set.copyOf(view.loadedSkills());
     }
