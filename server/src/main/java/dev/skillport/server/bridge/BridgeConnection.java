@@ -33,6 +33,12 @@ final class BridgeConnection {
 
   private static final int STDERR_LINE_BYTES = 8 * 1024;
 
+  /**
+   * How long an exit waits for stderr to be read to its end, so a crash report quotes the last
+   * lines; a process that left a child holding stderr open is reported without waiting longer.
+   */
+  private static final Duration STDERR_DRAIN = Duration.ofSeconds(2);
+
   private final String skill;
   private final Process process;
   private final ProcessTree tree;
@@ -89,10 +95,20 @@ final class BridgeConnection {
             p -> {
               client.close();
               if (!connection.stopping) {
+                // What it wrote last, often why it ended, may still be in the pipe.
+                drained(errors);
                 onExit.accept(p.exitValue());
               }
             });
     return connection;
+  }
+
+  private static void drained(Thread reader) {
+    try {
+      reader.join(STDERR_DRAIN.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** A command written as a relative path runs from the bridge's working folder. */
