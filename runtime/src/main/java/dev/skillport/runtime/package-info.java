@@ -5,7 +5,7 @@
  * called name resolved on one catalog snapshot and handed to the tool, a platform tool or {@code
  * call_tool}, and audited; {@link dev.skillport.runtime.ToolCalls} calls a skill's tool and its
  * {@link dev.skillport.runtime.ToolRunner} runs it) and {@link dev.skillport.runtime.CallOutcome}
- * (completed, queued, refused or delegated). Jobs, child process trees and redaction are in the
- * sub-packages.
+ * (completed, queued, refused or delegated). The core tools, jobs, child process trees and
+ * redaction are in the sub-packages.
  */
 package dev.skillport.runtime;

@@ -1,11 +1,18 @@
 package dev.skillport.server.app;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.CoreTool;
+import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.ToolNames;
 import dev.skillport.runtime.CallRouter;
 import dev.skillport.runtime.SessionState;
+import dev.skillport.runtime.core.CoreTools;
+import dev.skillport.runtime.core.ListedEntries;
+import dev.skillport.runtime.core.StatelessTools;
 import dev.skillport.server.listing.ToolListing;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +22,7 @@ import java.util.List;
  * without the session tools (listed only while {@link SessionTools#listedIn} holds). They are made
  * from the core tools' definitions alone, before any tool runs.
  */
-final class Listings implements CallRouter.Naming {
+final class Listings implements CallRouter.Naming, ListedEntries {
   private final CatalogHolder catalog;
   // Null when the service has no session tools; then the extended listings are null too.
   private final SessionTools sessionTools;
@@ -71,6 +78,26 @@ final class Listings implements CallRouter.Naming {
   @Override
   public ToolNames stateless(SessionState state) {
     return statelessListing(state).names();
+  }
+
+  @Override
+  public List<ListedTool> session(Catalog snapshot, SessionView view) {
+    return of(view).all(snapshot, view);
+  }
+
+  @Override
+  public List<ListedTool> stateless(Catalog snapshot, SessionState state) {
+    return statelessListing(state).all(snapshot, state.listedView());
+  }
+
+  @Override
+  public ObjectNode shown(ListedTool tool) {
+    return ToolListing.shown(tool);
+  }
+
+  @Override
+  public ObjectNode shown(String callName, ToolSpec tool) {
+    return ToolListing.shown(callName, tool);
   }
 
   /** Forgets what the session-era listings keep for {@code view} (its session closed). */

@@ -5,6 +5,7 @@ import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
 import dev.skillport.runtime.SessionState;
+import dev.skillport.runtime.core.SkillServers;
 import dev.skillport.server.bridge.BridgeOutcome;
 import dev.skillport.server.bridge.BridgeRuntime;
 import java.util.ArrayList;
@@ -19,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * server starts when a session first needs its tools and stops when no session has its skill
  * loaded.
  */
-final class OpenSessions {
+final class OpenSessions implements SkillServers {
   private final CatalogHolder catalog;
   // Null when bridge skills do not run.
   private final BridgeRuntime bridges;
@@ -60,20 +61,9 @@ final class OpenSessions {
     }
   }
 
-  /** Whether loading {@code names} from {@code snapshot} involves a bridge skill. */
-  static boolean involvesBridge(Catalog snapshot, List<String> names) {
-    return names.stream()
-        .flatMap(n -> snapshot.loadOrder(n).stream())
-        .anyMatch(n -> snapshot.skill(n).filter(s -> s.bridge().isPresent()).isPresent());
-  }
-
-  /**
-   * Gets the bridge skills among {@code names} and their dependencies ready to load (a server whose
-   * tools are not known yet is started and listed, and the catalog republished); returns the
-   * refusal of each bridge that may not run, by skill name.
-   */
-  Map<String, BridgeOutcome.Refused> prepareBridges(List<String> names) {
-    Map<String, BridgeOutcome.Refused> refused = new LinkedHashMap<>();
+  @Override
+  public Map<String, String> prepare(List<String> names) {
+    Map<String, String> refused = new LinkedHashMap<>();
     if (bridges == null) {
       return refused;
     }
@@ -83,14 +73,18 @@ final class OpenSessions {
         snapshot
             .skill(needed)
             .filter(s -> s.bridge().isPresent() && !refused.containsKey(s.name()))
-            .ifPresent(s -> bridges.prepare(s).ifPresent(r -> refused.put(s.name(), r)));
+            .ifPresent(s -> bridges.prepare(s).ifPresent(r -> refused.put(s.name(), text(r))));
       }
     }
     return refused;
   }
 
-  /** Stops a bridge skill's server when no session has the skill loaded any more. */
-  void releaseIfUnused(String skill) {
+  private static String text(BridgeOutcome.Refused refused) {
+    return refused.code() + ": " + refused.message() + " (" + refused.hint() + ")";
+  }
+
+  @Override
+  public void releaseIfUnused(String skill) {
     if (bridges == null || catalog.current().skill(skill).flatMap(Skill::bridge).isEmpty()) {
       return;
     }

@@ -8,6 +8,8 @@ import dev.skillport.runtime.CallMeta;
 import dev.skillport.runtime.CallOutcome;
 import dev.skillport.runtime.CallRouter;
 import dev.skillport.runtime.SessionState;
+import dev.skillport.runtime.core.CoreTools;
+import dev.skillport.runtime.core.StatelessTools;
 
 /**
  * The platform tools the router hands a call to: a stateless request's own {@code load_skill} and

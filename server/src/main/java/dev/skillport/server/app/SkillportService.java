@@ -13,6 +13,7 @@ import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.api.tool.ToolWork;
+import dev.skillport.loader.files.RegularFiles;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.InvalidCursorException;
@@ -29,9 +30,12 @@ import dev.skillport.runtime.CurrentBindings;
 import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.runtime.ScriptToolRunner;
 import dev.skillport.runtime.SessionState;
+import dev.skillport.runtime.StateSigner;
 import dev.skillport.runtime.ToolCalls;
 import dev.skillport.runtime.ToolRunner;
 import dev.skillport.runtime.UnknownToolException;
+import dev.skillport.runtime.core.CoreTools;
+import dev.skillport.runtime.core.StatelessTools;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.JobScheduler;
@@ -150,7 +154,8 @@ public final class SkillportService {
     this.sessionTools = b.sessionTools == null ? null : b.sessionTools.create(catalog, jobs);
     this.listings = new Listings(catalog, sessionTools, b.pageSize);
     this.sessions = new OpenSessions(catalog, bridges);
-    CoreTools coreTools = new CoreTools(catalog, bindings, listings, sessions, jobs, hosts);
+    CoreTools coreTools =
+        new CoreTools(catalog, bindings, listings, sessions, jobs, hosts, RegularFiles::readAll);
     StatelessTools statelessTools = new StatelessTools(catalog, signer, sessions, listings, hosts);
     this.router =
         new CallRouter(

@@ -310,6 +310,45 @@ public final class ToolListing {
     return out;
   }
 
+  /**
+   * A listed tool as the core tools show it: its listed name, description, schemas and annotations,
+   * without {@code _meta}; a new object.
+   */
+  public static ObjectNode shown(ListedTool tool) {
+    ObjectNode o = NODES.objectNode();
+    o.put("name", tool.name());
+    o.set("description", tool.wire().get("description"));
+    o.set("inputSchema", tool.wire().get("inputSchema"));
+    copy(tool.wire(), o, "outputSchema");
+    copy(tool.wire(), o, "annotations");
+    return o;
+  }
+
+  /**
+   * A tool that is not listed as the stateless {@code load_skill} shows it: {@code callName}, its
+   * description, its declared schemas and its annotations; a new object.
+   */
+  public static ObjectNode shown(String callName, ToolSpec tool) {
+    ObjectNode t = NODES.objectNode();
+    t.put("name", callName);
+    t.put("description", tool.description());
+    t.set("inputSchema", tool.inputSchema());
+    if (tool.outputSchema() != null && tool.outputSchema().isObject()) {
+      t.set("outputSchema", tool.outputSchema());
+    }
+    ObjectNode annotations = annotations(tool.annotations());
+    if (annotations.size() > 0) {
+      t.set("annotations", annotations);
+    }
+    return t;
+  }
+
+  private static void copy(ObjectNode from, ObjectNode to, String field) {
+    if (from.has(field)) {
+      to.set(field, from.get(field));
+    }
+  }
+
   /** A tool's MCP {@code annotations} object: its title and the hints it declares. */
   public static ObjectNode annotationsWire(ToolAnnotations a) {
     return annotations(a);

@@ -10,7 +10,7 @@ import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.RequestContext;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
-import dev.skillport.server.app.StateSigner;
+import dev.skillport.runtime.StateSigner;
 import dev.skillport.server.bridge.BridgeContentException;
 import dev.skillport.server.bridge.BridgeRuntime;
 import dev.skillport.server.resources.Paging;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.mcp.ErrorKind;
 import dev.skillport.mcp.McpException;
-import dev.skillport.server.app.StateSigner;
+import dev.skillport.runtime.StateSigner;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

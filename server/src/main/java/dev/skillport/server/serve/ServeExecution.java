@@ -2,11 +2,11 @@ package dev.skillport.server.serve;
 
 import dev.skillport.runtime.CallGuard;
 import dev.skillport.runtime.ScriptToolRunner;
+import dev.skillport.runtime.StateSigner;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.MemoryJobStore;
 import dev.skillport.server.app.ListingPolicy;
 import dev.skillport.server.app.SkillportService;
-import dev.skillport.server.app.StateSigner;
 import dev.skillport.workflows.MemoryWorkflowStore;
 import dev.skillport.workflows.WorkflowStore;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.skillport.server.app;
+package dev.skillport.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

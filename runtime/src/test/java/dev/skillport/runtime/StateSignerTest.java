@@ -1,4 +1,4 @@
-package dev.skillport.server.app;
+package dev.skillport.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.skillport.server.app;
+package dev.skillport.runtime.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,10 +17,9 @@ import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.ToolNames;
 import dev.skillport.runtime.CallRouter;
+import dev.skillport.runtime.HostExecutors;
 import dev.skillport.runtime.SessionState;
-import dev.skillport.server.bridge.BridgeOutcome;
-import dev.skillport.server.listing.ToolListing;
-import dev.skillport.server.plugins.HostAdapters;
+import dev.skillport.runtime.StateSigner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -39,7 +38,7 @@ import java.util.Set;
  * its qualified name. {@code unload_skill} and {@code deactivate_tool_group} have nothing to undo
  * there and are not listed.
  */
-final class StatelessTools {
+public final class StatelessTools {
   static final String CALL_TOOL = CallRouter.CALL_TOOL;
   static final String LOAD_SKILL = "load_skill";
   static final String ACTIVATE_GROUP = "activate_tool_group";
@@ -94,25 +93,32 @@ final class StatelessTools {
 
   private final CatalogHolder holder;
   private final StateSigner signer;
-  private final OpenSessions sessions;
-  private final Listings listings;
-  private final HostAdapters hosts;
+  private final SkillServers servers;
+  private final ListedEntries listed;
+  private final HostExecutors hosts;
 
-  StatelessTools(
+  /**
+   * @param holder the catalog, for a load that started a bridge and republished it
+   * @param signer signs and checks group handles
+   * @param servers the servers of bridge skills
+   * @param listed what stateless requests list, as the MCP surface renders it
+   * @param hosts whether a skill may run in this server
+   */
+  public StatelessTools(
       CatalogHolder holder,
       StateSigner signer,
-      OpenSessions sessions,
-      Listings listings,
-      HostAdapters hosts) {
+      SkillServers servers,
+      ListedEntries listed,
+      HostExecutors hosts) {
     this.holder = holder;
     this.signer = signer;
-    this.sessions = sessions;
-    this.listings = listings;
+    this.servers = servers;
+    this.listed = listed;
     this.hosts = hosts;
   }
 
   /** The core tools a stateless client lists: the session era's, with these in their place. */
-  static List<CoreTool> definitions(List<CoreTool> sessionEra) {
+  public static List<CoreTool> definitions(List<CoreTool> sessionEra) {
     List<CoreTool> out = new ArrayList<>();
     for (CoreTool tool : sessionEra) {
       switch (tool.name()) {
@@ -129,12 +135,13 @@ final class StatelessTools {
     return List.copyOf(out);
   }
 
-  boolean has(String name) {
+  /** Whether {@code name} is one of the tools this class runs in the stateless era. */
+  public boolean has(String name) {
     return name.equals(LOAD_SKILL) || name.equals(ACTIVATE_GROUP);
   }
 
   /** Runs {@code name} on {@code catalog}, the snapshot the call resolved on. */
-  ToolResult call(
+  public ToolResult call(
       String name, Catalog catalog, SessionState state, JsonNode args, String principal) {
     return name.equals(LOAD_SKILL)
         ? loadSkill(catalog, state, args)
@@ -142,7 +149,7 @@ final class StatelessTools {
   }
 
   /** Whether {@code handle} activates {@code group} of {@code skill} for {@code principal}. */
-  boolean activates(String handle, String skill, String group, String principal) {
+  public boolean activates(String handle, String skill, String group, String principal) {
     if (handle == null) {
       return false;
     }
@@ -172,8 +179,8 @@ final class StatelessTools {
     }
     // A bridge whose tools are not known yet is started now, or refused with the operator's hint;
     // a load that involves a bridge reads the catalog its start published.
-    Map<String, BridgeOutcome.Refused> bridgeRefusals = sessions.prepareBridges(names);
-    Catalog catalog = OpenSessions.involvesBridge(snapshot, names) ? holder.current() : snapshot;
+    Map<String, String> bridgeRefusals = servers.prepare(names);
+    Catalog catalog = SkillServers.involvesBridge(snapshot, names) ? holder.current() : snapshot;
     Map<String, String> callNames = callNames(catalog, state);
     Set<String> ready = new LinkedHashSet<>();
     ObjectNode errors = NODES.objectNode();
@@ -218,26 +225,18 @@ final class StatelessTools {
         }
       }
       for (ToolSpec tool : skill.tools()) {
-        String listed = callNames.get(name + "/" + tool.name());
-        String callName = listed != null ? listed : name + ToolNames.QUALIFIER + tool.name();
-        anyUnlisted |= listed == null;
+        String listedName = callNames.get(name + "/" + tool.name());
+        String callName =
+            listedName != null ? listedName : name + ToolNames.QUALIFIER + tool.name();
+        anyUnlisted |= listedName == null;
         registered.add(callName);
-        ObjectNode t = tools.addObject();
-        t.put("name", callName);
-        t.put("description", tool.description());
-        t.set("inputSchema", tool.inputSchema());
-        if (tool.outputSchema() != null && tool.outputSchema().isObject()) {
-          t.set("outputSchema", tool.outputSchema());
-        }
-        ObjectNode annotations = ToolListing.annotationsWire(tool.annotations());
-        if (annotations.size() > 0) {
-          t.set("annotations", annotations);
-        }
+        ObjectNode t = listed.shown(callName, tool);
+        tools.add(t);
         t.put("skill_name", name);
         if (tool.group() != null) {
           t.put("group", tool.group());
         }
-        t.put("listed", listed != null);
+        t.put("listed", listedName != null);
       }
     }
     out.put("tool_count", registered.size());
@@ -341,7 +340,7 @@ final class StatelessTools {
   /** {@code skill/tool} → the name the tool is listed under for stateless clients. */
   private Map<String, String> callNames(Catalog catalog, SessionState state) {
     Map<String, String> out = new HashMap<>();
-    for (ListedTool t : listings.statelessListing(state).all(catalog, state.listedView())) {
+    for (ListedTool t : listed.stateless(catalog, state)) {
       if (t.kind() == ListedTool.Kind.TOOL) {
         out.put(t.skill() + "/" + t.spec().name(), t.name());
       }
@@ -350,10 +349,7 @@ final class StatelessTools {
   }
 
   private String problem(
-      String requested,
-      Skill skill,
-      SessionState state,
-      Map<String, BridgeOutcome.Refused> bridgeRefusals) {
+      String requested, Skill skill, SessionState state, Map<String, String> bridgeRefusals) {
     if (skill == null) {
       return "no skill named '" + requested + "'";
     }
@@ -367,9 +363,9 @@ final class StatelessTools {
     if (refused.isPresent()) {
       return refused.get();
     }
-    BridgeOutcome.Refused bridge = bridgeRefusals.get(skill.name());
+    String bridge = bridgeRefusals.get(skill.name());
     if (bridge != null) {
-      return bridge.code() + ": " + bridge.message() + " (" + bridge.hint() + ")";
+      return bridge;
     }
     return state.view().isLoaded(skill.name()) ? null : "skill '" + skill.name() + "' cannot run";
   }

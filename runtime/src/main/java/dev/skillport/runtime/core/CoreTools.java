@@ -1,4 +1,4 @@
-package dev.skillport.server.app;
+package dev.skillport.runtime.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,7 +21,6 @@ import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
-import dev.skillport.loader.files.RegularFiles;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.CoreTool;
@@ -32,11 +31,10 @@ import dev.skillport.registry.search.SkillHit;
 import dev.skillport.registry.search.SkillQuery;
 import dev.skillport.registry.search.SkillSearchIndex;
 import dev.skillport.runtime.CurrentBindings;
+import dev.skillport.runtime.HostExecutors;
 import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.secrets.Redactor;
-import dev.skillport.server.bridge.BridgeOutcome;
-import dev.skillport.server.plugins.HostAdapters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -60,7 +58,7 @@ import java.util.stream.Stream;
  * have dcc-mcp-core's wire shapes field for field, so agent prompts written for it keep working;
  * fields of our own are added beside them, never instead of them.
  */
-final class CoreTools {
+public final class CoreTools {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -117,7 +115,7 @@ final class CoreTools {
   }
 
   /** The core tools in listing order; they need no instance, so listings are made first. */
-  static final List<CoreTool> DEFINITIONS =
+  public static final List<CoreTool> DEFINITIONS =
       List.of(
           definition(
               "search_skills",
@@ -225,25 +223,37 @@ final class CoreTools {
 
   private final CatalogHolder holder;
   private final CurrentBindings bindings;
-  private final Listings listings;
-  private final OpenSessions sessions;
+  private final ListedEntries listed;
+  private final SkillServers servers;
   private final JobScheduler jobs;
-  private final HostAdapters hosts;
+  private final HostExecutors hosts;
+  private final SkillFileReader files;
   private final Map<String, Impl> impls = new HashMap<>();
 
-  CoreTools(
+  /**
+   * @param holder the catalog, for a load that started a bridge and republished it
+   * @param bindings the handlers of each generation's tools, for their diagnostics
+   * @param listed what sessions list, as the MCP surface renders it
+   * @param servers the servers of bridge skills
+   * @param jobs the jobs the {@code jobs_*} tools read and cancel
+   * @param hosts whether a skill may run in this server
+   * @param files reads a skill's SKILL.md as it is on disk now
+   */
+  public CoreTools(
       CatalogHolder holder,
       CurrentBindings bindings,
-      Listings listings,
-      OpenSessions sessions,
+      ListedEntries listed,
+      SkillServers servers,
       JobScheduler jobs,
-      HostAdapters hosts) {
+      HostExecutors hosts,
+      SkillFileReader files) {
     this.holder = holder;
-    this.hosts = hosts;
     this.bindings = bindings;
-    this.listings = listings;
-    this.sessions = sessions;
+    this.listed = listed;
+    this.servers = servers;
     this.jobs = jobs;
+    this.hosts = hosts;
+    this.files = files;
     impls.put("search_skills", (k, s, a, c) -> searchSkills(k, s, a));
     impls.put("list_skills", (k, s, a, c) -> listSkills(k, s, a));
     impls.put("get_skill_info", (k, s, a, c) -> skillInfo(k, s, a));
@@ -263,12 +273,13 @@ final class CoreTools {
     }
   }
 
-  boolean has(String name) {
+  /** Whether {@code name} is one of the core tools. */
+  public boolean has(String name) {
     return impls.containsKey(name);
   }
 
   /** Runs core tool {@code name} on {@code catalog}, the snapshot the call resolved on. */
-  ToolResult call(
+  public ToolResult call(
       String name, Catalog catalog, SessionState session, JsonNode args, ToolContext ctx) {
     return impls.get(name).call(catalog, session, args, ctx == null ? ToolContext.NONE : ctx);
   }
@@ -582,12 +593,11 @@ final class CoreTools {
    * SKILL.md as it is on disk now (a regular file of at most 1 MiB) and as {@code skill://} serves
    * it, secrets masked; else the instructions read at load time.
    */
-  private static String markdown(Skill s) {
+  private String markdown(Skill s) {
     Path file = s.location().skillFile();
     try {
       return Redactor.shared()
-          .skillMd(
-              new String(RegularFiles.readAll(file, MAX_MARKDOWN_BYTES), StandardCharsets.UTF_8));
+          .skillMd(new String(files.read(file, MAX_MARKDOWN_BYTES), StandardCharsets.UTF_8));
     } catch (IOException | RuntimeException e) {
       // Changed or gone since the catalog was read: fall back to what was read then.
     }
@@ -694,7 +704,7 @@ final class CoreTools {
   /** The names under which the session lists the tools of {@code skills} now, in listing order. */
   private List<String> listedNames(Catalog catalog, SessionView view, Set<String> skills) {
     List<String> out = new ArrayList<>();
-    for (ListedTool t : listings.of(view).all(catalog, view)) {
+    for (ListedTool t : this.listed.session(catalog, view)) {
       if (t.kind() == ListedTool.Kind.TOOL && skills.contains(t.skill())) {
         out.add(t.name());
       }
@@ -716,8 +726,8 @@ final class CoreTools {
     String toolGroup = firstText(a, "tool_group", "group", "group_name");
     // A bridge whose tools are not known yet is started now and publishes a catalog with them:
     // a load that involves a bridge lists that newer catalog.
-    Map<String, BridgeOutcome.Refused> bridgeRefusals = sessions.prepareBridges(names);
-    Catalog catalog = OpenSessions.involvesBridge(snapshot, names) ? holder.current() : snapshot;
+    Map<String, String> bridgeRefusals = servers.prepare(names);
+    Catalog catalog = SkillServers.involvesBridge(snapshot, names) ? holder.current() : snapshot;
     SessionView view = session.view();
     SessionView.LoadOutcome outcome =
         view.load(
@@ -729,10 +739,7 @@ final class CoreTools {
             skill ->
                 hosts
                     .refusal(skill)
-                    .or(
-                        () ->
-                            Optional.ofNullable(bridgeRefusals.get(skill.name()))
-                                .map(r -> r.code() + ": " + r.message() + " (" + r.hint() + ")")));
+                    .or(() -> Optional.ofNullable(bridgeRefusals.get(skill.name()))));
     Set<String> requested = new LinkedHashSet<>();
     for (String n : names) {
       catalog.skill(n).map(Skill::name).filter(view::isLoaded).ifPresent(requested::add);
@@ -783,15 +790,11 @@ final class CoreTools {
     }
     out.set("activated_groups", strings(List.copyOf(activated)));
     ArrayNode tools = out.putArray("tools");
-    for (ListedTool t : listings.of(view).all(catalog, view)) {
+    for (ListedTool t : this.listed.session(catalog, view)) {
       if (t.kind() == ListedTool.Kind.TOOL && requested.contains(t.skill())) {
-        ObjectNode o = tools.addObject();
-        o.put("name", t.name());
-        o.set("description", t.wire().get("description"));
-        o.set("inputSchema", t.wire().get("inputSchema"));
-        copy(t.wire(), o, "outputSchema");
-        copy(t.wire(), o, "annotations");
+        ObjectNode o = listed.shown(t);
         o.put("skill_name", t.skill());
+        tools.add(o);
       }
     }
     if (!errors.isEmpty()) {
@@ -813,12 +816,6 @@ final class CoreTools {
     return ToolResult.structured(out);
   }
 
-  private static void copy(JsonNode from, ObjectNode to, String field) {
-    if (from.has(field)) {
-      to.set(field, from.get(field));
-    }
-  }
-
   private static String firstText(JsonNode a, String... keys) {
     for (String k : keys) {
       if (a.hasNonNull(k) && !a.get(k).asText().isBlank()) {
@@ -835,7 +832,7 @@ final class CoreTools {
     boolean changed = session.view().unload(canonical);
     if (changed) {
       session.notifyListChanged();
-      sessions.releaseIfUnused(canonical);
+      servers.releaseIfUnused(canonical);
     }
     ObjectNode out = NODES.objectNode();
     out.put("unloaded", changed);
@@ -911,7 +908,7 @@ final class CoreTools {
     int limit = Math.max(1, Math.min(100, a.path("limit").asInt(25)));
     SessionView view = session.view();
     Map<String, ListedTool> listed = new LinkedHashMap<>();
-    for (ListedTool t : listings.of(view).all(catalog, view)) {
+    for (ListedTool t : this.listed.session(catalog, view)) {
       if (t.kind() == ListedTool.Kind.TOOL) {
         listed.put(t.skill() + "/" + t.spec().name(), t);
       }
@@ -962,7 +959,7 @@ final class CoreTools {
     }
     if (includeStubs) {
       Map<String, ListedTool> stubEntries = new LinkedHashMap<>();
-      for (ListedTool t : listings.of(view).all(catalog, view)) {
+      for (ListedTool t : this.listed.session(catalog, view)) {
         if (t.kind() == ListedTool.Kind.GROUP_STUB || t.kind() == ListedTool.Kind.SKILL_STUB) {
           stubEntries.put(t.name(), t);
         }
