@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The names a view lists its entries under, and what a called name stands for: core tools, the
@@ -35,8 +34,6 @@ public final class ToolNames {
 
   /** Between a skill's name and its tool's in a qualified name. */
   public static final String QUALIFIER = "__";
-
-  private static final Pattern LISTABLE = Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
 
   private final List<CoreTool> core;
   private final Map<String, CoreTool> coreByName;
@@ -151,6 +148,30 @@ public final class ToolNames {
     return active(view, skill, tool);
   }
 
+  /**
+   * Whether {@code name} fits MCP's tool name pattern, {@code ^[A-Za-z0-9_-]{1,64}$}; checked by
+   * hand, since every skill stub of a catalog is checked once per generation.
+   */
+  static boolean listable(String name) {
+    int length = name.length();
+    if (length < 1 || length > 64) {
+      return false;
+    }
+    for (int i = 0; i < length; i++) {
+      char c = name.charAt(i);
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '_'
+              || c == '-';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static ToolResolution active(SessionView view, Skill skill, ToolSpec tool) {
     if (tool.group() != null && !view.activeGroups(skill.name()).contains(tool.group())) {
       return new ToolResolution.GroupNotActive(skill, tool.group(), tool);
@@ -194,7 +215,7 @@ public final class ToolNames {
                 // must neither shadow nor be shadowed, and must not change as other skills load.
                 && !(tool.binding() instanceof ToolBinding.Bridge);
         String listedName = bare ? tool.name() : skill.name() + QUALIFIER + tool.name();
-        if (!LISTABLE.matcher(listedName).matches()) {
+        if (!listable(listedName)) {
           unlistable.add(skill.name() + "/" + tool.name());
           continue;
         }
@@ -209,7 +230,7 @@ public final class ToolNames {
                 + (groupCounts.get(group.name()) == 1
                     ? group.name()
                     : skill.name() + QUALIFIER + group.name());
-        if (!LISTABLE.matcher(stubName).matches()) {
+        if (!listable(stubName)) {
           unlistable.add(skill.name() + "/group " + group.name());
           continue;
         }
@@ -220,7 +241,7 @@ public final class ToolNames {
     out.addAll(groupStubs);
 
     if (stubs) {
-      SkillStubs all = skillStubs(catalog);
+      SkillStubs all = skillStubsOf(catalog);
       for (Name stub : all.entries()) {
         if (!view.isLoaded(stub.skill())) {
           out.add(stub);
@@ -235,12 +256,31 @@ public final class ToolNames {
     return new Named(catalog.generation(), version, out, unlistable);
   }
 
-  /** The stub of every skill a session may list while it has not loaded it, once per generation. */
-  private SkillStubs skillStubs(Catalog catalog) {
+  /**
+   * The stub of every skill a view may list while it has not loaded it, in catalog order: the same
+   * instances every view of {@code catalog}'s generation lists (none for a stateless naming).
+   */
+  public List<Name> skillStubs(Catalog catalog) {
+    return stubs ? skillStubsOf(catalog).entries() : List.of();
+  }
+
+  /** The skill stubs of {@code catalog}'s generation, worked out once. */
+  private SkillStubs skillStubsOf(Catalog catalog) {
     SkillStubs current = skillStubs;
     if (current.generation() == catalog.generation()) {
       return current;
     }
+    synchronized (this) {
+      current = skillStubs;
+      if (current.generation() != catalog.generation()) {
+        current = buildSkillStubs(catalog);
+        skillStubs = current;
+      }
+      return current;
+    }
+  }
+
+  private static SkillStubs buildSkillStubs(Catalog catalog) {
     List<Name> entries = new ArrayList<>();
     List<String> unlistable = new ArrayList<>();
     for (Skill skill : catalog.skills()) {
@@ -249,15 +289,13 @@ public final class ToolNames {
         continue;
       }
       String stubName = SKILL_STUB_PREFIX + skill.name();
-      if (!LISTABLE.matcher(stubName).matches()) {
+      if (!listable(stubName)) {
         unlistable.add(skill.name());
         continue;
       }
       entries.add(new Name(stubName, ListedTool.Kind.SKILL_STUB, skill.name(), null, null, null));
     }
-    current = new SkillStubs(catalog.generation(), List.copyOf(entries), List.copyOf(unlistable));
-    skillStubs = current;
-    return current;
+    return new SkillStubs(catalog.generation(), List.copyOf(entries), List.copyOf(unlistable));
   }
 
   private record SkillStubs(long generation, List<Name> entries, List<String> unlistable) {}

@@ -143,4 +143,26 @@ class ToolNamesTest {
     assertThat(ToolNames.resolveQualified(catalog, view, "render"))
         .isInstanceOf(ToolResolution.NotFound.class);
   }
+
+  @Test
+  void listable_isMcpsToolNamePattern() {
+    java.util.regex.Pattern mcp = java.util.regex.Pattern.compile("^[A-Za-z0-9_-]{1,64}$");
+    List<String> samples =
+        List.of(
+            "",
+            "a",
+            "Az09_-",
+            "t".repeat(64),
+            "t".repeat(65),
+            "with space",
+            "dot.name",
+            "slash/name",
+            "ümlaut",
+            "tab\t",
+            "__skill__x",
+            "x".repeat(63) + "!");
+    for (String name : samples) {
+      assertThat(ToolNames.listable(name)).as(name).isEqualTo(mcp.matcher(name).matches());
+    }
+  }
 }

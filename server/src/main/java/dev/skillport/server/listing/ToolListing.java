@@ -23,10 +23,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * Renders and pages a session's {@code tools/list}: core tools, the session's loaded tools, one
@@ -49,6 +51,7 @@ public final class ToolListing {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final String CURSOR_PREFIX = "o:";
+  private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
   private final ToolNames names;
   private final int pageSize;
@@ -193,14 +196,7 @@ public final class ToolListing {
                     name.group(),
                     null,
                     wires.groupStub(name.name(), catalog, name.skill(), name.group()));
-            case SKILL_STUB ->
-                new ListedTool(
-                    name.name(),
-                    name.kind(),
-                    name.skill(),
-                    null,
-                    null,
-                    wires.skillStub(name.name(), catalog, name.skill()));
+            case SKILL_STUB -> wires.skillStub(name, catalog, names);
           });
     }
     return new Entries(catalog.generation(), version, out, named.unlistable(), this::json);
@@ -224,7 +220,8 @@ public final class ToolListing {
     final long generation;
     private final Map<String, ObjectNode> tools = new ConcurrentHashMap<>();
     private final Map<String, ObjectNode> groupStubs = new ConcurrentHashMap<>();
-    private final Map<String, ObjectNode> skillStubs = new ConcurrentHashMap<>();
+    // Made on first use, whole, then only read (published through the volatile write).
+    private volatile Map<ToolNames.Name, ListedTool> skillStubs;
 
     Rendered(long generation) {
       this.generation = generation;
@@ -250,10 +247,33 @@ public final class ToolListing {
           });
     }
 
-    ObjectNode skillStub(String stubName, Catalog catalog, String skill) {
-      return skillStubs.computeIfAbsent(
-          stubName, k -> skillStubWire(stubName, catalog.skill(skill).orElseThrow()));
+    /**
+     * {@code stub}'s entry. Every view of a generation lists the same stub instances, so their
+     * entries are made once, together, and found by identity; a stub of another instance (the
+     * catalog changed while a view was listed) is rendered on its own.
+     */
+    ListedTool skillStub(ToolNames.Name stub, Catalog catalog, ToolNames names) {
+      Map<ToolNames.Name, ListedTool> entries = skillStubs;
+      if (entries == null) {
+        entries = new IdentityHashMap<>();
+        for (ToolNames.Name each : names.skillStubs(catalog)) {
+          entries.put(each, skillStubEntry(each, catalog));
+        }
+        skillStubs = entries;
+      }
+      ListedTool entry = entries.get(stub);
+      return entry != null ? entry : skillStubEntry(stub, catalog);
     }
+  }
+
+  private static ListedTool skillStubEntry(ToolNames.Name stub, Catalog catalog) {
+    return new ListedTool(
+        stub.name(),
+        ListedTool.Kind.SKILL_STUB,
+        stub.skill(),
+        null,
+        null,
+        skillStubWire(stub.name(), catalog.skill(stub.skill()).orElseThrow()));
   }
 
   private static ObjectNode toolWire(
@@ -421,7 +441,7 @@ public final class ToolListing {
   }
 
   private static String oneLine(String text, int max) {
-    String flat = text.replaceAll("\\s+", " ").strip();
+    String flat = WHITESPACE.matcher(text).replaceAll(" ").strip();
     return flat.length() <= max ? flat : flat.substring(0, max - 1) + "…";
   }
 
