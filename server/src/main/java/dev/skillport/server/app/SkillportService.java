@@ -132,9 +132,12 @@ public final class SkillportService {
     this.jobs =
         b.jobs != null ? b.jobs : new JobScheduler(new MemoryJobStore(), DEFAULT_JOB_WORKERS);
     this.bridges = b.bridges;
+    // The local, not the field: a lambda reading a field would carry the service out of its
+    // constructor.
+    BridgeRuntime bridgeRuntime = b.bridges;
     BridgedTools bridged =
-        bridges != null
-            ? (skill, tool, args, ctx) -> bridges.call(skill, tool, args, ctx).toResult()
+        bridgeRuntime != null
+            ? (skill, tool, args, ctx) -> bridgeRuntime.call(skill, tool, args, ctx).toResult()
             : (skill, tool, args, ctx) ->
                 ToolResult.failure(
                     ToolFailureCode.BRIDGE_UNAVAILABLE, "this server runs no MCP bridges", null);
