@@ -9,11 +9,11 @@ import dev.skillport.api.skill.ToolBinding;
 import dev.skillport.api.skill.ToolSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The names a view lists its entries under, and what a called name stands for: core tools, the
@@ -36,7 +36,8 @@ public final class ToolNames {
   public static final String QUALIFIER = "__";
 
   private final List<CoreTool> core;
-  private final Map<String, CoreTool> coreByName;
+  // A loaded tool named like a core tool is listed by its qualified name.
+  private final Set<String> coreNames;
   private final boolean stubs;
   private final Cache<SessionView, Named> cache =
       Caffeine.newBuilder().weakKeys().maximumSize(100_000).build();
@@ -49,15 +50,8 @@ public final class ToolNames {
    */
   public ToolNames(List<CoreTool> core, boolean stubs) {
     this.core = List.copyOf(core);
-    Map<String, CoreTool> byName = new LinkedHashMap<>();
-    this.core.forEach(t -> byName.put(t.name(), t));
-    this.coreByName = Map.copyOf(byName);
+    this.coreNames = this.core.stream().map(CoreTool::name).collect(Collectors.toUnmodifiableSet());
     this.stubs = stubs;
-  }
-
-  /** Whether this is a session's naming (with stubs) rather than a stateless one. */
-  public boolean stubs() {
-    return stubs;
   }
 
   /** The entries {@code view} lists, in listing order. */
@@ -88,7 +82,7 @@ public final class ToolNames {
     Name listed = named(catalog, view).byName(name);
     if (listed != null) {
       return switch (listed.kind()) {
-        case CORE -> new ToolResolution.Core(coreByName.get(name));
+        case CORE -> new ToolResolution.Core(listed.core());
         case TOOL ->
             new ToolResolution.Tool(catalog.skill(listed.skill()).orElseThrow(), listed.spec());
         case GROUP_STUB ->
@@ -209,7 +203,7 @@ public final class ToolNames {
         }
         boolean bare =
             bareCounts.get(tool.name()) == 1
-                && !coreByName.containsKey(tool.name())
+                && !coreNames.contains(tool.name())
                 && !tool.name().startsWith(QUALIFIER)
                 // A bridged server's tool always carries its skill's name: a third party's name
                 // must neither shadow nor be shadowed, and must not change as other skills load.

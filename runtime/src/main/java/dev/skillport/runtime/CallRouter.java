@@ -33,11 +33,11 @@ public final class CallRouter {
 
   /** The naming a called name resolves against. */
   public interface Naming {
-    /** The names a session with {@code view} lists now. */
-    ToolNames session(SessionView view);
+    /** The names a session with {@code view} lists on {@code snapshot}. */
+    ToolNames names(Catalog snapshot, SessionView view);
 
-    /** The names a stateless request with {@code state} lists now. */
-    ToolNames stateless(SessionState state);
+    /** The names a stateless request with {@code state} lists on {@code snapshot}. */
+    ToolNames statelessNames(Catalog snapshot, SessionState state);
   }
 
   /** The platform's own tools: the core tools and the session tools listed among them. */
@@ -132,9 +132,10 @@ public final class CallRouter {
   /** What a called name stands for, for a session or for a stateless request. */
   private ToolResolution resolve(Catalog snapshot, SessionState session, String name) {
     if (!session.isStateless()) {
-      return naming.session(session.view()).resolve(snapshot, session.view(), name);
+      return naming.names(snapshot, session.view()).resolve(snapshot, session.view(), name);
     }
-    ToolResolution listed = naming.stateless(session).resolve(snapshot, session.listedView(), name);
+    ToolResolution listed =
+        naming.statelessNames(snapshot, session).resolve(snapshot, session.listedView(), name);
     // Not listed: any reachable skill's tool by its qualified name.
     return listed.accept(
         new ToolResolution.Visitor<ToolResolution, RuntimeException>() {

@@ -74,12 +74,12 @@ class CallRouterTest {
         holder,
         new CallRouter.Naming() {
           @Override
-          public ToolNames session(SessionView view) {
+          public ToolNames names(Catalog snapshot, SessionView view) {
             return sessionNames;
           }
 
           @Override
-          public ToolNames stateless(SessionState state) {
+          public ToolNames statelessNames(Catalog snapshot, SessionState state) {
             return statelessNames;
           }
         },

@@ -3,7 +3,6 @@ package dev.skillport.server.app;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.registry.Catalog;
-import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
@@ -23,7 +22,6 @@ import java.util.List;
  * from the core tools' definitions alone, before any tool runs.
  */
 final class Listings implements CallRouter.Naming, ListedEntries {
-  private final CatalogHolder catalog;
   // Null when the service has no session tools; then the extended listings are null too.
   private final SessionTools sessionTools;
   private final ToolListing session;
@@ -31,8 +29,7 @@ final class Listings implements CallRouter.Naming, ListedEntries {
   private final ToolListing stateless;
   private final ToolListing statelessExtended;
 
-  Listings(CatalogHolder catalog, SessionTools sessionTools, int pageSize) {
-    this.catalog = catalog;
+  Listings(SessionTools sessionTools, int pageSize) {
     this.sessionTools = sessionTools;
     List<CoreTool> core = CoreTools.DEFINITIONS;
     List<CoreTool> statelessCore = StatelessTools.definitions(core);
@@ -54,40 +51,40 @@ final class Listings implements CallRouter.Naming, ListedEntries {
     return all;
   }
 
-  /** The listing a session with {@code view} sees now. */
-  ToolListing of(SessionView view) {
-    if (sessionTools != null && sessionTools.listedIn(catalog.current(), view)) {
+  /** The listing a session with {@code view} sees on {@code snapshot}. */
+  ToolListing of(Catalog snapshot, SessionView view) {
+    if (sessionTools != null && sessionTools.listedIn(snapshot, view)) {
       return sessionExtended;
     }
     return session;
   }
 
-  /** The listing a stateless request with {@code state} sees now. */
-  ToolListing statelessListing(SessionState state) {
-    if (sessionTools != null && sessionTools.listedIn(catalog.current(), state.view())) {
+  /** The listing a stateless request with {@code state} sees on {@code snapshot}. */
+  ToolListing statelessListing(Catalog snapshot, SessionState state) {
+    if (sessionTools != null && sessionTools.listedIn(snapshot, state.view())) {
       return statelessExtended;
     }
     return stateless;
   }
 
   @Override
-  public ToolNames session(SessionView view) {
-    return of(view).names();
+  public ToolNames names(Catalog snapshot, SessionView view) {
+    return of(snapshot, view).names();
   }
 
   @Override
-  public ToolNames stateless(SessionState state) {
-    return statelessListing(state).names();
+  public ToolNames statelessNames(Catalog snapshot, SessionState state) {
+    return statelessListing(snapshot, state).names();
   }
 
   @Override
   public List<ListedTool> session(Catalog snapshot, SessionView view) {
-    return of(view).all(snapshot, view);
+    return of(snapshot, view).all(snapshot, view);
   }
 
   @Override
   public List<ListedTool> stateless(Catalog snapshot, SessionState state) {
-    return statelessListing(state).all(snapshot, state.listedView());
+    return statelessListing(snapshot, state).all(snapshot, state.listedView());
   }
 
   @Override

@@ -155,7 +155,7 @@ public final class SkillportService {
     this.signer = b.signer != null ? b.signer : StateSigner.random();
     this.preload = b.preload;
     this.sessionTools = b.sessionTools == null ? null : b.sessionTools.create(catalog, jobs);
-    this.listings = new Listings(catalog, sessionTools, b.pageSize);
+    this.listings = new Listings(sessionTools, b.pageSize);
     this.sessions = new OpenSessions(catalog, bridges);
     CoreTools coreTools =
         new CoreTools(catalog, bindings, listings, sessions, jobs, hosts, RegularFiles::readAll);
@@ -418,12 +418,13 @@ public final class SkillportService {
       // Bridged servers start on first need: a listing that would show their tools.
       sessions.prepareListed(session.isStateless() ? session.listedView() : session.view());
     }
+    Catalog snapshot = catalog();
     if (session.isStateless()) {
-      ToolListing listing = listings.statelessListing(session);
-      return new ListedPage(listing, listing.page(catalog(), session.listedView(), cursor));
+      ToolListing listing = listings.statelessListing(snapshot, session);
+      return new ListedPage(listing, listing.page(snapshot, session.listedView(), cursor));
     }
-    ToolListing listing = listings.of(session.view());
-    return new ListedPage(listing, listing.page(catalog(), session.view(), cursor));
+    ToolListing listing = listings.of(snapshot, session.view());
+    return new ListedPage(listing, listing.page(snapshot, session.view(), cursor));
   }
 
   /**
