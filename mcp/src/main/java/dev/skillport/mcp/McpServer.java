@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -232,6 +233,16 @@ public final class McpServer implements AutoCloseable {
         throw new IllegalStateException("A JSON tree could not be serialized", impossible);
       }
     }
+  }
+
+  /**
+   * Like {@link #write(JsonNode)}, straight into {@code out}, which the caller owns: a transport
+   * that writes from buffers of its own needs no array in between. On a failure {@code out} may
+   * hold part of the message; the caller discards it and falls back to {@link #write(JsonNode)},
+   * which answers with an internal error.
+   */
+  public void writeTo(JsonNode message, OutputStream out) throws IOException {
+    mapper.writeValue(out, outbound.apply(message));
   }
 
   /**
@@ -715,6 +726,24 @@ public final class McpServer implements AutoCloseable {
     };
   }
 
+  private static AsyncMethodHandler inline(MethodHandler handler) {
+    return (ctx, params) -> {
+      String trace = ctx.traceparent().orElse(null);
+      if (trace != null) {
+        MDC.put(TRACE_MDC, trace);
+      }
+      try {
+        return CompletableFuture.completedFuture(handler.handle(ctx, params));
+      } catch (Throwable t) { // like a worker's handler: the client is answered even on an Error
+        return CompletableFuture.failedFuture(t);
+      } finally {
+        if (trace != null) {
+          MDC.remove(TRACE_MDC);
+        }
+      }
+    };
+  }
+
   private ObjectNode initialize(McpSession session, JsonNode params) throws McpException {
     if (session.isInitialized()) {
       throw new McpException(ErrorKind.INVALID_REQUEST, "Session is already initialized");
@@ -930,6 +959,17 @@ public final class McpServer implements AutoCloseable {
     public Builder handler(String method, MethodHandler handler) {
       checkMethod(method);
       syncHandlers.put(method, Objects.requireNonNull(handler, "handler"));
+      return this;
+    }
+
+    /**
+     * Registers a handler that answers from what the server holds, without blocking or waiting (a
+     * page of a list): it runs on the thread that received the request, which saves the hand-off to
+     * the worker pool and back.
+     */
+    public Builder quickHandler(String method, MethodHandler handler) {
+      checkMethod(method);
+      asyncHandlers.put(method, inline(Objects.requireNonNull(handler, "handler")));
       return this;
     }
 

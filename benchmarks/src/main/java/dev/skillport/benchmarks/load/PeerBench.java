@@ -40,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  * taskset -c 0 java -cp benchmarks.jar dev.skillport.benchmarks.load.PeerBench \
  *     --jar cli/target/skillport.jar [--launcher bin/skillport] [--repo .] [--server-cpu 1]
- *     [--peers skillport,java-sdk,ts-sdk] [--workloads calls,list,cold] [--sessions 1,16,64]
+ *     [--peers skillport,java-sdk,ts-sdk] [--workloads calls,list,cold,stdio] [--sessions 1,16,64]
  *     [--warmup 10] [--seconds 20] [--runs 3] [--tools 1000] [--cold-runs 5]
  *     [--skillport-args "--page-size 1000"] [--java-opts "-Xmx256m"] [--java-peer-opts ...]
  *     [--before-jar OLD.jar [--before-launcher OLD-LAUNCHER] [--before-args ...]
@@ -54,8 +54,10 @@ import java.util.concurrent.TimeUnit;
  * CPU per call, the server's peak RSS), {@code list} (one session listing all tools following
  * cursors, with {@code --tools} tools: time per whole list, requests, bytes, server CPU per list),
  * {@code cold} (a stdio server with {@code --tools} tools, from process start to the last page of
- * its first {@code tools/list}). Every line carries the load average when it was measured; the
- * peers take turns within each run, so one run's numbers share the machine's conditions.
+ * its first {@code tools/list}), {@code stdio} (one client calling {@code echo} on a stdio server,
+ * one call at a time: calls/s, p50, p99, server CPU per call). Every line carries the load average
+ * when it was measured; the peers take turns within each run, so one run's numbers share the
+ * machine's conditions.
  */
 public final class PeerBench {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -111,6 +113,11 @@ public final class PeerBench {
           case "cold" -> {
             for (String peer : o.peers) {
               cold(run, peer);
+            }
+          }
+          case "stdio" -> {
+            for (String peer : o.peers) {
+              stdio(run, peer);
             }
           }
           default -> throw new IllegalArgumentException("unknown workload " + w);
@@ -264,6 +271,127 @@ public final class PeerBench {
         load0,
         loadAverage());
     record("cold " + peer + " [median ms]", sorted[sorted.length / 2]);
+  }
+
+  /**
+   * One client calling {@code echo} over a stdio server's pipes, one call at a time, as an agent
+   * host drives its child server: p50, p99 and the server's CPU per call after a warm-up.
+   */
+  private void stdio(int run, String peer) throws Exception {
+    ProcessBuilder b = new ProcessBuilder(command(peer, true, 0, false));
+    b.environment().putAll(environment(peer));
+    Path log = fixture.root().resolve("server-" + (logs++) + ".log");
+    Process p = b.redirectError(log.toFile()).start();
+    try {
+      StdioCalls c = new StdioCalls(p);
+      c.initialize();
+      c.drive(o.warmup);
+      String load0 = loadAverage();
+      long cpu0 = ServerProcess.cpuNanos(p.pid());
+      long t0 = System.nanoTime();
+      long[] samples = c.drive(o.seconds);
+      double elapsed = (System.nanoTime() - t0) / 1e9;
+      long cpu = ServerProcess.cpuNanos(p.pid()) - cpu0;
+      LatencyReport r = LatencyReport.of(samples, elapsed);
+      double cpuPerCall = cpu / 1e6 / r.count();
+      out.printf(
+          Locale.ROOT,
+          "run %d stdio %-9s: %,8.0f calls/s p50 %.3f ms p99 %.3f ms cpu/call %.4f ms"
+              + " load %s -> %s%n",
+          run,
+          peer,
+          r.count() / elapsed,
+          r.p50Nanos() / 1e6,
+          r.p99Nanos() / 1e6,
+          cpuPerCall,
+          load0,
+          loadAverage());
+      record(
+          "stdio " + peer + " [calls/s, p50, p99, cpu/call]",
+          r.count() / elapsed,
+          r.p50Nanos() / 1e6,
+          r.p99Nanos() / 1e6,
+          cpuPerCall);
+    } catch (RuntimeException | IOException e) {
+      throw new IllegalStateException(
+          peer + " over stdio failed: " + e.getMessage() + "; log: " + Files.readString(log), e);
+    } finally {
+      p.getOutputStream().close();
+      p.destroy();
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /** A client on a stdio server's pipes that waits for each answer before the next request. */
+  private static final class StdioCalls {
+    private final OutputStream in;
+    private final BufferedReader reader;
+    private int id = 1;
+
+    StdioCalls(Process p) {
+      this.in = p.getOutputStream();
+      this.reader =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    void initialize() throws IOException {
+      ObjectNode params = JSON.createObjectNode().put("protocolVersion", PROTOCOL);
+      params.putObject("capabilities");
+      params.putObject("clientInfo").put("name", "skillport-peers").put("version", "1");
+      send(request("initialize", params));
+      answer();
+      send(
+          JSON.createObjectNode().put("jsonrpc", "2.0").put("method", "notifications/initialized"));
+    }
+
+    long[] drive(int seconds) throws IOException {
+      ObjectNode params = JSON.createObjectNode().put("name", BenchFixture.ECHO);
+      params.putObject("arguments").put("text", "hello");
+      long[] samples = new long[1 << 16];
+      int n = 0;
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+      while (System.nanoTime() < end) {
+        long t0 = System.nanoTime();
+        send(request("tools/call", params));
+        JsonNode answer = answer();
+        long t1 = System.nanoTime();
+        if (!answer.path("result").has("content")
+            || answer.path("result").path("isError").asBoolean(false)) {
+          throw new IllegalStateException("call failed: " + answer);
+        }
+        if (n == samples.length) {
+          samples = Arrays.copyOf(samples, n * 2);
+        }
+        samples[n++] = t1 - t0;
+      }
+      return Arrays.copyOf(samples, n);
+    }
+
+    private ObjectNode request(String method, ObjectNode params) {
+      ObjectNode m = JSON.createObjectNode().put("jsonrpc", "2.0").put("id", ++id);
+      m.put("method", method).set("params", params);
+      return m;
+    }
+
+    private void send(ObjectNode message) throws IOException {
+      in.write(JSON.writeValueAsBytes(message));
+      in.write('\n');
+      in.flush();
+    }
+
+    /** The answer to the last request; notifications and requests from the server are skipped. */
+    private JsonNode answer() throws IOException {
+      String line;
+      while ((line = reader.readLine()) != null) {
+        JsonNode msg = JSON.readTree(line);
+        if (msg.path("id").asInt(-1) == id && !msg.has("method")) {
+          return msg;
+        }
+      }
+      throw new IOException("the server closed stdout");
+    }
   }
 
   /** Sends initialize, then tools/list page by page on the child's stdin, as soon as possible. */
@@ -540,7 +668,7 @@ public final class PeerBench {
     Path repo = Path.of(".");
     String serverCpu;
     List<String> peers = List.of("skillport", "java-sdk", "ts-sdk");
-    List<String> workloads = List.of("calls", "list", "cold");
+    List<String> workloads = List.of("calls", "list", "cold", "stdio");
     int[] sessions = {1, 16, 64};
     int warmup = 10;
     int seconds = 20;

@@ -45,7 +45,12 @@ final class ServerProcess implements AutoCloseable {
 
   /** The process's user plus system CPU time so far, in nanoseconds (10 ms resolution). */
   long cpuNanos() throws IOException {
-    String stat = Files.readString(Path.of("/proc", Long.toString(pid()), "stat"));
+    return cpuNanos(pid());
+  }
+
+  /** Process {@code pid}'s user plus system CPU time so far, in nanoseconds (10 ms resolution). */
+  static long cpuNanos(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
     // Fields after the command name, which is in parentheses and may hold spaces.
     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);

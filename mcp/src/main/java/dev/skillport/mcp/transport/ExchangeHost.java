@@ -1,6 +1,8 @@
 package dev.skillport.mcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -11,6 +13,12 @@ import java.nio.charset.StandardCharsets;
 interface ExchangeHost {
   /** A message as compact UTF-8 JSON, ready to be written as a plain JSON body. */
   byte[] bytes(JsonNode message);
+
+  /**
+   * Writes a message as compact UTF-8 JSON into {@code out}; on a failure {@code out} may hold part
+   * of it, and {@link #bytes} gives the body to send instead.
+   */
+  void write(JsonNode message, OutputStream out) throws IOException;
 
   /** Compact JSON text of a message, for an event stream. */
   default String serialize(JsonNode message) {

@@ -5,6 +5,8 @@ import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.McpSession;
 import dev.skillport.mcp.OutboundChannel;
 import dev.skillport.mcp.ProtocolVersion;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,6 +116,11 @@ final class HttpSession implements OutboundChannel, RequestStreams, ExchangeHost
   @Override
   public byte[] bytes(JsonNode message) {
     return server.write(message);
+  }
+
+  @Override
+  public void write(JsonNode message, OutputStream out) throws IOException {
+    server.writeTo(message, out);
   }
 
   /**

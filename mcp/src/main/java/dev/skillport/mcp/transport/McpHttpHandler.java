@@ -13,6 +13,8 @@ import dev.skillport.mcp.MirroredHeaders;
 import dev.skillport.mcp.ModernCall;
 import dev.skillport.mcp.ProtocolVersion;
 import dev.skillport.mcp.RequestMeta;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -665,6 +667,11 @@ final class McpHttpHandler extends Handler.Abstract {
     @Override
     public byte[] bytes(JsonNode message) {
       return server.write(message);
+    }
+
+    @Override
+    public void write(JsonNode message, OutputStream out) throws IOException {
+      server.writeTo(message, out);
     }
 
     @Override

@@ -2,7 +2,8 @@ package dev.skillport.mcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.mcp.OutboundChannel;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.BufferUtil;
@@ -36,6 +37,8 @@ final class PostExchange implements OutboundChannel {
   private final Request request;
   private final Response response;
   private final Callback callback;
+  // Taken while the request is live: a detached exchange completes after its request has ended.
+  private final ByteBufferPool pool;
   private final boolean acceptsSse;
   private final int maxQueued;
   private final String requestKey;
@@ -58,6 +61,7 @@ final class PostExchange implements OutboundChannel {
     this.request = request;
     this.response = response;
     this.callback = callback;
+    this.pool = request.getComponents().getByteBufferPool();
     this.acceptsSse = acceptsSse;
     this.maxQueued = maxQueued;
     this.requestKey = requestId == null ? null : requestKey(requestId);
@@ -119,31 +123,58 @@ final class PostExchange implements OutboundChannel {
    * already answered 200), or ends without one for null, and finishes the exchange.
    */
   void complete(JsonNode message, int status) {
-    // The serializer's bytes are the plain JSON body as they are (a listing is hundreds of KB: no
-    // text copy, no second encoding); only an event stream needs the text.
-    byte[] json = message == null ? null : session.bytes(message);
-    synchronized (this) {
-      switch (state) {
-        case PENDING -> {
-          state = State.DONE;
-          if (json == null) {
-            response.setStatus(202);
-            response.write(true, BufferUtil.EMPTY_BUFFER, callback);
-          } else {
-            McpHttpHandler.plainJson(response, callback, status, json);
+    // A plain JSON body is serialized straight into pooled direct buffers and written from them (a
+    // listing page is tens of KB: no growing array, no exact-size copy, no copy for the socket);
+    // only an event stream needs the text.
+    PooledBody body = message == null ? null : body(message);
+    try {
+      synchronized (this) {
+        switch (state) {
+          case PENDING -> {
+            state = State.DONE;
+            if (body == null) {
+              response.setStatus(202);
+              response.write(true, BufferUtil.EMPTY_BUFFER, callback);
+            } else {
+              PooledBody sent = body;
+              body = null;
+              sent.send(response, status, callback);
+            }
           }
-        }
-        case STREAMING, DETACHED -> {
-          if (json != null) {
-            emit(new String(json, StandardCharsets.UTF_8));
+          case STREAMING, DETACHED -> {
+            if (body != null) {
+              emit(body.text());
+            }
+            state = State.DONE;
+            stream.close();
           }
-          state = State.DONE;
-          stream.close();
+          case DONE -> {}
         }
-        case DONE -> {}
+      }
+    } finally {
+      if (body != null) {
+        body.release();
       }
     }
     session.removeExchange(this);
+  }
+
+  /**
+   * {@code message} serialized into pooled buffers; when it cannot be (the server's writer then
+   * answers with an internal error), the bytes the server's writer gives instead.
+   */
+  private PooledBody body(JsonNode message) {
+    PooledBody body = new PooledBody(pool);
+    try {
+      session.write(message, body);
+      return body;
+    } catch (IOException | RuntimeException e) {
+      body.release();
+      PooledBody fallback = new PooledBody(pool);
+      byte[] bytes = session.bytes(message);
+      fallback.write(bytes, 0, bytes.length);
+      return fallback;
+    }
   }
 
   /**

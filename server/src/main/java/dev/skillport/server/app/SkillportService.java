@@ -75,7 +75,7 @@ public final class SkillportService {
    * round trip and the server a request's fixed work; the measurements behind the number are in
    * {@code benchmarks/README.md}.
    */
-  public static final int DEFAULT_PAGE_SIZE = 500;
+  public static final int DEFAULT_PAGE_SIZE = 1000;
 
   private final CatalogHolder catalog;
   private final CurrentBindings bindings;

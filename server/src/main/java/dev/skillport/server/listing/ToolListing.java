@@ -468,19 +468,37 @@ public final class ToolListing {
   }
 
   /**
-   * One page of the listing.
-   *
-   * @param tools its entries
-   * @param nextCursor the cursor of the next page, or {@code null} on the last page
-   * @param json each entry's JSON text ({@link #json}), in the order of {@code tools}
+   * One page of the listing: its entries, the cursor of the next page ({@code null} on the last
+   * page) and each entry's JSON text ({@link #json}), in the order of the entries. The lists are
+   * views of the listing's own immutable lists, so a page copies nothing.
    */
-  public record Page(List<ListedTool> tools, String nextCursor, List<RawJson> json) {
-    public Page {
-      tools = List.copyOf(tools);
-      json = List.copyOf(json);
+  public static final class Page {
+    private final List<ListedTool> tools;
+    private final String nextCursor;
+    private final List<RawJson> json;
+
+    private Page(List<ListedTool> tools, String nextCursor, List<RawJson> json) {
       if (json.size() != tools.size()) {
         throw new IllegalArgumentException("one JSON text per entry");
       }
+      this.tools = tools;
+      this.nextCursor = nextCursor;
+      this.json = json;
+    }
+
+    /** The page's entries (immutable). */
+    public List<ListedTool> tools() {
+      return tools;
+    }
+
+    /** The cursor of the next page, or {@code null} on the last page. */
+    public String nextCursor() {
+      return nextCursor;
+    }
+
+    /** Each entry's JSON text, in the order of {@link #tools()} (immutable). */
+    public List<RawJson> json() {
+      return json;
     }
   }
 

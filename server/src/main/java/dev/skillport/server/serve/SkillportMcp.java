@@ -102,7 +102,9 @@ public final class SkillportMcp {
                     session.attribute(STATE, SessionState.class).ifPresent(service::closeSession);
                   }
                 })
-            .handler("tools/list", (ctx, params) -> listTools(service, app, ctx, params))
+            // A page of the listing is read from the catalog snapshot: no reason to wait for a
+            // worker.
+            .quickHandler("tools/list", (ctx, params) -> listTools(service, app, ctx, params))
             .handler("tools/call", (ctx, params) -> callTool(service, app, ctx, params));
     features.forEach(f -> f.register(builder));
     McpServer server = builder.build();
