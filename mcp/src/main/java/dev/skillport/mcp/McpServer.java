@@ -703,20 +703,7 @@ public final class McpServer implements AutoCloseable {
                 result.complete(null);
                 return;
               }
-              // Log lines written while the handler runs carry the caller's trace context.
-              String trace = ctx.traceparent().orElse(null);
-              if (trace != null) {
-                MDC.put(TRACE_MDC, trace);
-              }
-              try {
-                result.complete(handler.handle(ctx, params));
-              } catch (Throwable t) { // complete even on Errors so the client is never left waiting
-                result.completeExceptionally(t);
-              } finally {
-                if (trace != null) {
-                  MDC.remove(TRACE_MDC);
-                }
-              }
+              run(handler, ctx, params, result);
             });
       } catch (RejectedExecutionException e) {
         result.completeExceptionally(
@@ -728,20 +715,34 @@ public final class McpServer implements AutoCloseable {
 
   private static AsyncMethodHandler inline(MethodHandler handler) {
     return (ctx, params) -> {
-      String trace = ctx.traceparent().orElse(null);
-      if (trace != null) {
-        MDC.put(TRACE_MDC, trace);
-      }
-      try {
-        return CompletableFuture.completedFuture(handler.handle(ctx, params));
-      } catch (Throwable t) { // like a worker's handler: the client is answered even on an Error
-        return CompletableFuture.failedFuture(t);
-      } finally {
-        if (trace != null) {
-          MDC.remove(TRACE_MDC);
-        }
-      }
+      CompletableFuture<JsonNode> result = new CompletableFuture<>();
+      run(handler, ctx, params, result);
+      return result;
     };
+  }
+
+  /**
+   * Runs {@code handler} on this thread into {@code result}; log lines written meanwhile carry the
+   * caller's trace context.
+   */
+  private static void run(
+      MethodHandler handler,
+      RequestContext ctx,
+      JsonNode params,
+      CompletableFuture<JsonNode> result) {
+    String trace = ctx.traceparent().orElse(null);
+    if (trace != null) {
+      MDC.put(TRACE_MDC, trace);
+    }
+    try {
+      result.complete(handler.handle(ctx, params));
+    } catch (Throwable t) { // complete even on Errors so the client is never left waiting
+      result.completeExceptionally(t);
+    } finally {
+      if (trace != null) {
+        MDC.remove(TRACE_MDC);
+      }
+    }
   }
 
   private ObjectNode initialize(McpSession session, JsonNode params) throws McpException {

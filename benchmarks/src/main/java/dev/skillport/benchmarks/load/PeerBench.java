@@ -324,6 +324,14 @@ public final class PeerBench {
     }
   }
 
+  /** Fails unless {@code answer} is a successful {@code tools/call} result with content. */
+  private static void requireEcho(JsonNode answer) {
+    if (!answer.path("result").has("content")
+        || answer.path("result").path("isError").asBoolean(false)) {
+      throw new IllegalStateException("call failed: " + answer);
+    }
+  }
+
   /** A client on a stdio server's pipes that waits for each answer before the next request. */
   private static final class StdioCalls {
     private final OutputStream in;
@@ -357,10 +365,7 @@ public final class PeerBench {
         send(request("tools/call", params));
         JsonNode answer = answer();
         long t1 = System.nanoTime();
-        if (!answer.path("result").has("content")
-            || answer.path("result").path("isError").asBoolean(false)) {
-          throw new IllegalStateException("call failed: " + answer);
-        }
+        requireEcho(answer);
         if (n == samples.length) {
           samples = Arrays.copyOf(samples, n * 2);
         }
@@ -617,12 +622,7 @@ public final class PeerBench {
                     long t0 = System.nanoTime();
                     HttpResponse<byte[]> r = post(id, message(requestId++, "tools/call", params));
                     long t1 = System.nanoTime();
-                    JsonNode response =
-                        McpLoadHarness.body(new String(r.body(), StandardCharsets.UTF_8));
-                    if (!response.path("result").has("content")
-                        || response.path("result").path("isError").asBoolean(false)) {
-                      throw new IllegalStateException("call failed: " + response);
-                    }
+                    requireEcho(McpLoadHarness.body(new String(r.body(), StandardCharsets.UTF_8)));
                     if (n == samples.length) {
                       samples = Arrays.copyOf(samples, n * 2);
                     }
