@@ -74,6 +74,9 @@ class LauncherIT {
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out()).startsWith("skillport ");
     assertThat(r.err()).contains("dev.skillport.cli.Main source: shared objects file (top)");
+    // picocli is built for Java 17 (third-party/picocli): Java 5 class files cannot be archived.
+    assertThat(r.err()).contains("picocli.CommandLine source: shared objects file (top)");
+    assertThat(r.err()).doesNotContain("picocli.CommandLine source: file:");
   }
 
   @Test
