@@ -14,14 +14,15 @@ import java.util.List;
  * Compiled schemas are cached by schema content; remote {@code $ref}s are never fetched.
  */
 public final class ArgumentValidator {
-  private final SchemaRegistry registry =
-      SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+  // Made at the first validation: building the 2020-12 dialect is a noticeable part of a cold
+  // start, and a server that is only listed never needs it.
+  private volatile SchemaRegistry registry;
   private final Cache<JsonNode, Schema> compiled =
       Caffeine.newBuilder().maximumSize(50_000).build();
 
   /** Every violation as {@code path: message}; empty when the arguments are valid. */
   public List<String> violations(JsonNode schema, JsonNode arguments) {
-    Schema s = compiled.get(schema, registry::getSchema);
+    Schema s = compiled.get(schema, registry()::getSchema);
     List<Error> errors = s.validate(arguments);
     return errors.stream()
         .map(
@@ -31,5 +32,19 @@ public final class ArgumentValidator {
               return (where.isEmpty() || where.equals("$") ? "" : where + ": ") + e.getMessage();
             })
         .toList();
+  }
+
+  private SchemaRegistry registry() {
+    SchemaRegistry r = registry;
+    if (r == null) {
+      synchronized (this) {
+        r = registry;
+        if (r == null) {
+          r = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+          registry = r;
+        }
+      }
+    }
+    return r;
   }
 }

@@ -4,35 +4,47 @@ import com.fasterxml.jackson.core.SerializableString;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /**
- * A JSON value already serialized: its text, for looking into, and its UTF-8 bytes exactly as
- * Jackson wrote them, which a generator copies as they are ({@code writeRawValue}). Jackson's own
- * {@code SerializedString} re-encodes its text on the way out and refuses a broken surrogate pair
- * that the tree's serialization had written, so the bytes are kept instead.
+ * A JSON value already serialized: its UTF-8 bytes exactly as Jackson wrote them, which a generator
+ * copies as they are ({@code writeRawValue}), and the same text as characters, decoded from them
+ * when first asked for (a page written to bytes never is). Jackson's own {@code SerializedString}
+ * re-encodes its text on the way out and refuses a broken surrogate pair that the tree's
+ * serialization had written, so the bytes are kept instead. Jackson's UTF-8 writer escapes every
+ * surrogate character, so the bytes always decode whole.
  */
 public final class RawJson implements SerializableString {
-  private final String text;
   private final byte[] utf8;
+  // Decoded on first use; a String is immutable, so a racing second decode is harmless.
+  private String text;
 
-  RawJson(String text, byte[] utf8) {
-    this.text = text;
+  RawJson(byte[] utf8) {
     this.utf8 = utf8;
+  }
+
+  private String text() {
+    String t = text;
+    if (t == null) {
+      t = new String(utf8, StandardCharsets.UTF_8);
+      text = t;
+    }
+    return t;
   }
 
   @Override
   public String getValue() {
-    return text;
+    return text();
   }
 
   @Override
   public int charLength() {
-    return text.length();
+    return text().length();
   }
 
   @Override
   public char[] asQuotedChars() {
-    return text.toCharArray();
+    return text().toCharArray();
   }
 
   @Override
@@ -66,11 +78,12 @@ public final class RawJson implements SerializableString {
 
   @Override
   public int appendUnquoted(char[] buffer, int offset) {
-    if (offset + text.length() > buffer.length) {
+    String t = text();
+    if (offset + t.length() > buffer.length) {
       return -1;
     }
-    text.getChars(0, text.length(), buffer, offset);
-    return text.length();
+    t.getChars(0, t.length(), buffer, offset);
+    return t.length();
   }
 
   @Override

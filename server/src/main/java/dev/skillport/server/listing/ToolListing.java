@@ -126,7 +126,7 @@ public final class ToolListing {
 
   private static RawJson serialize(ObjectNode wire) {
     try {
-      return new RawJson(JSON.writeValueAsString(wire), JSON.writeValueAsBytes(wire));
+      return new RawJson(JSON.writeValueAsBytes(wire));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a tool's wire object could not be serialized", e);
     }

@@ -13,6 +13,7 @@ import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.TestSkills;
 import dev.skillport.runtime.secrets.Redactor;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -64,8 +65,12 @@ class ToolsJsonTest {
     fromTrees.set("tools", trees(page, leading));
 
     assertThat(fromText).isEqualTo(JSON.writeValueAsBytes(fromTrees));
-    assertThat(JSON.writeValueAsString(listing.result(page, List.of(leading), new Redactor())))
-        .isEqualTo(JSON.writeValueAsString(fromTrees));
+    // Written as characters, the entries are the bytes' text: the same JSON, and the lone
+    // surrogate stays an escape, so the text survives being encoded to UTF-8.
+    String asText = JSON.writeValueAsString(listing.result(page, List.of(leading), new Redactor()));
+    assertThat(JSON.readTree(asText)).isEqualTo(fromTrees);
+    assertThat(new String(asText.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
+        .isEqualTo(asText);
     assertThat(page.tools()).extracting(ListedTool::name).contains("cut");
   }
 

@@ -20,8 +20,9 @@ import java.util.Map;
 
 /**
  * The JSON Schemas (2020-12) that sibling files and their entries are checked against, shipped as
- * resources under {@code dev/skillport/loader/schemas/}. Each is compiled once, when this class is
- * first used, and shared by every thread: a compiled networknt schema is immutable.
+ * resources under {@code dev/skillport/loader/schemas/}. Each is compiled once, when the first
+ * entry that the prechecks cannot vouch for is validated, and shared by every thread: a compiled
+ * networknt schema is immutable. Valid skills of the plain shapes never need the compiled schemas.
  *
  * <p>File-level schemas check only the envelope (is {@code tools} a list?), so that one bad entry
  * can be dropped alone; entry schemas ({@code $defs} of the same file) check one entry each.
@@ -103,7 +104,7 @@ enum SiblingSchema {
   boolean certainlyValid(JsonNode instance) {
     return this == META_2020_12
         ? MetaSchemaShortcut.certainlyValid(instance)
-        : Compiled.PRECHECKS.get(this).certainlyValid(instance);
+        : Prechecks.ALL.get(this).certainlyValid(instance);
   }
 
   /** {@link #validate} without the shortcuts: always the full validator. */
@@ -140,12 +141,12 @@ enum SiblingSchema {
     return sb.toString();
   }
 
-  /** Lazy holder: class initialisation makes compilation happen once and publishes it safely. */
-  private static final class Compiled {
-    static final Map<SiblingSchema, Schema> SCHEMAS = compileAll();
-
-    /** A precheck per shipped schema, read from the same resources the validator compiles. */
-    static final Map<SiblingSchema, SchemaPrecheck> PRECHECKS = prechecks();
+  /**
+   * A precheck per shipped schema, read from the same resources the validator compiles; a lazy
+   * holder of its own, so that prechecking does not compile the schemas.
+   */
+  private static final class Prechecks {
+    static final Map<SiblingSchema, SchemaPrecheck> ALL = prechecks();
 
     private static Map<SiblingSchema, SchemaPrecheck> prechecks() {
       ObjectMapper json = new ObjectMapper();
@@ -166,6 +167,15 @@ enum SiblingSchema {
       }
       return prechecks;
     }
+  }
+
+  /**
+   * Lazy holder: class initialisation makes compilation happen once and publishes it safely.
+   * Compiling every schema costs a cold start tens of milliseconds, so it waits for the first entry
+   * the prechecks cannot vouch for.
+   */
+  private static final class Compiled {
+    static final Map<SiblingSchema, Schema> SCHEMAS = compileAll();
 
     private static Map<SiblingSchema, Schema> compileAll() {
       // The default schema loader resolves meta-schemas and classpath: IRIs from jars and does not
