@@ -1,6 +1,8 @@
 package dev.skillport.server.listing;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -19,6 +21,8 @@ import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.ToolNames;
 import dev.skillport.runtime.secrets.Redactor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -132,6 +136,46 @@ public final class ToolListing {
     }
   }
 
+  /**
+   * Each of {@code tools}' JSON text, in order: those not yet serialized are written through one
+   * generator and buffer (a first listing of a large catalog writes every entry; one {@code
+   * writeValueAsBytes} each cost a generator and its buffers per entry).
+   */
+  private List<RawJson> jsonAll(List<ListedTool> tools) {
+    Map<ObjectNode, RawJson> known = json.asMap();
+    RawJson[] out = new RawJson[tools.size()];
+    ByteArrayBuilder buffer = null;
+    JsonGenerator gen = null;
+    try {
+      for (int i = 0; i < out.length; i++) {
+        ObjectNode wire = tools.get(i).wire();
+        RawJson text = known.get(wire);
+        if (text == null) {
+          if (gen == null) {
+            buffer = new ByteArrayBuilder();
+            gen = JSON.createGenerator(buffer);
+            gen.setRootValueSeparator(null);
+          }
+          JSON.writeTree(gen, wire);
+          gen.flush();
+          RawJson written = new RawJson(buffer.toByteArray());
+          buffer.reset();
+          text = known.putIfAbsent(wire, written);
+          if (text == null) {
+            text = written;
+          }
+        }
+        out[i] = text;
+      }
+      if (gen != null) {
+        gen.close();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("a tool's wire object could not be serialized", e);
+    }
+    return List.of(out);
+  }
+
   /** One page of the listing. {@code cursor} is null for the first page. */
   public Page page(Catalog catalog, SessionView view, String cursor) throws InvalidCursorException {
     Entries entries = entries(catalog, view);
@@ -199,7 +243,7 @@ public final class ToolListing {
             case SKILL_STUB -> wires.skillStub(name, catalog, names);
           });
     }
-    return new Entries(catalog.generation(), version, out, named.unlistable(), this::json);
+    return new Entries(catalog.generation(), version, out, named.unlistable(), this::jsonAll);
   }
 
   /** The wire objects of one catalog generation, a new set when the generation changes. */
@@ -507,7 +551,7 @@ public final class ToolListing {
     final long version;
     final List<ListedTool> tools;
     final List<String> unlistable;
-    private final Function<ListedTool, RawJson> text;
+    private final Function<List<ListedTool>, List<RawJson>> text;
     // Each entry's JSON text, looked up when the listing is first paged rather than on every page
     // written (a resolution of a called name needs none of it).
     private volatile List<RawJson> json;
@@ -517,7 +561,7 @@ public final class ToolListing {
         long version,
         List<ListedTool> tools,
         List<String> unlistable,
-        Function<ListedTool, RawJson> text) {
+        Function<List<ListedTool>, List<RawJson>> text) {
       this.generation = generation;
       this.version = version;
       this.tools = List.copyOf(tools);
@@ -528,7 +572,7 @@ public final class ToolListing {
     List<RawJson> json() {
       List<RawJson> texts = json;
       if (texts == null) {
-        texts = tools.stream().map(text).toList();
+        texts = text.apply(tools);
         json = texts;
       }
       return texts;

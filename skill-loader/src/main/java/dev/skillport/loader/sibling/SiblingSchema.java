@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The JSON Schemas (2020-12) that sibling files and their entries are checked against, shipped as
@@ -104,7 +105,7 @@ enum SiblingSchema {
   boolean certainlyValid(JsonNode instance) {
     return this == META_2020_12
         ? MetaSchemaShortcut.certainlyValid(instance)
-        : Prechecks.ALL.get(this).certainlyValid(instance);
+        : Prechecks.of(this).certainlyValid(instance);
   }
 
   /** {@link #validate} without the shortcuts: always the full validator. */
@@ -142,30 +143,31 @@ enum SiblingSchema {
   }
 
   /**
-   * A precheck per shipped schema, read from the same resources the validator compiles; a lazy
-   * holder of its own, so that prechecking does not compile the schemas.
+   * A precheck per shipped schema, read from the same resources the validator compiles. Each is
+   * made when first needed and each resource read once: a skill of tools alone never reads the
+   * prompts' or workflows' schemas, and prechecking never compiles the validator's.
    */
   private static final class Prechecks {
-    static final Map<SiblingSchema, SchemaPrecheck> ALL = prechecks();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Map<SiblingSchema, SchemaPrecheck> MADE = new ConcurrentHashMap<>();
+    private static final Map<String, JsonNode> FILES = new ConcurrentHashMap<>();
 
-    private static Map<SiblingSchema, SchemaPrecheck> prechecks() {
-      ObjectMapper json = new ObjectMapper();
-      Map<SiblingSchema, SchemaPrecheck> prechecks = new EnumMap<>(SiblingSchema.class);
-      for (SiblingSchema s : values()) {
-        if (s.file == null) {
-          continue;
+    static SchemaPrecheck of(SiblingSchema schema) {
+      return MADE.computeIfAbsent(
+          schema,
+          s -> new SchemaPrecheck(FILES.computeIfAbsent(s.file, Prechecks::read), s.fragment));
+    }
+
+    private static JsonNode read(String file) {
+      String resource = RESOURCE_ROOT.substring("classpath:".length()) + file + ".schema.json";
+      try (InputStream in = SiblingSchema.class.getClassLoader().getResourceAsStream(resource)) {
+        if (in == null) {
+          throw new IllegalStateException("missing schema resource " + resource);
         }
-        String resource = RESOURCE_ROOT.substring("classpath:".length()) + s.file + ".schema.json";
-        try (InputStream in = SiblingSchema.class.getClassLoader().getResourceAsStream(resource)) {
-          if (in == null) {
-            throw new IllegalStateException("missing schema resource " + resource);
-          }
-          prechecks.put(s, new SchemaPrecheck(json.readTree(in), s.fragment));
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot read schema resource " + resource, e);
-        }
+        return JSON.readTree(in);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read schema resource " + resource, e);
       }
-      return prechecks;
     }
   }
 
