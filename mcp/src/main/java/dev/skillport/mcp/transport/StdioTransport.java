@@ -11,12 +11,12 @@ import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.McpSession;
 import dev.skillport.mcp.ModernCall;
 import dev.skillport.mcp.RequestMeta;
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -46,6 +46,9 @@ public final class StdioTransport {
   /** Default cap on one line; a longer line is answered with an error and skipped. */
   public static final int DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
+  /** Messages up to this size leave in one write. */
+  private static final int OUTPUT_BUFFER_BYTES = 32 * 1024;
+
   /**
    * How long requests read before the end of input may still run: a client that writes its requests
    * and closes its end gets their answers, and one that hangs does not keep the process.
@@ -54,7 +57,8 @@ public final class StdioTransport {
 
   private final McpServer server;
   private final InputStream in;
-  private final OutputStream out;
+  // Guarded by writeLock.
+  private final BufferedOutputStream lines;
   private final int maxLineBytes;
   private final Object writeLock = new Object();
   private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
@@ -73,7 +77,7 @@ public final class StdioTransport {
   public StdioTransport(McpServer server, InputStream in, OutputStream out, int maxLineBytes) {
     this.server = Objects.requireNonNull(server, "server");
     this.in = Objects.requireNonNull(in, "in");
-    this.out = Objects.requireNonNull(out, "out");
+    this.lines = new BufferedOutputStream(Objects.requireNonNull(out, "out"), OUTPUT_BUFFER_BYTES);
     if (maxLineBytes < 1) {
       throw new IllegalArgumentException("maxLineBytes must be positive");
     }
@@ -88,7 +92,7 @@ public final class StdioTransport {
   public void run() {
     McpSession session = server.openSession(this::write);
     LOG.debug("stdio session {} started", session.id());
-    try (InputStream input = new BufferedInputStream(in)) {
+    try (InputStream input = in) {
       LineReader reader = new LineReader(input, maxLineBytes);
       while (!outputBroken) {
         LineReader.Line line = reader.next();
@@ -236,9 +240,11 @@ public final class StdioTransport {
         return;
       }
       try {
-        out.write(bytes);
-        out.write('\n');
-        out.flush();
+        // One write of the message and its line end: a reader woken by half a line only waits
+        // again (a larger message goes out in more writes, still flushed once).
+        lines.write(bytes);
+        lines.write('\n');
+        lines.flush();
       } catch (IOException e) {
         outputBroken = true;
         LOG.warn("stdio output failed; no further messages will be written", e);
@@ -246,11 +252,19 @@ public final class StdioTransport {
     }
   }
 
-  /** Splits a byte stream into lines without holding more than the cap of any one line. */
+  /**
+   * Splits a byte stream into lines without holding more than the cap of any one line. It reads the
+   * stream in chunks into a buffer of its own and scans them for line ends, so a line costs one
+   * copy rather than a call per byte.
+   */
   static final class LineReader {
     private final InputStream in;
     private final int max;
-    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    private final byte[] chunk = new byte[8192];
+    private int pos;
+    private int limit;
+    private byte[] line = new byte[512];
+    private int length;
 
     LineReader(InputStream in, int max) {
       this.in = in;
@@ -259,31 +273,51 @@ public final class StdioTransport {
 
     /** The next line, or null at the end of input. */
     Line next() throws IOException {
-      buffer.reset();
+      length = 0;
       boolean tooLong = false;
-      int b;
       boolean any = false;
-      while ((b = in.read()) != -1) {
+      while (true) {
+        if (pos == limit) {
+          int n = in.read(chunk, 0, chunk.length);
+          if (n < 0) {
+            return any ? line(tooLong) : null;
+          }
+          pos = 0;
+          limit = n;
+          continue;
+        }
         any = true;
-        if (b == '\n') {
+        int end = pos;
+        while (end < limit && chunk[end] != '\n') {
+          end++;
+        }
+        int kept = Math.min(end - pos, max - length);
+        if (kept > 0) {
+          append(pos, kept);
+        }
+        tooLong |= kept < end - pos;
+        if (end < limit) {
+          pos = end + 1;
           return line(tooLong);
         }
-        if (buffer.size() < max) {
-          buffer.write(b);
-        } else {
-          tooLong = true;
-        }
+        pos = limit;
       }
-      return any ? line(tooLong) : null;
+    }
+
+    private void append(int from, int count) {
+      if (length + count > line.length) {
+        line = Arrays.copyOf(line, Math.max(length + count, Math.min(max, line.length * 2)));
+      }
+      System.arraycopy(chunk, from, line, length, count);
+      length += count;
     }
 
     private Line line(boolean tooLong) {
-      byte[] bytes = buffer.toByteArray();
-      int length = bytes.length;
-      if (length > 0 && bytes[length - 1] == '\r') {
-        length--;
+      int n = length;
+      if (n > 0 && line[n - 1] == '\r') {
+        n--;
       }
-      return new Line(bytes, length, tooLong);
+      return new Line(Arrays.copyOf(line, n), n, tooLong);
     }
 
     record Line(byte[] bytes, int length, boolean tooLong) {

@@ -14,6 +14,7 @@ import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobStatus;
 import dev.skillport.server.app.CatalogReloader;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -25,8 +26,8 @@ import java.io.UncheckedIOException;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
@@ -44,6 +45,14 @@ public final class ServerMetrics {
   static final int MAX_TOOLS = 512;
   static final String OTHER = "(other)";
   static final String UNKNOWN = "(unknown)";
+
+  /** The {@code outcome} label values of the call counter, indexed by the constants below. */
+  private static final String[] OUTCOMES = {"ok", "queued", "unknown_tool", "error"};
+
+  private static final int OK = 0;
+  private static final int QUEUED = 1;
+  private static final int UNKNOWN_TOOL = 2;
+  private static final int ERROR = 3;
   private static final double[] CALL_BOUNDS = {
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300
   };
@@ -51,7 +60,7 @@ public final class ServerMetrics {
 
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
-  private final Set<String> toolLabels = ConcurrentHashMap.newKeySet();
+  private final Map<String, ToolSeries> toolSeries = new ConcurrentHashMap<>();
   private final Counter calls;
   private final Histogram callSeconds;
   private final Counter jobsFinished;
@@ -197,28 +206,54 @@ public final class ServerMetrics {
 
   /** One finished tool call, as the call statistics record it. */
   public void onCall(AuditEntry call) {
-    String outcome =
+    int outcome =
         switch (call.outcome()) {
-          case "ok" -> "ok";
-          case "queued" -> "queued";
-          case "UNKNOWN_TOOL" -> "unknown_tool";
-          default -> "error";
+          case "ok" -> OK;
+          case "queued" -> QUEUED;
+          case "UNKNOWN_TOOL" -> UNKNOWN_TOOL;
+          default -> ERROR;
         };
-    String tool = outcome.equals("unknown_tool") ? UNKNOWN : toolLabel(call.tool());
-    calls.labelValues(tool, outcome).inc();
-    callSeconds.labelValues(tool).observe(call.duration().toNanos() / 1e9);
+    ToolSeries series =
+        outcome == UNKNOWN_TOOL ? toolSeries(UNKNOWN, true) : toolSeries(call.tool(), false);
+    series.calls(outcome).inc();
+    series.seconds.observe(call.duration().toNanos() / 1e9);
   }
 
-  private String toolLabel(String tool) {
-    if (toolLabels.contains(tool)) {
-      return tool;
+  /** A tool's series, made at its first call; past {@value #MAX_TOOLS} names, {@code other}'s. */
+  private ToolSeries toolSeries(String tool, boolean fixed) {
+    ToolSeries series = toolSeries.get(tool);
+    if (series != null) {
+      return series;
     }
     // A few racing first calls may pass the bound together, which is harmless.
-    if (toolLabels.size() >= MAX_TOOLS) {
-      return OTHER;
+    String label = fixed || toolSeries.size() < MAX_TOOLS ? tool : OTHER;
+    return toolSeries.computeIfAbsent(label, l -> new ToolSeries(l, callSeconds.labelValues(l)));
+  }
+
+  /**
+   * One tool label's series: the duration histogram, and a call counter per outcome, each made when
+   * first counted (a series only appears once it has counted something).
+   */
+  private final class ToolSeries {
+    final String label;
+    final DistributionDataPoint seconds;
+    private final AtomicReferenceArray<CounterDataPoint> calls =
+        new AtomicReferenceArray<>(OUTCOMES.length);
+
+    ToolSeries(String label, DistributionDataPoint seconds) {
+      this.label = label;
+      this.seconds = seconds;
     }
-    toolLabels.add(tool);
-    return tool;
+
+    CounterDataPoint calls(int outcome) {
+      CounterDataPoint c = calls.get(outcome);
+      if (c == null) {
+        // labelValues answers the one series of these labels, so a racing twin is the same.
+        c = ServerMetrics.this.calls.labelValues(label, OUTCOMES[outcome]);
+        calls.set(outcome, c);
+      }
+      return c;
+    }
   }
 
   /** A job's state changed; a final state is counted. */

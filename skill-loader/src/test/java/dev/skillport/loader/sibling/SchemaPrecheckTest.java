@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.schema.SchemaPrecheck;
 import dev.skillport.loader.testing.RepoFiles;
 import dev.skillport.loader.yaml.SafeYaml;
 import dev.skillport.loader.yaml.YamlLimits;

@@ -1,4 +1,4 @@
-package dev.skillport.loader.sibling;
+package dev.skillport.api.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
@@ -12,17 +12,21 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * Answers "certainly valid" for instances of one shipped sibling schema by walking the schema's own
- * JSON, so the full validator runs only for instances that may have problems to report.
+ * Answers "certainly valid" for instances of one JSON Schema by walking the schema's own JSON, so
+ * the full validator runs only for instances that may have problems to report. The skill loader
+ * prechecks sibling files against its shipped schemas; the runtime prechecks call arguments against
+ * each tool's input schema.
  *
- * <p>Like {@link MetaSchemaShortcut} the check is one-sided: {@link #certainlyValid} is true only
- * when every keyword on the instance's path is one this class knows and the instance plainly
- * satisfies it; any other keyword, any doubt (a number equal in value but not in kind, a regular
- * expression that does not compile, a boolean {@code false} schema) answers false and the caller
- * runs the real validator, which reports every diagnostic. The shipped schema file stays the single
- * source of the rules.
+ * <p>The check is one-sided: {@link #certainlyValid} is true only when every keyword on the
+ * instance's path is one this class knows and the instance plainly satisfies it; any other keyword
+ * (including {@code $id}, {@code format} and every length, count or exclusive bound it does not
+ * list), any doubt (a number equal in value but not in kind, a regular expression that does not
+ * compile, a boolean {@code false} schema, a reference outside the document) answers false and the
+ * caller runs the real validator, which reports every diagnostic. The schema stays the single
+ * source of the rules; an instance is checked in time linear in its size, plus the regular
+ * expressions the schema itself declares.
  */
-final class SchemaPrecheck {
+public final class SchemaPrecheck {
   /** Keywords that never reject an instance. */
   private static final List<String> ANNOTATIONS =
       List.of(
@@ -42,17 +46,17 @@ final class SchemaPrecheck {
   private final Node start;
 
   /**
-   * @param document the whole schema file, against which {@code #/...} references resolve
-   * @param fragment a JSON Pointer into it ({@code ""} for the file's root schema)
+   * @param document the whole schema document, against which {@code #/...} references resolve
+   * @param fragment a JSON Pointer into it ({@code ""} for the document's root schema)
    */
-  SchemaPrecheck(JsonNode document, String fragment) {
+  public SchemaPrecheck(JsonNode document, String fragment) {
     this.document = document;
     JsonNode schema = document.at(fragment);
     this.start = schema.isMissingNode() ? Node.UNKNOWN : compile(schema);
   }
 
   /** True when {@code instance} is certainly valid; false means "not known", never "invalid". */
-  boolean certainlyValid(JsonNode instance) {
+  public boolean certainlyValid(JsonNode instance) {
     return start.check(instance);
   }
 
