@@ -247,9 +247,21 @@ public final class McpSession {
 
   /** Ids compare by their JSON text, so the number 1 and the string "1" stay apart. */
   private static String key(JsonNode requestId) {
-    return requestId.isIntegralNumber()
-        ? requestId.bigIntegerValue().toString()
-        : requestId.toString();
+    return requestKey(requestId);
+  }
+
+  /**
+   * A request id as a map key: a number by its decimal digits, however it was parsed (an int, a
+   * long or a big integer), a string by its JSON text with its quotes, so the number 1 and the
+   * string "1" stay apart.
+   */
+  public static String requestKey(JsonNode requestId) {
+    if (requestId.isIntegralNumber()) {
+      return requestId.canConvertToLong()
+          ? Long.toString(requestId.longValue())
+          : requestId.bigIntegerValue().toString();
+    }
+    return requestId.toString();
   }
 
   @Override

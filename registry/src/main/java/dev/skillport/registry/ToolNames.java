@@ -41,6 +41,7 @@ public final class ToolNames {
   private final boolean stubs;
   private final Cache<SessionView, Named> cache =
       Caffeine.newBuilder().weakKeys().maximumSize(100_000).build();
+  private volatile Last last;
   private volatile SkillStubs skillStubs = new SkillStubs(Long.MIN_VALUE, List.of(), List.of());
 
   /**
@@ -57,21 +58,32 @@ public final class ToolNames {
   /** The entries {@code view} lists, in listing order. */
   public Named named(Catalog catalog, SessionView view) {
     long version = view.version();
-    Named cached = cache.getIfPresent(view);
-    if (cached != null
-        && cached.generation() == catalog.generation()
-        && cached.version() == version) {
-      return cached;
+    // The view asked last is answered without the cache: a stdio server has one view, and an
+    // HTTP session's calls come in runs.
+    Last last = this.last;
+    if (last != null && last.view == view && last.named.current(catalog, version)) {
+      return last.named;
     }
-    Named built = build(catalog, view, version);
-    cache.put(view, built);
-    return built;
+    Named named = cache.getIfPresent(view);
+    if (named == null || !named.current(catalog, version)) {
+      named = build(catalog, view, version);
+      cache.put(view, named);
+    }
+    this.last = new Last(view, named);
+    return named;
   }
 
   /** Forgets what is kept for {@code view} (it is also forgotten once the view is unreachable). */
   public void forget(SessionView view) {
+    Last last = this.last;
+    if (last != null && last.view == view) {
+      this.last = null;
+    }
     cache.invalidate(view);
   }
+
+  /** The view {@link #named} answered last and what it answered. */
+  private record Last(SessionView view, Named named) {}
 
   /**
    * Resolves a called name: the exact listed name, then {@code <skill>__<tool>} (hyphen or
@@ -322,6 +334,11 @@ public final class ToolNames {
     private final List<Name> entries;
     private final Map<String, Name> byName;
     private final List<String> unlistable;
+
+    /** Whether this is still the view's listing: same catalog generation, same view version. */
+    boolean current(Catalog catalog, long viewVersion) {
+      return generation == catalog.generation() && version == viewVersion;
+    }
 
     Named(long generation, long version, List<Name> entries, List<String> unlistable) {
       this.generation = generation;

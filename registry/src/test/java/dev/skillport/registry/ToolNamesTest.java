@@ -78,6 +78,25 @@ class ToolNamesTest {
   }
 
   @Test
+  void named_twoViewsInTurn_eachKeepsItsOwnUntilForgotten() {
+    ToolNames names = new ToolNames(CORE, true);
+    SessionView one = new SessionView();
+    SessionView two = new SessionView();
+    two.load(catalog, List.of("gamma"), true);
+    ToolNames.Named first = names.named(catalog, one);
+    ToolNames.Named second = names.named(catalog, two);
+
+    assertThat(names.named(catalog, one)).isSameAs(first);
+    assertThat(names.named(catalog, two)).isSameAs(second);
+    assertThat(names(second)).contains("g1");
+    assertThat(names(first)).doesNotContain("g1");
+    names.forget(two);
+    ToolNames.Named rebuilt = names.named(catalog, two);
+    assertThat(rebuilt).isNotSameAs(second);
+    assertThat(names(rebuilt)).isEqualTo(names(second));
+  }
+
+  @Test
   void named_nameTooLong_isLeftOutAndReported() {
     String longName = "t".repeat(70);
     Catalog c = TestSkills.catalog(1, TestSkills.named("s").tool(longName).tool("ok").build());

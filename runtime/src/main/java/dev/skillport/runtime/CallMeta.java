@@ -92,8 +92,8 @@ public record CallMeta(
   public static CallMeta fromRequest(
       JsonNode meta, String sessionId, Consumer<ObjectNode> jobUpdates) {
     JsonNode dcc = meta == null ? null : meta.get("dcc");
-    JsonNode async = field(meta, dcc, "async");
-    JsonNode parent = field(meta, dcc, "parentJobId");
+    JsonNode async = field(meta, dcc, "async", "dcc.async");
+    JsonNode parent = field(meta, dcc, "parentJobId", "dcc.parentJobId");
     return new CallMeta(
         sessionId,
         async != null && async.isBoolean() && async.booleanValue(),
@@ -101,10 +101,11 @@ public record CallMeta(
         jobUpdates);
   }
 
-  private static JsonNode field(JsonNode meta, JsonNode dcc, String name) {
+  /** {@code _meta.dcc.<name>}, else the flat {@code _meta["dcc.<name>"]} ({@code flat}). */
+  private static JsonNode field(JsonNode meta, JsonNode dcc, String name, String flat) {
     if (dcc != null && dcc.isObject() && dcc.has(name)) {
       return dcc.get(name);
     }
-    return meta == null ? null : meta.get("dcc." + name);
+    return meta == null ? null : meta.get(flat);
   }
 }

@@ -214,7 +214,7 @@ public final class StdioTransport {
 
   /** Ids compare by their JSON text, so the number 1 and the string "1" stay apart. */
   private static String key(JsonNode id) {
-    return id.isIntegralNumber() ? id.bigIntegerValue().toString() : id.toString();
+    return McpSession.requestKey(id);
   }
 
   private void drain() {
