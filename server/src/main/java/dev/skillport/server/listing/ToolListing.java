@@ -144,34 +144,32 @@ public final class ToolListing {
   private List<RawJson> jsonAll(List<ListedTool> tools) {
     Map<ObjectNode, RawJson> known = json.asMap();
     RawJson[] out = new RawJson[tools.size()];
-    ByteArrayBuilder buffer = null;
-    JsonGenerator gen = null;
-    try {
-      for (int i = 0; i < out.length; i++) {
-        ObjectNode wire = tools.get(i).wire();
-        RawJson text = known.get(wire);
-        if (text == null) {
-          if (gen == null) {
-            buffer = new ByteArrayBuilder();
-            gen = JSON.createGenerator(buffer);
-            gen.setRootValueSeparator(null);
-          }
-          JSON.writeTree(gen, wire);
-          gen.flush();
-          RawJson written = new RawJson(buffer.toByteArray());
-          buffer.reset();
-          text = known.putIfAbsent(wire, written);
-          if (text == null) {
-            text = written;
-          }
-        }
-        out[i] = text;
+    List<Integer> missing = new ArrayList<>();
+    for (int i = 0; i < out.length; i++) {
+      out[i] = known.get(tools.get(i).wire());
+      if (out[i] == null) {
+        missing.add(i);
       }
-      if (gen != null) {
-        gen.close();
+    }
+    if (missing.isEmpty()) {
+      return List.of(out);
+    }
+    ByteArrayBuilder buffer = new ByteArrayBuilder();
+    try (JsonGenerator gen = JSON.createGenerator(buffer)) {
+      gen.setRootValueSeparator(null);
+      for (int i : missing) {
+        ObjectNode wire = tools.get(i).wire();
+        JSON.writeTree(gen, wire);
+        gen.flush();
+        RawJson written = new RawJson(buffer.toByteArray());
+        buffer.reset();
+        RawJson first = known.putIfAbsent(wire, written);
+        out[i] = first != null ? first : written;
       }
     } catch (IOException e) {
       throw new UncheckedIOException("a tool's wire object could not be serialized", e);
+    } finally {
+      buffer.release();
     }
     return List.of(out);
   }
