@@ -167,7 +167,7 @@ public final class McpSession {
       return result;
     }
     String requestId = "s" + serverRequestIds.incrementAndGet();
-    pendingServerRequests.put(key(TextNode.valueOf(requestId)), result);
+    pendingServerRequests.put(requestKey(TextNode.valueOf(requestId)), result);
     ObjectNode message = NODES.objectNode();
     message.put("jsonrpc", "2.0");
     message.put("id", requestId);
@@ -180,7 +180,7 @@ public final class McpSession {
   }
 
   void completeServerRequest(JsonRpcMessage.Response response) {
-    CompletableFuture<JsonNode> pending = pendingServerRequests.remove(key(response.id()));
+    CompletableFuture<JsonNode> pending = pendingServerRequests.remove(requestKey(response.id()));
     if (pending == null) {
       LOG.debug("Session {}: response to unknown request {}", id, response.id());
       return;
@@ -201,15 +201,15 @@ public final class McpSession {
   }
 
   void register(RequestContext ctx) {
-    inFlight.put(key(ctx.requestId()), ctx);
+    inFlight.put(requestKey(ctx.requestId()), ctx);
   }
 
   void unregister(RequestContext ctx) {
-    inFlight.remove(key(ctx.requestId()), ctx);
+    inFlight.remove(requestKey(ctx.requestId()), ctx);
   }
 
   Optional<RequestContext> inFlight(JsonNode requestId) {
-    return Optional.ofNullable(inFlight.get(key(requestId)));
+    return Optional.ofNullable(inFlight.get(requestKey(requestId)));
   }
 
   /** Ends the session: cancels calls in flight and fails requests waiting for the client. */
@@ -243,11 +243,6 @@ public final class McpSession {
       message.set("params", params);
     }
     return message;
-  }
-
-  /** Ids compare by their JSON text, so the number 1 and the string "1" stay apart. */
-  private static String key(JsonNode requestId) {
-    return requestKey(requestId);
   }
 
   /**

@@ -175,7 +175,7 @@ public final class StdioTransport {
   private CompletableFuture<JsonNode> modern(JsonRpcMessage message) {
     if (message instanceof JsonRpcMessage.Request request) {
       ModernCall call = server.dispatchModern(request, this::write, Caller.LOCAL);
-      String key = key(request.id());
+      String key = McpSession.requestKey(request.id());
       modernCalls.put(key, call);
       return call.response()
           .whenComplete(
@@ -192,7 +192,7 @@ public final class StdioTransport {
       if ("notifications/cancelled".equals(notification.method())) {
         JsonNode id = notification.params().get("requestId");
         if (id != null && (id.isTextual() || id.isIntegralNumber())) {
-          ModernCall call = modernCalls.remove(key(id));
+          ModernCall call = modernCalls.remove(McpSession.requestKey(id));
           if (call != null) {
             call.cancel(notification.params().path("reason").asText(null));
           }
@@ -210,11 +210,6 @@ public final class StdioTransport {
               Era.MODERN));
     }
     return CompletableFuture.completedFuture(null);
-  }
-
-  /** Ids compare by their JSON text, so the number 1 and the string "1" stay apart. */
-  private static String key(JsonNode id) {
-    return McpSession.requestKey(id);
   }
 
   private void drain() {
@@ -271,7 +266,10 @@ public final class StdioTransport {
       this.max = max;
     }
 
-    /** The next line, or null at the end of input. */
+    /**
+     * The next line, or null at the end of input. The line's bytes are the reader's own buffer,
+     * valid until the next call: the transport parses each line before it reads the next.
+     */
     Line next() throws IOException {
       length = 0;
       boolean tooLong = false;
@@ -317,7 +315,7 @@ public final class StdioTransport {
       if (n > 0 && line[n - 1] == '\r') {
         n--;
       }
-      return new Line(Arrays.copyOf(line, n), n, tooLong);
+      return new Line(line, n, tooLong);
     }
 
     record Line(byte[] bytes, int length, boolean tooLong) {

@@ -1,7 +1,6 @@
 package dev.skillport.server.listing;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -125,15 +124,7 @@ public final class ToolListing {
 
   /** {@code tool}'s wire object as JSON text, serialized once while its wire object lives. */
   RawJson json(ListedTool tool) {
-    return json.get(tool.wire(), ToolListing::serialize);
-  }
-
-  private static RawJson serialize(ObjectNode wire) {
-    try {
-      return new RawJson(JSON.writeValueAsBytes(wire));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("a tool's wire object could not be serialized", e);
-    }
+    return jsonAll(List.of(tool)).get(0);
   }
 
   /**
