@@ -8,29 +8,47 @@ import dev.skillport.runtime.secrets.Redactor;
 /**
  * A pattern layout whose every line (message, arguments and stack trace alike) passes through the
  * process's {@link Redactor} before it is written.
+ *
+ * <p>The pattern is parsed at the first line, not at start: a process that logs nothing (a stdio
+ * server at the default level, most commands) never pays for logback's converter table and the
+ * time-zone data its date converter loads (decision 0034).
  */
 final class RedactingLayout extends LayoutBase<ILoggingEvent> {
-  private final PatternLayout pattern = new PatternLayout();
+  private final String pattern;
+  private volatile PatternLayout layout;
 
   RedactingLayout(String pattern) {
-    this.pattern.setPattern(pattern);
-  }
-
-  @Override
-  public void start() {
-    pattern.setContext(getContext());
-    pattern.start();
-    super.start();
+    this.pattern = pattern;
   }
 
   @Override
   public void stop() {
-    pattern.stop();
+    PatternLayout started = layout;
+    if (started != null) {
+      started.stop();
+    }
     super.stop();
   }
 
   @Override
   public String doLayout(ILoggingEvent event) {
-    return Redactor.shared().text(pattern.doLayout(event));
+    return Redactor.shared().text(layout().doLayout(event));
+  }
+
+  private PatternLayout layout() {
+    PatternLayout started = layout;
+    if (started == null) {
+      synchronized (this) {
+        started = layout;
+        if (started == null) {
+          started = new PatternLayout();
+          started.setPattern(pattern);
+          started.setContext(getContext());
+          started.start();
+          layout = started;
+        }
+      }
+    }
+    return started;
   }
 }

@@ -148,4 +148,27 @@ class LauncherIT {
         .containsPattern(
             "\\d\\d:\\d\\d:\\d\\d\\.\\d{3} DEBUG \\[main\\] \\S+ - stdio session \\w+ started");
   }
+
+  @Test
+  void launcher_logbackConfigurationFile_isUsedInsteadOfTheStderrPattern() throws Exception {
+    Path config = temp.resolve("logback-custom.xml");
+    Files.writeString(
+        config,
+        "<configuration><appender name=\"E\" class=\"ch.qos.logback.core.ConsoleAppender\">"
+            + "<target>System.err</target><encoder><pattern>CUSTOM %level %msg%n</pattern>"
+            + "</encoder></appender><root level=\"debug\"><appender-ref ref=\"E\"/></root>"
+            + "</configuration>");
+
+    Result r =
+        run(
+            Map.of("JAVA_OPTS", "-Dlogback.configurationFile=" + config),
+            "serve",
+            "--stdio",
+            "--no-watch",
+            "--no-bundled");
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).containsPattern("(?m)^CUSTOM DEBUG stdio session \\w+ started$");
+  }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine.Command;
 
 class SkillportCommandTest {
   @TempDir Path dir;
@@ -57,5 +58,15 @@ class SkillportCommandTest {
     assertThat(SkillportCommand.commandLine(output, env, List.of("help", "serve")).getSubcommands())
         .hasSize(6);
     assertThat(SkillportCommand.commandLine(output, env).getSubcommands()).hasSize(6);
+  }
+
+  @Test
+  void subcommandNames_areTheNamesTheirClassesDeclare() {
+    assertThat(SkillportCommand.SUBCOMMANDS).hasSize(6);
+    SkillportCommand.SUBCOMMANDS.forEach(
+        (name, type) ->
+            assertThat(type.getAnnotation(Command.class).name())
+                .as(type.getName())
+                .isEqualTo(name));
   }
 }

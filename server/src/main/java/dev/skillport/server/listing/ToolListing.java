@@ -25,6 +25,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -62,9 +63,6 @@ public final class ToolListing {
   private final Cache<SessionView, Entries> cache;
   private final Map<String, ListedTool> coreEntries;
   private volatile Rendered rendered = new Rendered(Long.MIN_VALUE);
-  // Each entry's JSON text, by its wire object (compared by identity, dropped with it): written
-  // once per catalog generation, then copied as bytes into every listing that shows it.
-  private final Cache<ObjectNode, RawJson> json = Caffeine.newBuilder().weakKeys().build();
 
   /**
    * @param coreTools listed first in every session, in this order
@@ -122,18 +120,21 @@ public final class ToolListing {
     return result;
   }
 
-  /** {@code tool}'s wire object as JSON text, serialized once while its wire object lives. */
+  /**
+   * {@code tool}'s wire object as JSON text, serialized once while the catalog generation listed
+   * last is current.
+   */
   RawJson json(ListedTool tool) {
-    return jsonAll(List.of(tool)).get(0);
+    return rendered.json(List.of(tool)).get(0);
   }
 
   /**
-   * Each of {@code tools}' JSON text, in order: those not yet serialized are written through one
-   * generator and buffer (a first listing of a large catalog writes every entry; one {@code
-   * writeValueAsBytes} each cost a generator and its buffers per entry).
+   * Each of {@code tools}' JSON text, in order, remembered in {@code known} (by wire object,
+   * compared by identity): those not yet serialized are written through one generator and buffer (a
+   * first listing of a large catalog writes every entry; one {@code writeValueAsBytes} each cost a
+   * generator and its buffers per entry).
    */
-  private List<RawJson> jsonAll(List<ListedTool> tools) {
-    Map<ObjectNode, RawJson> known = json.asMap();
+  private static List<RawJson> jsonAll(List<ListedTool> tools, Map<ObjectNode, RawJson> known) {
     RawJson[] out = new RawJson[tools.size()];
     List<Integer> missing = new ArrayList<>();
     for (int i = 0; i < out.length; i++) {
@@ -232,7 +233,7 @@ public final class ToolListing {
             case SKILL_STUB -> wires.skillStub(name, catalog, names);
           });
     }
-    return new Entries(catalog.generation(), version, out, named.unlistable(), this::jsonAll);
+    return new Entries(catalog.generation(), version, out, named.unlistable(), wires::json);
   }
 
   /** The wire objects of one catalog generation, a new set when the generation changes. */
@@ -247,7 +248,8 @@ public final class ToolListing {
 
   /**
    * Wire objects rendered for one catalog generation, keyed by listed name and what it names (a
-   * listed name is the same tool, group or skill for every session within a generation).
+   * listed name is the same tool, group or skill for every session within a generation), and each
+   * listed entry's JSON text.
    */
   private static final class Rendered {
     final long generation;
@@ -255,9 +257,18 @@ public final class ToolListing {
     private final Map<String, ObjectNode> groupStubs = new ConcurrentHashMap<>();
     // Made on first use, whole, then only read (published through the volatile write).
     private volatile Map<ToolNames.Name, ListedTool> skillStubs;
+    // Each listed entry's JSON text by its wire object, compared by identity: written once per
+    // generation, then copied as bytes into every listing that shows it, and dropped with the
+    // generation (a wire object of another generation or a core tool's is written again once).
+    private final Map<ObjectNode, RawJson> json =
+        Collections.synchronizedMap(new IdentityHashMap<>());
 
     Rendered(long generation) {
       this.generation = generation;
+    }
+
+    List<RawJson> json(List<ListedTool> entries) {
+      return jsonAll(entries, json);
     }
 
     ObjectNode tool(String listedName, String skill, ToolSpec tool, boolean simplify) {

@@ -44,4 +44,31 @@ public record DiscoveredSkill(
       boolean lowercaseFileName) {
     this(directory, skillFile, root, rootPath, rootOrder, lowercaseFileName, null);
   }
+
+  // equals and hashCode are written out, with the meaning a record's generated ones have: a found
+  // skill is a hash key of every load, and the generated methods are bootstrapped through method
+  // handles at their first call, which a server start paid for (decision 0034).
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof DiscoveredSkill d
+        && directory.equals(d.directory)
+        && skillFile.equals(d.skillFile)
+        && root.equals(d.root)
+        && rootPath.equals(d.rootPath)
+        && rootOrder == d.rootOrder
+        && lowercaseFileName == d.lowercaseFileName
+        && Objects.equals(attributes, d.attributes);
+  }
+
+  @Override
+  public int hashCode() {
+    int h = directory.hashCode();
+    h = 31 * h + skillFile.hashCode();
+    h = 31 * h + root.hashCode();
+    h = 31 * h + rootPath.hashCode();
+    h = 31 * h + rootOrder;
+    h = 31 * h + Boolean.hashCode(lowercaseFileName);
+    return 31 * h + Objects.hashCode(attributes);
+  }
 }

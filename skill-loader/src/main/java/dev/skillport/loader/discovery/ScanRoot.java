@@ -18,4 +18,19 @@ public record ScanRoot(Path path, Scope scope, String origin) {
   public static ScanRoot of(Path path, Scope scope) {
     return new ScanRoot(path, scope, "");
   }
+
+  // Written out for the reason DiscoveredSkill's are, with the generated methods' meaning.
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ScanRoot r
+        && path.equals(r.path)
+        && scope == r.scope
+        && origin.equals(r.origin);
+  }
+
+  @Override
+  public int hashCode() {
+    return (31 * path.hashCode() + scope.hashCode()) * 31 + origin.hashCode();
+  }
 }
