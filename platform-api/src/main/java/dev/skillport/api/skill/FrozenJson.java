@@ -103,8 +103,10 @@ public final class FrozenJson {
     String[] ownNames = names.clone();
     JsonNode[] ownValues = values.clone();
     for (int i = 0; i < ownNames.length; i++) {
-      Objects.requireNonNull(ownNames[i], "names[" + i + "]");
-      requireFrozenOrScalar(ownValues[i], "values[" + i + "]");
+      if (ownNames[i] == null) {
+        throw new NullPointerException("names[" + i + "]");
+      }
+      requireFrozenOrScalar(ownValues[i], "values", i);
     }
     requireDistinct(ownNames);
     return new FrozenObject(fields(ownNames, ownValues));
@@ -118,15 +120,19 @@ public final class FrozenJson {
    */
   public static ArrayNode array(JsonNode... elements) {
     for (int i = 0; i < elements.length; i++) {
-      requireFrozenOrScalar(elements[i], "elements[" + i + "]");
+      requireFrozenOrScalar(elements[i], "elements", i);
     }
     return new FrozenArray(List.of(elements));
   }
 
-  private static void requireFrozenOrScalar(JsonNode value, String what) {
-    Objects.requireNonNull(value, what);
+  // The messages are made only on failure: a catalog's schemas pass here once per member.
+  private static void requireFrozenOrScalar(JsonNode value, String array, int index) {
+    if (value == null) {
+      throw new NullPointerException(array + "[" + index + "]");
+    }
     if (value.isContainerNode() && !isFrozen(value)) {
-      throw new IllegalArgumentException(what + " is a container that is not frozen");
+      throw new IllegalArgumentException(
+          array + "[" + index + "] is a container that is not frozen");
     }
   }
 

@@ -67,11 +67,16 @@ class FrozenJsonTest {
 
   @Test
   void object_nullNameOrValue_isRefused() {
-    assertThatThrownBy(
-            () -> FrozenJson.object(new String[] {null}, new JsonNode[] {TextNode.valueOf("v")}))
-        .isInstanceOf(NullPointerException.class);
+    TextNode v = TextNode.valueOf("v");
+    assertThatThrownBy(() -> FrozenJson.object(new String[] {"a", null}, new JsonNode[] {v, v}))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("names[1]");
     assertThatThrownBy(() -> FrozenJson.object(new String[] {"a"}, new JsonNode[] {null}))
-        .isInstanceOf(NullPointerException.class);
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("values[0]");
+    assertThatThrownBy(() -> FrozenJson.array(v, v, null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("elements[2]");
   }
 
   @Test

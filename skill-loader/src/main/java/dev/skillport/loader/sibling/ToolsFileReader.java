@@ -386,14 +386,14 @@ final class ToolsFileReader {
       return true;
     }
     String problem = null;
-    String at = pointer + "/" + key;
+    String below = "";
     if (mustBeObject && !schema.isObject()) {
       problem = "it must be a mapping";
     } else {
       List<SiblingSchema.Issue> issues = SiblingSchema.META_2020_12.validate(schema);
       if (!issues.isEmpty()) {
         problem = SiblingYaml.summarize(issues);
-        at = at + issues.get(0).pointer();
+        below = issues.get(0).pointer();
       }
     }
     if (problem == null) {
@@ -410,7 +410,7 @@ final class ToolsFileReader {
                 + problem
                 + "); the entry was dropped.",
             file,
-            doc.locate(at),
+            doc.locate(pointer + "/" + key + below),
             null);
     return false;
   }
