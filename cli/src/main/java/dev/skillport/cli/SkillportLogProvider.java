@@ -6,6 +6,7 @@ import ch.qos.logback.classic.util.ContextInitializer;
 import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import ch.qos.logback.core.CoreConstants;
 import ch.qos.logback.core.joran.spi.JoranException;
+import ch.qos.logback.core.status.Status;
 import ch.qos.logback.core.status.StatusUtil;
 import ch.qos.logback.core.util.StatusPrinter2;
 import org.slf4j.ILoggerFactory;
@@ -46,9 +47,15 @@ public final class SkillportLogProvider implements SLF4JServiceProvider {
       } catch (JoranException e) {
         Reporter.error("Failed to auto configure default logger context", e);
       }
-      if (!StatusUtil.contextHasStatusListener(context)) {
-        new StatusPrinter2().printInCaseOfErrorsOrWarnings(context);
-      }
+    }
+    // A configuration that went wrong says so, as with logback's own provider, but on stderr:
+    // stdout may carry the stdio protocol. The printer is made only then (its class loads the
+    // time-zone data for its timestamps).
+    if (!StatusUtil.contextHasStatusListener(context)
+        && new StatusUtil(context).getHighestLevel(0) >= Status.WARN) {
+      StatusPrinter2 printer = new StatusPrinter2();
+      printer.setPrintStream(System.err);
+      printer.print(context);
     }
     context.start();
   }

@@ -151,14 +151,33 @@ class LauncherIT {
 
   @Test
   void launcher_logbackConfigurationFile_isUsedInsteadOfTheStderrPattern() throws Exception {
-    Path config = temp.resolve("logback-custom.xml");
-    Files.writeString(
-        config,
-        "<configuration><appender name=\"E\" class=\"ch.qos.logback.core.ConsoleAppender\">"
-            + "<target>System.err</target><encoder><pattern>CUSTOM %level %msg%n</pattern>"
-            + "</encoder></appender><root level=\"debug\"><appender-ref ref=\"E\"/></root>"
-            + "</configuration>");
+    Result r =
+        stdioWithLogback(
+            "<configuration><appender name=\"E\" class=\"ch.qos.logback.core.ConsoleAppender\">"
+                + "<target>System.err</target><encoder><pattern>CUSTOM %level %msg%n</pattern>"
+                + "</encoder></appender><root level=\"debug\"><appender-ref ref=\"E\"/></root>"
+                + "</configuration>");
 
+    assertThat(r.err()).containsPattern("(?m)^CUSTOM DEBUG stdio session \\w+ started$");
+  }
+
+  @Test
+  void launcher_brokenLogbackConfiguration_reportsOnStderrAndKeepsStdoutClean() throws Exception {
+    Result r =
+        stdioWithLogback(
+            "<configuration><appender name=\"X\" class=\"org.example.NoSuchAppender\"/>"
+                + "<root level=\"warn\"><appender-ref ref=\"X\"/></root></configuration>");
+
+    assertThat(r.err()).contains("org.example.NoSuchAppender");
+  }
+
+  /**
+   * A stdio server with no input, started with {@code xml} as its {@code
+   * logback.configurationFile}: it ends normally and writes nothing on stdout.
+   */
+  private Result stdioWithLogback(String xml) throws Exception {
+    Path config = temp.resolve("logback-named.xml");
+    Files.writeString(config, xml);
     Result r =
         run(
             Map.of("JAVA_OPTS", "-Dlogback.configurationFile=" + config),
@@ -166,9 +185,8 @@ class LauncherIT {
             "--stdio",
             "--no-watch",
             "--no-bundled");
-
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).containsPattern("(?m)^CUSTOM DEBUG stdio session \\w+ started$");
+    return r;
   }
 }
