@@ -19,7 +19,7 @@ import org.slf4j.spi.SLF4JServiceProvider;
 /**
  * The SLF4J provider the {@code skillport} executable names ({@link Main}): logback, set up by
  * {@link StderrLogConfigurator} directly, without the configurator search, the version checks and
- * the timing reports of logback's own provider, which were a tenth of a stdio server's start
+ * the timing reports of logback's own provider, which were about 6 % of a stdio server's start
  * (decision 0034). A configuration named with {@code -Dlogback.configurationFile}, or a {@code
  * logback-test.xml} on the class path, goes through logback's usual search, as with logback's own
  * provider.

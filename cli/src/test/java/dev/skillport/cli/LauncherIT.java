@@ -47,8 +47,10 @@ class LauncherIT {
     builder.environment().put("SKILLPORT_JAR", jar.toString());
     builder.environment().put("PATH", javaBin() + ":" + System.getenv("PATH"));
     builder.environment().remove("JAVA_OPTS");
-    // A serve command keeps its job records under ~/.skillport: this test's folder, not the user's.
+    // A serve command keeps its job records under ~/.skillport and unpacks into the temporary
+    // folder: this test's folders, not the user's.
     builder.environment().put("HOME", temp.resolve("home").toString());
+    builder.environment().put("TMPDIR", Files.createDirectories(temp.resolve("tmp")).toString());
     builder.environment().putAll(env);
     Process p = builder.start();
     p.getOutputStream().close();
@@ -57,6 +59,11 @@ class LauncherIT {
         p.exitValue(),
         Files.readString(out, StandardCharsets.UTF_8),
         Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  /** A stdio server with no skills of its own and no input, which ends when its input does. */
+  private Result stdio(Map<String, String> env) throws IOException, InterruptedException {
+    return run(env, "serve", "--stdio", "--no-watch", "--no-bundled");
   }
 
   private static String javaBin() {
@@ -131,14 +138,8 @@ class LauncherIT {
 
   @Test
   void launcher_logLevelProperty_logsOnStderrOnlyInThePattern() throws Exception {
-    Result quiet = run(Map.of(), "serve", "--stdio", "--no-watch", "--no-bundled");
-    Result debug =
-        run(
-            Map.of("JAVA_OPTS", "-Dskillport.log.level=debug"),
-            "serve",
-            "--stdio",
-            "--no-watch",
-            "--no-bundled");
+    Result quiet = stdio(Map.of());
+    Result debug = stdio(Map.of("JAVA_OPTS", "-Dskillport.log.level=debug"));
 
     assertThat(quiet.exitCode()).as(quiet.err()).isZero();
     assertThat(quiet.err()).isEmpty();
@@ -178,13 +179,7 @@ class LauncherIT {
   private Result stdioWithLogback(String xml) throws Exception {
     Path config = temp.resolve("logback-named.xml");
     Files.writeString(config, xml);
-    Result r =
-        run(
-            Map.of("JAVA_OPTS", "-Dlogback.configurationFile=" + config),
-            "serve",
-            "--stdio",
-            "--no-watch",
-            "--no-bundled");
+    Result r = stdio(Map.of("JAVA_OPTS", "-Dlogback.configurationFile=" + config));
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out()).isEmpty();
     return r;
