@@ -12,7 +12,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 
 /**
  * The started host adapters, and what they allow: whether a skill may load in this server, and
@@ -166,17 +165,31 @@ public final class HostAdapters implements HostExecutors {
 
   /** What a skill's tools ask of an adapter. */
   private record Requirements(List<String> mainTools, Set<String> capabilities) {
+    private static final Requirements NONE = new Requirements(List.of(), Set.of());
+
+    // One pass without streams: a view's load asks this of every skill it holds, and most tools
+    // need nothing.
     static Requirements of(Skill skill) {
-      List<String> main =
-          skill.tools().stream()
-              .filter(t -> t.affinity() == ThreadAffinity.MAIN)
-              .map(ToolSpec::name)
-              .toList();
-      Set<String> caps =
-          skill.tools().stream()
-              .flatMap(t -> t.requiredCapabilities().stream())
-              .collect(Collectors.toCollection(TreeSet::new));
-      return new Requirements(main, caps);
+      List<String> main = null;
+      Set<String> caps = null;
+      for (ToolSpec tool : skill.tools()) {
+        if (tool.affinity() == ThreadAffinity.MAIN) {
+          if (main == null) {
+            main = new ArrayList<>();
+          }
+          main.add(tool.name());
+        }
+        if (!tool.requiredCapabilities().isEmpty()) {
+          if (caps == null) {
+            caps = new TreeSet<>();
+          }
+          caps.addAll(tool.requiredCapabilities());
+        }
+      }
+      if (main == null && caps == null) {
+        return NONE;
+      }
+      return new Requirements(main == null ? List.of() : main, caps == null ? Set.of() : caps);
     }
 
     boolean isEmpty() {

@@ -596,6 +596,10 @@ public final class ResourcesFeature {
     }
     Set<String> uris = current.watchedResources();
     watched.keySet().retainAll(uris);
+    if (uris.isEmpty()) {
+      // Nothing watched: the stateless view (every loaded tool's state) is not worked out for it.
+      return false;
+    }
     boolean any = false;
     SessionView view = views.stateless();
     for (String uri : uris) {

@@ -129,8 +129,19 @@ class StatelessEraTest {
         metadata:
           dcc-mcp:
             tools: tools.yaml
+            resources: resources.yaml
         ---
         """);
+    write(
+        skills.resolve("more/resources.yaml"),
+        """
+        resources:
+          - uri: test://more-notes
+            name: notes
+            mimeType: text/plain
+            source: {type: file, path: notes.txt}
+        """);
+    write(skills.resolve("more/notes.txt"), "v1");
     write(
         skills.resolve("more/tools.yaml"),
         """
@@ -312,6 +323,56 @@ class StatelessEraTest {
         .at("/result/tools")
         .forEach(t -> names.add(t.path("name").asText()));
     return names;
+  }
+
+  @Test
+  void listenStream_resourceSubscription_isToldWhenTheFileChanges() throws Exception {
+    ObjectNode params = JSON.createObjectNode();
+    params.putObject("notifications").putArray("resourceSubscriptions").add("test://more-notes");
+    ObjectNode meta = params.putObject("_meta");
+    meta.put(RequestMeta.PROTOCOL_VERSION, "2026-07-28");
+    meta.putObject(RequestMeta.CLIENT_CAPABILITIES);
+    meta.putObject(RequestMeta.CLIENT_INFO).put("name", "test").put("version", "1");
+    ObjectNode message =
+        JSON.createObjectNode()
+            .put("jsonrpc", "2.0")
+            .put("id", "watch-1")
+            .put("method", "subscriptions/listen");
+    message.set("params", params);
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(http.uri().toString()))
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("MCP-Protocol-Version", "2026-07-28")
+            .header("Mcp-Method", "subscriptions/listen")
+            .POST(HttpRequest.BodyPublishers.ofString(message.toString()))
+            .build();
+    HttpResponse<java.io.InputStream> response =
+        client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    try (java.io.BufferedReader reader =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+      JsonNode ack = nextData(reader);
+      assertThat(ack.path("method").asText()).isEqualTo("notifications/subscriptions/acknowledged");
+      assertThat(ack.at("/params/notifications/resourceSubscriptions/0").asText())
+          .isEqualTo("test://more-notes");
+
+      Files.writeString(tmp.resolve("skills/more/notes.txt"), "v2, longer");
+      JsonNode update = nextData(reader);
+
+      assertThat(update.path("method").asText()).isEqualTo("notifications/resources/updated");
+      assertThat(update.at("/params/uri").asText()).isEqualTo("test://more-notes");
+    }
+  }
+
+  private static JsonNode nextData(java.io.BufferedReader reader) throws IOException {
+    String line;
+    while ((line = reader.readLine()) != null) {
+      if (line.startsWith("data:")) {
+        return JSON.readTree(line.substring(5).strip());
+      }
+    }
+    throw new AssertionError("the stream ended");
   }
 
   @Test
