@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.skill.FrozenJson;
 import dev.skillport.api.skill.ToolSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,13 @@ final class SchemaSimplifier {
   private SchemaSimplifier() {}
 
   static ObjectNode simplify(JsonNode schema) {
+    // A catalog's schemas are frozen and most are simple already: such a schema is listed as it
+    // is, shared by every listing, instead of as an equal copy per tool and generation.
+    if (schema instanceof ObjectNode object
+        && FrozenJson.isFrozen(object)
+        && alreadySimple(object)) {
+      return object;
+    }
     if (schema != null && schema.isObject() && schema.has("$schema")) {
       return objectRoot((ObjectNode) schema.deepCopy());
     }
@@ -37,6 +45,66 @@ final class SchemaSimplifier {
       out.set("properties", NODES.objectNode());
     }
     return out;
+  }
+
+  /**
+   * Whether {@link #simplify} would give back a tree equal to {@code root}: an object root with
+   * {@code type: "object"}, {@code properties} of schema objects and {@code required} names, and
+   * nothing anywhere that {@link #simplifyNode} drops, merges or collapses.
+   */
+  static boolean alreadySimple(ObjectNode root) {
+    if (root.has("$schema") || !"object".equals(root.path("type").textValue())) {
+      return false;
+    }
+    JsonNode props = root.get("properties");
+    if (props == null || !props.isObject()) {
+      return false;
+    }
+    for (JsonNode property : props) {
+      if (!property.isObject()) {
+        return false;
+      }
+    }
+    JsonNode required = root.get("required");
+    if (required != null) {
+      if (!required.isArray()) {
+        return false;
+      }
+      for (JsonNode name : required) {
+        if (!name.isTextual()) {
+          return false;
+        }
+      }
+    }
+    return simpleNode(root);
+  }
+
+  /** The checks of {@link #simplifyNode}, without the copy: true when it would change nothing. */
+  private static boolean simpleNode(JsonNode node) {
+    for (Map.Entry<String, JsonNode> e : node.properties()) {
+      String key = e.getKey();
+      JsonNode value = e.getValue();
+      if (DROPPED.contains(key)
+          || key.equals("anyOf")
+          || key.equals("oneOf")
+          || key.equals("allOf")
+          || (key.equals("type") && value.isArray())) {
+        return false;
+      }
+      if ((key.equals("properties") || key.equals("$defs") || key.equals("definitions"))
+          && value.isObject()) {
+        for (JsonNode child : value) {
+          if (child.isObject() && !simpleNode(child)) {
+            return false;
+          }
+        }
+      } else if ((key.equals("items") || key.equals("additionalProperties"))
+          && value.isObject()
+          && !simpleNode(value)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

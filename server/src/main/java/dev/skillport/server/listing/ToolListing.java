@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.skillport.api.skill.Execution;
+import dev.skillport.api.skill.FrozenJson;
 import dev.skillport.api.skill.GroupSpec;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.ToolAnnotations;
@@ -366,6 +367,10 @@ public final class ToolListing {
 
   /** The declared schema as listed whole: an object schema, {@code type: object} at its root. */
   private static ObjectNode fullSchema(com.fasterxml.jackson.databind.JsonNode schema) {
+    if (schema instanceof ObjectNode object && FrozenJson.isFrozen(object) && object.has("type")) {
+      // Listed as it is: frozen, so every listing may share it.
+      return object;
+    }
     ObjectNode out =
         schema != null && schema.isObject() ? (ObjectNode) schema.deepCopy() : NODES.objectNode();
     if (!out.has("type")) {

@@ -4,10 +4,75 @@ import static dev.skillport.registry.TestSkills.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.api.skill.FrozenJson;
 import dev.skillport.api.skill.ToolSpec;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SchemaSimplifierTest {
+  /** Schemas simplify lists unchanged: the shapes most tools declare. */
+  private static final List<String> SIMPLE =
+      List.of(
+          "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}",
+          "{\"type\":\"object\",\"properties\":{}}",
+          """
+          {"type":"object","description":"d","properties":{
+            "n":{"type":"integer","minimum":0},
+            "tags":{"type":"array","items":{"type":"string","enum":["a","b"]}},
+            "opts":{"type":"object","properties":{"deep":{"type":"boolean"}},
+                    "additionalProperties":{"type":"number"}},
+            "not":{"type":"string"},"anyOf":{"type":"string"}},
+           "required":["n"],"additionalProperties":false,
+           "$defs":{"item":{"type":"string"},"flag":true}}""",
+          """
+          {"type":"object","properties":{"a":{"type":"object","properties":{"b":true}}},
+           "definitions":{"x":{"type":"integer"}}}""");
+
+  /** Schemas simplify changes, each in one place. */
+  private static final List<String> CHANGED =
+      List.of(
+          "{\"properties\":{\"a\":{\"type\":\"string\"}}}",
+          "{\"type\":\"object\"}",
+          "{\"type\":[\"object\",\"null\"],\"properties\":{}}",
+          "{\"type\":\"object\",\"properties\":{\"a\":true,\"b\":false}}",
+          "{\"type\":\"object\",\"properties\":{},\"required\":[\"a\",1]}",
+          "{\"type\":\"object\",\"properties\":{},\"required\":\"a\"}",
+          "{\"type\":\"object\",\"properties\":[]}",
+          "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":[\"string\",\"null\"]}}}",
+          "{\"type\":\"object\",\"properties\":{\"a\":{\"not\":{\"type\":\"null\"}}}}",
+          "{\"type\":\"object\",\"properties\":{},\"$defs\":{\"d\":{\"oneOf\":[{\"type\":\"string\"}]}}}",
+          "{\"type\":\"object\",\"properties\":{\"l\":{\"items\":{\"anyOf\":[{\"type\":\"string\"}]}}}}",
+          "{\"type\":\"object\",\"properties\":{},\"allOf\":[{\"required\":[\"a\"]}]}",
+          "{\"type\":\"object\",\"properties\":{},\"if\":{},\"then\":{},\"else\":{}}",
+          "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\",\"properties\":{}}");
+
+  @Test
+  void simplify_aFrozenSchemaThatIsSimpleAlready_isListedAsItIs_notCopied() {
+    for (String text : SIMPLE) {
+      JsonNode frozen = FrozenJson.freeze(json(text));
+      assertThat(SchemaSimplifier.simplify(frozen)).as(text).isSameAs(frozen);
+    }
+    for (String text : CHANGED) {
+      JsonNode frozen = FrozenJson.freeze(json(text));
+      assertThat(SchemaSimplifier.simplify(frozen)).as(text).isNotSameAs(frozen);
+    }
+  }
+
+  @Test
+  void simplify_givesAFrozenSchemaTheTreeItGivesAMutableCopy() {
+    List<String> all = new ArrayList<>(SIMPLE);
+    all.addAll(CHANGED);
+    for (String text : all) {
+      JsonNode frozen = FrozenJson.freeze(json(text));
+      JsonNode viaFastPath = SchemaSimplifier.simplify(frozen);
+      JsonNode viaCopy = SchemaSimplifier.simplify(json(text));
+      assertThat(viaFastPath).as(text).isEqualTo(viaCopy);
+      // Same members in the same order: the listed bytes are the same either way.
+      assertThat(viaFastPath.toString()).as(text).isEqualTo(viaCopy.toString());
+    }
+  }
+
   @Test
   void simplify_nullableUnions_collapseToTheRealType() {
     JsonNode out =

@@ -66,6 +66,30 @@ class ToolListingTest {
   }
 
   @Test
+  void all_listsACatalogSchemaThatNeedsNoChange_asTheCatalogsOwnFrozenTree() {
+    ToolSpec render =
+        ToolSpec.builder(
+                "render",
+                TestSkills.json(
+                    "{\"type\":\"object\",\"properties\":{\"frame\":{\"type\":\"integer\"}}}"))
+            .build();
+    Catalog plain = TestSkills.catalog(1, TestSkills.named("delta").tool(render).build());
+    SessionView view = new SessionView();
+    view.load(plain, List.of("delta"), true);
+    for (boolean session : List.of(true, false)) {
+      ListedTool listed =
+          new ToolListing(CORE, 100, session)
+              .all(plain, view).stream()
+                  .filter(t -> t.name().equals("render"))
+                  .findFirst()
+                  .orElseThrow();
+      // Shared, not copied per tool and generation: a frozen tree cannot be changed through it.
+      assertThat(listed.wire().get("inputSchema"))
+          .isSameAs(plain.skill("delta").orElseThrow().tool("render").orElseThrow().inputSchema());
+    }
+  }
+
+  @Test
   void all_groupActivated_replacesStubWithTools() {
     ToolListing listing = new ToolListing(CORE, 100);
     SessionView view = new SessionView();
