@@ -1,5 +1,6 @@
 package dev.skillport.mcp;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.security.SecureRandom;
@@ -224,11 +226,8 @@ public final class McpServer implements AutoCloseable {
         throw new IllegalStateException("A JSON tree could not be serialized", e);
       }
       LOG.error("the response to request {} could not be serialized", id, e);
-      ObjectNode error = NODES.objectNode().put("jsonrpc", "2.0");
-      error.set("id", id);
-      error.putObject("error").put("code", -32603).put("message", "Internal error");
       try {
-        return mapper.writeValueAsBytes(error);
+        return mapper.writeValueAsBytes(internalError(id));
       } catch (JsonProcessingException impossible) {
         throw new IllegalStateException("A JSON tree could not be serialized", impossible);
       }
@@ -243,6 +242,85 @@ public final class McpServer implements AutoCloseable {
    */
   public void writeTo(JsonNode message, OutputStream out) throws IOException {
     mapper.writeValue(out, outbound.apply(message));
+  }
+
+  /** The answer to request {@code id} whose own response could not be serialized. */
+  private static ObjectNode internalError(JsonNode id) {
+    ObjectNode error = NODES.objectNode().put("jsonrpc", "2.0");
+    error.set("id", id);
+    error.putObject("error").put("code", -32603).put("message", "Internal error");
+    return error;
+  }
+
+  /**
+   * A writer of whole messages, one after another, for a transport with one output of its own (a
+   * stdio pipe). It keeps one generator for every message, where {@link #write(JsonNode)} makes a
+   * generator, a buffer and an array per message; not thread-safe, so the transport holds its own
+   * lock around each call.
+   */
+  public MessageWriter messageWriter() {
+    return new MessageWriter(mapper, outbound);
+  }
+
+  /**
+   * Serializes messages into a buffer it reuses; see {@link McpServer#messageWriter()}. A message
+   * that cannot be serialized leaves nothing behind: its part is dropped with the generator.
+   */
+  public static final class MessageWriter {
+    // A message this large once does not keep its buffer: the next one starts small again.
+    private static final int KEPT_BUFFER_BYTES = 256 * 1024;
+
+    private final ObjectMapper mapper;
+    private final UnaryOperator<JsonNode> outbound;
+    private ByteArrayOutputStream buffer = new ByteArrayOutputStream(4096);
+    private JsonGenerator generator;
+
+    private MessageWriter(ObjectMapper mapper, UnaryOperator<JsonNode> outbound) {
+      this.mapper = mapper;
+      this.outbound = outbound;
+    }
+
+    /**
+     * Writes {@code message} and a line end to {@code out}, which is then flushed; on an error
+     * nothing is written to {@code out}, and a response that cannot be serialized is replaced by an
+     * internal error, as {@link McpServer#write(JsonNode)} does.
+     */
+    public void writeLine(JsonNode message, OutputStream out) throws IOException {
+      try {
+        serialize(outbound.apply(message));
+      } catch (IOException | RuntimeException e) {
+        generator = null;
+        buffer.reset();
+        JsonNode id = message.get("id");
+        if (id == null || !(message.has("result") || message.has("error"))) {
+          throw new IllegalStateException("A JSON tree could not be serialized", e);
+        }
+        LOG.error("the response to request {} could not be serialized", id, e);
+        serialize(internalError(id));
+      }
+      buffer.write('\n');
+      try {
+        buffer.writeTo(out);
+        out.flush();
+      } finally {
+        if (buffer.size() > KEPT_BUFFER_BYTES) {
+          buffer = new ByteArrayOutputStream(4096);
+          generator = null;
+        } else {
+          buffer.reset();
+        }
+      }
+    }
+
+    private void serialize(JsonNode message) throws IOException {
+      if (generator == null) {
+        generator = mapper.createGenerator(buffer);
+        // Messages are separated by line ends, not by the generator's space between root values.
+        generator.setRootValueSeparator(null);
+      }
+      mapper.writeTree(generator, message);
+      generator.flush();
+    }
   }
 
   /**

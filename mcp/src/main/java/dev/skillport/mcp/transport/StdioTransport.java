@@ -61,6 +61,8 @@ public final class StdioTransport {
   private final BufferedOutputStream lines;
   private final int maxLineBytes;
   private final Object writeLock = new Object();
+  // Guarded by writeLock.
+  private final McpServer.MessageWriter writer;
   private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
   private final Map<String, ModernCall> modernCalls = new ConcurrentHashMap<>();
   private volatile boolean outputBroken;
@@ -78,6 +80,7 @@ public final class StdioTransport {
     this.server = Objects.requireNonNull(server, "server");
     this.in = Objects.requireNonNull(in, "in");
     this.lines = new BufferedOutputStream(Objects.requireNonNull(out, "out"), OUTPUT_BUFFER_BYTES);
+    this.writer = server.messageWriter();
     if (maxLineBytes < 1) {
       throw new IllegalArgumentException("maxLineBytes must be positive");
     }
@@ -229,17 +232,15 @@ public final class StdioTransport {
   }
 
   private void write(JsonNode message) {
-    byte[] bytes = server.write(message);
     synchronized (writeLock) {
       if (outputBroken) {
         return;
       }
       try {
-        // One write of the message and its line end: a reader woken by half a line only waits
-        // again (a larger message goes out in more writes, still flushed once).
-        lines.write(bytes);
-        lines.write('\n');
-        lines.flush();
+        // The message is serialized whole before any of it is written, then goes out with its line
+        // end in one write: a reader woken by half a line only waits again (a larger message goes
+        // out in more writes, still flushed once).
+        writer.writeLine(message, lines);
       } catch (IOException e) {
         outputBroken = true;
         LOG.warn("stdio output failed; no further messages will be written", e);

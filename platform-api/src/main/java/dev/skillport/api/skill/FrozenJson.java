@@ -173,8 +173,22 @@ public final class FrozenJson {
   private static final class FrozenObject extends ObjectNode {
     private static final long serialVersionUID = 1L;
 
+    // The deep hash, worked out at the first call (0 until then): a frozen schema is a cache key
+    // on every tool call. The field fits the object's alignment padding.
+    private int hash;
+
     FrozenObject(Map<String, JsonNode> fields) {
       super(NODES, fields);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = hash;
+      if (h == 0) {
+        h = super.hashCode();
+        hash = h;
+      }
+      return h;
     }
   }
 

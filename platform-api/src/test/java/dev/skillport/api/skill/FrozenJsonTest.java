@@ -14,6 +14,22 @@ class FrozenJsonTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Test
+  void frozenObject_hashesAsItsMutableCopy_everyTime_soTheyMeetInOneHashMap() throws Exception {
+    JsonNode mutable =
+        JSON.readTree(
+            "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},"
+                + "\"b\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}}}");
+    JsonNode frozen = FrozenJson.freeze(mutable);
+
+    assertThat(frozen.hashCode()).isEqualTo(mutable.hashCode());
+    assertThat(frozen.hashCode()).isEqualTo(frozen.hashCode());
+    java.util.Map<JsonNode, String> byTree = new java.util.HashMap<>();
+    byTree.put(mutable, "mutable");
+    assertThat(byTree.get(frozen)).isEqualTo("mutable");
+    assertThat(frozen).isEqualTo(mutable);
+  }
+
+  @Test
   void object_callerChangesItsArraysAfterwards_treeKeepsWhatItWasGiven() {
     String[] names = {"type", "title"};
     JsonNode[] values = {TextNode.valueOf("string"), TextNode.valueOf("A")};
