@@ -286,26 +286,32 @@ public final class McpServer implements AutoCloseable {
      * internal error, as {@link McpServer#write(JsonNode)} does.
      */
     public void writeLine(JsonNode message, OutputStream out) throws IOException {
+      boolean whole = false;
       try {
-        serialize(outbound.apply(message));
-      } catch (IOException | RuntimeException e) {
-        generator = null;
-        buffer.reset();
-        JsonNode id = message.get("id");
-        if (id == null || !(message.has("result") || message.has("error"))) {
-          throw new IllegalStateException("A JSON tree could not be serialized", e);
+        try {
+          serialize(outbound.apply(message));
+        } catch (IOException | RuntimeException e) {
+          generator = null;
+          buffer.reset();
+          JsonNode id = message.get("id");
+          if (id == null || !(message.has("result") || message.has("error"))) {
+            throw new IllegalStateException("A JSON tree could not be serialized", e);
+          }
+          LOG.error("the response to request {} could not be serialized", id, e);
+          serialize(internalError(id));
         }
-        LOG.error("the response to request {} could not be serialized", id, e);
-        serialize(internalError(id));
-      }
-      buffer.write('\n');
-      try {
+        whole = true;
+        buffer.write('\n');
         buffer.writeTo(out);
         out.flush();
       } finally {
+        // Whatever happened, the next message starts on an empty buffer, and on a generator that
+        // holds no part of this one.
+        if (!whole || buffer.size() > KEPT_BUFFER_BYTES) {
+          generator = null;
+        }
         if (buffer.size() > KEPT_BUFFER_BYTES) {
           buffer = new ByteArrayOutputStream(4096);
-          generator = null;
         } else {
           buffer.reset();
         }

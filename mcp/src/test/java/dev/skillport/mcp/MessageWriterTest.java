@@ -124,6 +124,29 @@ class MessageWriterTest {
   }
 
   @Test
+  void anOutputThatFails_leavesNothingOfItsMessageForTheNext() throws Exception {
+    java.io.OutputStream broken =
+        new java.io.OutputStream() {
+          @Override
+          public void write(int b) throws IOException {
+            throw new IOException("closed");
+          }
+
+          @Override
+          public void write(byte[] b, int off, int len) throws IOException {
+            throw new IOException("closed");
+          }
+        };
+
+    assertThatThrownBy(() -> writer.writeLine(response(1, "lost"), broken))
+        .isInstanceOf(IOException.class);
+    writer.writeLine(response(2, "kept"), out);
+
+    assertThat(lines())
+        .containsExactly(new String(server.write(response(2, "kept")), StandardCharsets.UTF_8));
+  }
+
+  @Test
   void theServersOutboundStepRunsOnEveryMessage() throws Exception {
     McpServer redacting =
         McpServer.builder(new ServerInfo("writer", "1.0", null))
