@@ -438,6 +438,8 @@ final class ServeCommand implements Callable<Integer> {
       // The protocol owns the process's stdout; it is opened here, not through System.out, so
       // nothing else in the process can write to it by accident.
       server.transportStarted("stdio");
+      // Only GET /metrics scrapes the Prometheus series, and a stdio server has no HTTP endpoint.
+      server.metrics().stopCounting();
       InputStream in = new FileInputStream(FileDescriptor.in);
       OutputStream out = new FileOutputStream(FileDescriptor.out);
       new StdioTransport(server.mcp(), in, out).run();

@@ -70,6 +70,9 @@ public final class ServerMetrics {
   private final Map<Era, Map<String, CounterDataPoint>> requestSeries = new EnumMap<>(Era.class);
   private final Counter reloads;
   private final Histogram reloadSeconds;
+  // Cleared for a server no endpoint scrapes (stdio): its series would be counted for nobody, at a
+  // few percent of every call's CPU (decision 0035).
+  private volatile boolean counting = true;
 
   /**
    * Metrics over the given live views of a server.
@@ -204,8 +207,19 @@ public final class ServerMetrics {
     reloads.labelValues("false");
   }
 
+  /**
+   * Stops counting: this server has no endpoint that scrapes the series (a stdio server has no
+   * {@code GET /metrics}). Gauges are still read when scraped.
+   */
+  public void stopCounting() {
+    counting = false;
+  }
+
   /** One finished tool call, as the call statistics record it. */
   public void onCall(AuditEntry call) {
+    if (!counting) {
+      return;
+    }
     int outcome =
         switch (call.outcome()) {
           case "ok" -> OK;
@@ -258,13 +272,16 @@ public final class ServerMetrics {
 
   /** A job's state changed; a final state is counted. */
   public void onJob(JobRecord job) {
-    if (job.status().terminal()) {
+    if (counting && job.status().terminal()) {
       jobsFinished.labelValues(job.status().wire()).inc();
     }
   }
 
   /** A workflow run changed ({@code notifications/$/dcc.workflowUpdated} shape). */
   public void onRun(JsonNode update) {
+    if (!counting) {
+      return;
+    }
     String status = update.path("status").asText("");
     switch (status) {
       case "completed", "failed", "cancelled", "interrupted" ->
@@ -277,6 +294,9 @@ public final class ServerMetrics {
 
   /** The skill roots were read. */
   public void onReload(CatalogReloader.Reload reload) {
+    if (!counting) {
+      return;
+    }
     reloads.labelValues(Boolean.toString(reload.swapped())).inc();
     reloadSeconds.observe(reload.took().toNanos() / 1e9);
   }
@@ -286,6 +306,9 @@ public final class ServerMetrics {
     return new SessionListener() {
       @Override
       public void sessionOpened(McpSession session) {
+        if (!counting) {
+          return;
+        }
         sessionsOpened
             .labelValues(session.protocolVersion().map(ProtocolVersion::wire).orElse("unknown"))
             .inc();
@@ -295,12 +318,15 @@ public final class ServerMetrics {
 
   /** Counts requests as they arrive, by era and method. */
   public RequestListener requestListener() {
-    return (era, method) ->
+    return (era, method) -> {
+      if (counting) {
         requestSeries
             .get(era)
             .computeIfAbsent(
                 method, m -> requests.labelValues(era.name().toLowerCase(Locale.ROOT), m))
             .inc();
+      }
+    };
   }
 
   /** The {@code Content-Type} of {@link #scrape()}. */

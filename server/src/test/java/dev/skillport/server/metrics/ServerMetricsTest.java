@@ -46,6 +46,24 @@ class ServerMetricsTest {
   }
 
   @Test
+  void stopCounting_leavesEveryCountedSeriesAsItWas() {
+    call("echo", "ok", 2);
+    metrics.requestListener().requestReceived(dev.skillport.mcp.Era.LEGACY, "tools/call");
+    String before = scrape();
+
+    metrics.stopCounting();
+    call("echo", "ok", 3);
+    call("render", "SCRIPT_FAILED", 1);
+    metrics.requestListener().requestReceived(dev.skillport.mcp.Era.LEGACY, "tools/call");
+    metrics.requestListener().requestReceived(dev.skillport.mcp.Era.MODERN, "tools/list");
+
+    assertThat(before)
+        .contains("skillport_tool_calls_total{outcome=\"ok\",tool=\"echo\"} 1.0")
+        .contains("method=\"tools/call\"} 1.0");
+    assertThat(scrape()).isEqualTo(before).doesNotContain("render");
+  }
+
+  @Test
   void onCall_pastTheBoundOfToolNames_countsTheRestAsOther() {
     for (int i = 0; i < ServerMetrics.MAX_TOOLS + 10; i++) {
       call("tool-" + i, "ok", 1);
