@@ -777,18 +777,52 @@ public final class McpServer implements AutoCloseable {
     return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
   }
 
+  /**
+   * A transport's offer to run a worker handler's call on the thread that read its request, which
+   * saves waking a worker. It answers false to leave the call to the server's workers.
+   */
+  public interface CallerRuns {
+    /** Runs {@code call} on this thread and answers true, or answers false without running it. */
+    boolean tryRun(Runnable call);
+  }
+
+  // Set only while a transport dispatches on the thread that read the request.
+  private static final ThreadLocal<CallerRuns> CALLER_RUNS = new ThreadLocal<>();
+
+  /**
+   * Answers {@code dispatch()} with {@code here} offered to the worker handlers it starts on this
+   * thread. A call started later (one that waited for the server to start) goes to the workers.
+   */
+  public static <T> T offeringThisThread(CallerRuns here, Supplier<T> dispatch) {
+    CALLER_RUNS.set(Objects.requireNonNull(here, "here"));
+    try {
+      return dispatch.get();
+    } finally {
+      CALLER_RUNS.remove();
+    }
+  }
+
   private AsyncMethodHandler onWorker(MethodHandler handler) {
     return (ctx, params) -> {
       CompletableFuture<JsonNode> result = new CompletableFuture<>();
+      Runnable call =
+          () -> {
+            if (ctx.cancelled()) {
+              result.complete(null);
+              return;
+            }
+            run(handler, ctx, params, result);
+          };
+      CallerRuns here = CALLER_RUNS.get();
+      if (here != null) {
+        // Offered once: whatever this call starts in turn goes to the workers.
+        CALLER_RUNS.remove();
+        if (here.tryRun(call)) {
+          return result;
+        }
+      }
       try {
-        executor.execute(
-            () -> {
-              if (ctx.cancelled()) {
-                result.complete(null);
-                return;
-              }
-              run(handler, ctx, params, result);
-            });
+        executor.execute(call);
       } catch (RejectedExecutionException e) {
         result.completeExceptionally(
             new McpException(ErrorKind.INTERNAL_ERROR, "Server busy: too many calls in flight"));

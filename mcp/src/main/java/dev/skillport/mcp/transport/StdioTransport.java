@@ -25,6 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +57,15 @@ public final class StdioTransport {
    */
   public static final Duration DEFAULT_DRAIN = Duration.ofSeconds(30);
 
+  /** How long a call runs on the thread that read it before another thread takes over reading. */
+  static final Duration HANDOFF = Duration.ofMillis(2);
+
+  /** How long without a call before the hand-off watchdog sleeps until the next one. */
+  private static final Duration WATCH_IDLE = Duration.ofMillis(100);
+
+  /** At most this many threads run long calls they read; past it, calls go to the workers. */
+  private static final int MAX_HANDED_OFF = 32;
+
   private final McpServer server;
   private final InputStream in;
   // Guarded by writeLock.
@@ -67,6 +78,16 @@ public final class StdioTransport {
   private final Map<String, ModernCall> modernCalls = new ConcurrentHashMap<>();
   private volatile boolean outputBroken;
   private volatile Era era;
+  private McpSession session;
+  // Used by one thread at a time: the one reading (a hand-off passes it on).
+  private LineReader lineReader;
+  private final CompletableFuture<Void> readingEnded = new CompletableFuture<>();
+  // Threads still running a call after handing reading on.
+  private final AtomicInteger handedOff = new AtomicInteger();
+  private volatile Handoff running;
+  private volatile Thread watchdog;
+  private volatile boolean watchdogParked;
+  private volatile boolean stopped;
 
   /**
    * A transport over {@code in} and {@code out} (usually {@code System.in} and {@code System.out}).
@@ -91,14 +112,46 @@ public final class StdioTransport {
    * Reads and answers messages until the input ends or fails, waits for the answers to requests
    * already read (up to {@link #DEFAULT_DRAIN}), then closes the session, which cancels calls still
    * running.
+   *
+   * <p>A request's call runs on the thread that read it, which saves waking a worker. Reading must
+   * go on meanwhile (a cancellation, or the client's answer to a question the call asked, may come
+   * next), so a call that runs longer than {@link #HANDOFF} hands reading to a new thread.
    */
   public void run() {
     McpSession session = server.openSession(this::write);
+    this.session = session;
     LOG.debug("stdio session {} started", session.id());
+    Thread watch = new Thread(this::watch, "stdio-handoff");
+    watch.setDaemon(true);
+    watchdog = watch;
     try (InputStream input = in) {
-      LineReader reader = new LineReader(input, maxLineBytes);
+      lineReader = new LineReader(input, maxLineBytes);
+      watch.start();
+      if (!readLines()) {
+        // Another thread reads now; this one ran a long call. The session ends when input does.
+        readingEnded.join();
+      }
+      // Listen streams never end on their own; the input ending ends them.
+      modernCalls.values().forEach(call -> call.cancel("end of input"));
+      drain();
+    } catch (IOException e) {
+      LOG.warn("stdio input could not be closed", e);
+    } finally {
+      stopped = true;
+      LockSupport.unpark(watch);
+      server.closeSession(session);
+      LOG.debug("stdio session {} ended", session.id());
+    }
+  }
+
+  /**
+   * Reads and dispatches lines on this thread until the input ends (true) or a call this thread
+   * runs outlasts {@link #HANDOFF} and another thread takes over reading (false).
+   */
+  private boolean readLines() {
+    try {
       while (!outputBroken) {
-        LineReader.Line line = reader.next();
+        LineReader.Line line = lineReader.next();
         if (line == null) {
           break;
         }
@@ -118,19 +171,127 @@ public final class StdioTransport {
         if (era == null) {
           era = opening(message);
         }
-        CompletableFuture<?> answered =
-            era == Era.MODERN ? modern(message) : legacy(session, message);
+        CompletableFuture<?> answered;
+        Handoff here = null;
+        if (era != Era.MODERN
+            && message instanceof JsonRpcMessage.Request
+            && handedOff.get() < MAX_HANDED_OFF) {
+          // A batch is left to the workers: its calls start together. So is a modern request: its
+          // call is registered for cancellation only once dispatchModern returns.
+          Handoff offer = new Handoff();
+          here = offer;
+          answered = McpServer.offeringThisThread(offer, () -> dispatch(message));
+        } else {
+          answered = dispatch(message);
+        }
         inFlight.add(answered);
         answered.whenComplete((ignored, failure) -> inFlight.remove(answered));
+        if (here != null && here.handedOff()) {
+          return false;
+        }
       }
-      // Listen streams never end on their own; the input ending ends them.
-      modernCalls.values().forEach(call -> call.cancel("end of input"));
-      drain();
     } catch (IOException e) {
       LOG.warn("stdio input failed; ending the session", e);
-    } finally {
-      server.closeSession(session);
-      LOG.debug("stdio session {} ended", session.id());
+    }
+    readingEnded.complete(null);
+    return true;
+  }
+
+  /**
+   * {@link #readLines} on a thread reading was handed to. A failure that would have ended {@link
+   * #run} on its own thread ends the session here too.
+   */
+  private void readLinesHandedOn() {
+    try {
+      readLines();
+    } catch (RuntimeException | Error e) {
+      LOG.error("stdio reading failed; ending the session", e);
+      readingEnded.complete(null);
+    }
+  }
+
+  private CompletableFuture<?> dispatch(JsonRpcMessage message) {
+    return era == Era.MODERN ? modern(message) : legacy(session, message);
+  }
+
+  /**
+   * One request's offer to run its call on the reading thread: at most one call, and the hand-off
+   * of reading if that call runs long.
+   */
+  private final class Handoff implements McpServer.CallerRuns {
+    private static final int OFFERED = 0;
+    private static final int RUNNING = 1;
+    private static final int DONE = 2;
+    private static final int HANDED_OFF = 3;
+
+    private final AtomicInteger state = new AtomicInteger(OFFERED);
+    private volatile long started;
+
+    @Override
+    public boolean tryRun(Runnable call) {
+      if (!state.compareAndSet(OFFERED, RUNNING)) {
+        return false;
+      }
+      // Counted in flight from now: the input may end, read by another thread, while it runs.
+      CompletableFuture<Void> here = new CompletableFuture<>();
+      inFlight.add(here);
+      started = System.nanoTime();
+      running = this;
+      if (watchdogParked) {
+        LockSupport.unpark(watchdog);
+      }
+      try {
+        call.run();
+      } finally {
+        running = null;
+        if (!state.compareAndSet(RUNNING, DONE)) {
+          handedOff.decrementAndGet();
+        }
+        inFlight.remove(here);
+        here.complete(null);
+      }
+      return true;
+    }
+
+    /** Called by the watchdog: hands reading to a new thread if the call still runs. */
+    void handOffIfLong(long now) {
+      if (now - started >= HANDOFF.toNanos() && state.compareAndSet(RUNNING, HANDED_OFF)) {
+        handedOff.incrementAndGet();
+        Thread reader = new Thread(StdioTransport.this::readLinesHandedOn, "stdio-reader");
+        reader.setDaemon(true);
+        reader.start();
+      }
+    }
+
+    boolean handedOff() {
+      return state.get() == HANDED_OFF;
+    }
+  }
+
+  /**
+   * Watches the call the reading thread runs. While calls come, it looks every half {@link
+   * #HANDOFF}; after {@link #WATCH_IDLE} without one it sleeps until the next call wakes it.
+   */
+  private void watch() {
+    long period = HANDOFF.toNanos() / 2;
+    long lastSeen = System.nanoTime();
+    while (!stopped) {
+      long now = System.nanoTime();
+      Handoff current = running;
+      if (current != null) {
+        lastSeen = now;
+        current.handOffIfLong(now);
+      }
+      if (now - lastSeen > WATCH_IDLE.toNanos()) {
+        watchdogParked = true;
+        if (running == null && !stopped) {
+          LockSupport.park(this);
+        }
+        watchdogParked = false;
+        lastSeen = System.nanoTime();
+      } else {
+        LockSupport.parkNanos(this, period);
+      }
     }
   }
 

@@ -107,6 +107,10 @@ final class EchoApplication {
           throw new McpException(ErrorKind.INTERNAL_ERROR, "sampling failed", null, e);
         }
       }
+      case "thread" -> {
+        // Not listed: tells a transport test which thread ran the call.
+        return text(Thread.currentThread().getName());
+      }
       case "echo" -> {}
       default -> throw new McpException(ErrorKind.INVALID_PARAMS, "Unknown tool: " + name);
     }

@@ -125,6 +125,62 @@ class StdioTransportTest {
   }
 
   @Test
+  void run_aCall_runsOnTheThreadThatReadIt_notOnAWorker() throws Exception {
+    initialize();
+
+    send(
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\","
+            + "\"params\":{\"name\":\"thread\"}}");
+
+    JsonNode answer = next();
+    assertThat(answer.path("id").asInt()).isEqualTo(5);
+    assertThat(answer.at("/result/content/0/text").asText()).doesNotStartWith("mcp-worker");
+  }
+
+  @Test
+  void run_aCallWaitingForTheClient_handsReadingOn_andGetsTheClientsAnswer() throws Exception {
+    initialize();
+    send(
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{"
+            + "\"name\":\"test_sampling\",\"arguments\":{\"prompt\":\"hi\"}}}");
+
+    // The call runs on the thread that read it and waits for this answer: another thread must
+    // read it.
+    JsonNode question = next();
+    assertThat(question.path("method").asText()).isEqualTo("sampling/createMessage");
+    send(
+        "{\"jsonrpc\":\"2.0\",\"id\":"
+            + question.get("id")
+            + ",\"result\":{\"role\":\"assistant\",\"model\":\"m\","
+            + "\"content\":{\"type\":\"text\",\"text\":\"hello back\"}}}");
+    JsonNode answer = next();
+    send("{\"jsonrpc\":\"2.0\",\"id\":\"after\",\"method\":\"ping\"}");
+
+    assertThat(answer.path("id").asInt()).isEqualTo(7);
+    assertThat(answer.at("/result/content/0/text").asText()).isEqualTo("LLM response: hello back");
+    assertThat(next().path("id").asText()).isEqualTo("after");
+  }
+
+  @Test
+  void run_pingsWhileALongCallRuns_areAnsweredAtOnce() throws Exception {
+    initialize();
+    send(
+        "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\","
+            + "\"params\":{\"name\":\"test_tool_with_progress\"}}");
+    send("{\"jsonrpc\":\"2.0\",\"id\":\"p1\",\"method\":\"ping\"}");
+
+    // The call takes 150 ms; the ping, read after the call's first hand-off, is answered first.
+    String firstAnswer = null;
+    for (int i = 0; i < 10 && firstAnswer == null; i++) {
+      JsonNode message = next();
+      if (message.has("id")) {
+        firstAnswer = message.get("id").asText();
+      }
+    }
+    assertThat(firstAnswer).isEqualTo("p1");
+  }
+
+  @Test
   void run_inputClosed_returnsAndClosesSession() throws Exception {
     initialize();
 
