@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,7 +85,9 @@ public final class StdioTransport {
   private final CompletableFuture<Void> readingEnded = new CompletableFuture<>();
   // Threads still running a call after handing reading on.
   private final AtomicInteger handedOff = new AtomicInteger();
-  private volatile Handoff running;
+  // The call the reading thread runs. A call that handed reading on clears it only if it is still
+  // its own: by then the next reader may be running a call of its own.
+  private final AtomicReference<Handoff> running = new AtomicReference<>();
   private volatile Thread watchdog;
   private volatile boolean watchdogParked;
   private volatile boolean stopped;
@@ -236,14 +239,14 @@ public final class StdioTransport {
       CompletableFuture<Void> here = new CompletableFuture<>();
       inFlight.add(here);
       started = System.nanoTime();
-      running = this;
+      running.set(this);
       if (watchdogParked) {
         LockSupport.unpark(watchdog);
       }
       try {
         call.run();
       } finally {
-        running = null;
+        running.compareAndSet(this, null);
         if (!state.compareAndSet(RUNNING, DONE)) {
           handedOff.decrementAndGet();
         }
@@ -277,14 +280,14 @@ public final class StdioTransport {
     long lastSeen = System.nanoTime();
     while (!stopped) {
       long now = System.nanoTime();
-      Handoff current = running;
+      Handoff current = running.get();
       if (current != null) {
         lastSeen = now;
         current.handOffIfLong(now);
       }
       if (now - lastSeen > WATCH_IDLE.toNanos()) {
         watchdogParked = true;
-        if (running == null && !stopped) {
+        if (running.get() == null && !stopped) {
           LockSupport.park(this);
         }
         watchdogParked = false;
