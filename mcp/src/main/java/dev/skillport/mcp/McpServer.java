@@ -220,14 +220,8 @@ public final class McpServer implements AutoCloseable {
     try {
       return mapper.writeValueAsBytes(outbound.apply(message));
     } catch (JsonProcessingException | RuntimeException e) {
-      // A response that cannot be written still answers its request: with an internal error.
-      JsonNode id = message.get("id");
-      if (id == null || !(message.has("result") || message.has("error"))) {
-        throw new IllegalStateException("A JSON tree could not be serialized", e);
-      }
-      LOG.error("the response to request {} could not be serialized", id, e);
       try {
-        return mapper.writeValueAsBytes(internalError(id));
+        return mapper.writeValueAsBytes(internalError(message, e));
       } catch (JsonProcessingException impossible) {
         throw new IllegalStateException("A JSON tree could not be serialized", impossible);
       }
@@ -244,8 +238,18 @@ public final class McpServer implements AutoCloseable {
     mapper.writeValue(out, outbound.apply(message));
   }
 
-  /** The answer to request {@code id} whose own response could not be serialized. */
-  private static ObjectNode internalError(JsonNode id) {
+  /**
+   * What goes out instead of {@code message}, which could not be serialized: a response still
+   * answers its request, with an internal error; anything else cannot be sent.
+   *
+   * @throws IllegalStateException when {@code message} is not a response
+   */
+  private static ObjectNode internalError(JsonNode message, Exception failure) {
+    JsonNode id = message.get("id");
+    if (id == null || !(message.has("result") || message.has("error"))) {
+      throw new IllegalStateException("A JSON tree could not be serialized", failure);
+    }
+    LOG.error("the response to request {} could not be serialized", id, failure);
     ObjectNode error = NODES.objectNode().put("jsonrpc", "2.0");
     error.set("id", id);
     error.putObject("error").put("code", -32603).put("message", "Internal error");
@@ -293,12 +297,7 @@ public final class McpServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
           generator = null;
           buffer.reset();
-          JsonNode id = message.get("id");
-          if (id == null || !(message.has("result") || message.has("error"))) {
-            throw new IllegalStateException("A JSON tree could not be serialized", e);
-          }
-          LOG.error("the response to request {} could not be serialized", id, e);
-          serialize(internalError(id));
+          serialize(internalError(message, e));
         }
         whole = true;
         buffer.write('\n');

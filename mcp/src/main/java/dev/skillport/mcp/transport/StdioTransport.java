@@ -174,19 +174,18 @@ public final class StdioTransport {
         if (era == null) {
           era = opening(message);
         }
-        CompletableFuture<?> answered;
-        Handoff here = null;
-        if (era != Era.MODERN
-            && message instanceof JsonRpcMessage.Request
-            && handedOff.get() < MAX_HANDED_OFF) {
-          // A batch is left to the workers: its calls start together. So is a modern request: its
-          // call is registered for cancellation only once dispatchModern returns.
-          Handoff offer = new Handoff();
-          here = offer;
-          answered = McpServer.offeringThisThread(offer, () -> dispatch(message));
-        } else {
-          answered = dispatch(message);
-        }
+        // A batch is left to the workers: its calls start together. So is a modern request: its
+        // call is registered for cancellation only once dispatchModern returns.
+        Handoff here =
+            era != Era.MODERN
+                    && message instanceof JsonRpcMessage.Request
+                    && handedOff.get() < MAX_HANDED_OFF
+                ? new Handoff()
+                : null;
+        CompletableFuture<?> answered =
+            here == null
+                ? dispatch(message)
+                : McpServer.offeringThisThread(here, () -> dispatch(message));
         inFlight.add(answered);
         answered.whenComplete((ignored, failure) -> inFlight.remove(answered));
         if (here != null && here.handedOff()) {
