@@ -12,13 +12,30 @@ public final class Main {
 
   private Main() {}
 
+  /**
+   * Runs the command line. A stdio {@code serve} whose client opens as it did last time (decision
+   * 0037) gets that opening answered on this thread from the {@link StartCache}, while the server
+   * starts on another.
+   */
   public static void main(String[] args) {
+    StdioStart start = StdioStart.of(args);
     nameLogProvider();
+    if (start.lane() == null) {
+      System.exit(execute(args, start));
+      return;
+    }
+    Thread server = new Thread(() -> System.exit(execute(args, start)), "skillport");
+    server.start();
+    start.lane().run();
+  }
+
+  private static int execute(String[] args, StdioStart start) {
     CliOutput output = CliOutput.system();
     int exitCode =
-        SkillportCommand.commandLine(output, CliEnvironment.system(), List.of(args)).execute(args);
+        SkillportCommand.commandLine(output, CliEnvironment.system(), List.of(args), start)
+            .execute(args);
     output.flush();
-    System.exit(exitCode);
+    return exitCode;
   }
 
   /**

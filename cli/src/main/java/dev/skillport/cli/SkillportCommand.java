@@ -54,12 +54,14 @@ public final class SkillportCommand implements Callable<Integer> {
 
   private final CliOutput output;
   private final CliEnvironment environment;
+  private final StdioStart stdioStart;
 
   @Spec private CommandSpec spec;
 
-  private SkillportCommand(CliOutput output, CliEnvironment environment) {
+  private SkillportCommand(CliOutput output, CliEnvironment environment, StdioStart stdioStart) {
     this.output = output;
     this.environment = environment;
+    this.stdioStart = stdioStart;
   }
 
   /**
@@ -93,9 +95,19 @@ public final class SkillportCommand implements Callable<Integer> {
    */
   public static CommandLine commandLine(
       CliOutput output, CliEnvironment environment, List<String> args) {
+    return commandLine(output, environment, args, StdioStart.NONE);
+  }
+
+  /**
+   * {@link #commandLine(CliOutput, CliEnvironment, List)} for a process that began as {@code
+   * start}.
+   */
+  static CommandLine commandLine(
+      CliOutput output, CliEnvironment environment, List<String> args, StdioStart start) {
     Objects.requireNonNull(output, "output");
     Objects.requireNonNull(environment, "environment");
-    CommandLine cl = new CommandLine(new SkillportCommand(output, environment));
+    Objects.requireNonNull(start, "start");
+    CommandLine cl = new CommandLine(new SkillportCommand(output, environment, start));
     Class<?> only = args.isEmpty() ? null : SUBCOMMANDS.get(args.get(0));
     if (only != null && only != CommandLine.HelpCommand.class) {
       cl.addSubcommand(only);
@@ -155,6 +167,10 @@ public final class SkillportCommand implements Callable<Integer> {
 
   CliEnvironment environment() {
     return environment;
+  }
+
+  StdioStart stdioStart() {
+    return stdioStart;
   }
 
   SkillTreeReader reader() {

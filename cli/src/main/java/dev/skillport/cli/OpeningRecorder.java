@@ -1,0 +1,208 @@
+package dev.skillport.cli;
+
+import dev.skillport.cli.StartCache.Answer;
+import dev.skillport.cli.StartCache.Fingerprint;
+import dev.skillport.cli.StartCache.OpeningMessage;
+import dev.skillport.cli.StartCache.Step;
+import dev.skillport.mcp.JsonRpcMessage;
+import dev.skillport.mcp.transport.StdioTransport;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches a stdio conversation's opening and keeps it in the {@link StartCache}: the messages from
+ * {@code initialize} on, while they are ones whose answers depend only on the files, the command
+ * and the message ({@link #KEPT_METHODS}), and each request's result.
+ *
+ * <p>After a start answered from the cache ({@link OpeningLane}), the server reads the answered
+ * lines first; the recorder keeps its answers to them off the output and compares them with what
+ * the lane sent. A listing that differs is followed by {@code notifications/tools/list_changed}, so
+ * the client lists again; the opening is then kept anew.
+ *
+ * <p>The opening is kept only if the files it depends on looked the same when the server started
+ * reading them as when the opening ended, and none had changed in the {@link
+ * StartCache#RACY_MILLIS} before.
+ */
+final class OpeningRecorder implements StdioTransport.Tap {
+  private static final Logger LOG = LoggerFactory.getLogger(OpeningRecorder.class);
+
+  /** The methods whose messages an opening keeps, and a lane answers. */
+  static final Set<String> KEPT_METHODS =
+      Set.of("initialize", "notifications/initialized", "tools/list", "ping");
+
+  private static final byte[] LIST_CHANGED =
+      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}"
+          .getBytes(StandardCharsets.UTF_8);
+
+  private final StartCache cache;
+  private final List<java.nio.file.Path> files;
+  private final Fingerprint before;
+  private final long startedMillis;
+  private final OpeningLane lane;
+  private final StartCache.Opening kept;
+
+  // Guarded by this.
+  private final Map<String, Step> laneAnswers;
+  private final List<Step> steps = new ArrayList<>();
+  private final Map<String, Integer> waiting = new HashMap<>();
+  private boolean recording = true;
+  private boolean listChanged;
+  private volatile boolean active = true;
+
+  /**
+   * A recorder for a start that read {@code files}, which looked like {@code before} when it began
+   * at {@code startedMillis}; {@code lane} and {@code kept} are the lane that answered the opening
+   * and the opening it answered, or both null.
+   */
+  OpeningRecorder(
+      StartCache cache,
+      List<java.nio.file.Path> files,
+      Fingerprint before,
+      long startedMillis,
+      OpeningLane lane,
+      StartCache.Opening kept) {
+    this.cache = cache;
+    this.files = List.copyOf(files);
+    this.before = before;
+    this.startedMillis = startedMillis;
+    this.lane = lane;
+    this.kept = kept;
+    this.laneAnswers = lane == null ? new HashMap<>() : new HashMap<>(lane.answered());
+    if (!laneAnswers.isEmpty()) {
+      LOG.info(
+          "answered {} requests of the opening from the start cache {}",
+          laneAnswers.size(),
+          cache.file());
+    }
+  }
+
+  @Override
+  public boolean active() {
+    return active;
+  }
+
+  @Override
+  public synchronized void read(byte[] line, int length, JsonRpcMessage message) {
+    if (!recording) {
+      return;
+    }
+    OpeningMessage read = OpeningMessage.parse(line, length);
+    if (read == null
+        || !KEPT_METHODS.contains(read.method())
+        || (steps.isEmpty() && !read.method().equals("initialize"))
+        || (read.id() != null && waiting.containsKey(read.id()))
+        || steps.size() == StartCache.MAX_STEPS) {
+      recording = false;
+      finish();
+      return;
+    }
+    if (read.id() != null) {
+      waiting.put(read.id(), steps.size());
+    }
+    steps.add(new Step(read.method(), read.params(), null));
+  }
+
+  @Override
+  public synchronized byte[] write(byte[] line) {
+    if (lane != null) {
+      lane.takeOutput();
+    }
+    if (waiting.isEmpty() && laneAnswers.isEmpty()) {
+      finish();
+      return line;
+    }
+    Answer answer = Answer.parse(line);
+    if (answer == null) {
+      return line;
+    }
+    Integer index = waiting.remove(answer.id());
+    if (index != null) {
+      if (answer.result() == null || answer.result().length > StartCache.MAX_RESULT_BYTES) {
+        // An error, or a result too large to keep: the opening ends before this step.
+        recording = false;
+        steps.subList(index, steps.size()).clear();
+        waiting.values().removeIf(i -> i >= index);
+      } else {
+        Step step = steps.get(index);
+        steps.set(index, new Step(step.method(), step.params(), answer.result()));
+      }
+    }
+    Step sent = laneAnswers.remove(answer.id());
+    byte[] out = line;
+    if (sent != null) {
+      out = null;
+      if (!Arrays.equals(sent.result(), answer.result())) {
+        if (sent.method().equals("tools/list")) {
+          if (!listChanged) {
+            listChanged = true;
+            out = LIST_CHANGED;
+          }
+        } else {
+          LOG.warn(
+              "the start cache answered {} differently from this server; it is kept anew",
+              sent.method());
+        }
+      }
+    }
+    finish();
+    return out;
+  }
+
+  @Override
+  public synchronized void ended() {
+    recording = false;
+    waiting.clear();
+    finish();
+    active = false;
+  }
+
+  /**
+   * Keeps the opening once it is over and every request in it is answered, and the lane's answers
+   * are all compared; then the recorder stops looking.
+   */
+  private void finish() {
+    if (!active || recording || !waiting.isEmpty() || !laneAnswers.isEmpty()) {
+      return;
+    }
+    active = false;
+    int whole = 0;
+    while (whole < steps.size()
+        && (steps.get(whole).result() != null || !isRequest(steps.get(whole)))) {
+      whole++;
+    }
+    if (whole == 0) {
+      return;
+    }
+    try {
+      Fingerprint after = StartCache.fingerprint(files);
+      if (before == null
+          || after == null
+          || !Arrays.equals(before.digest(), after.digest())
+          || before.newestMillis() > startedMillis - StartCache.RACY_MILLIS) {
+        LOG.debug("the opening is not kept: the files it depends on changed while it was read");
+        return;
+      }
+      StartCache.Opening opening =
+          new StartCache.Opening(files, before.digest(), List.copyOf(steps.subList(0, whole)));
+      if (kept != null && kept.sameAs(opening)) {
+        return;
+      }
+      cache.save(opening);
+      LOG.debug("kept the opening ({} messages) in {}", whole, cache.file());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("the start cache {} could not be written: {}", cache.file(), e.toString());
+    }
+  }
+
+  private boolean isRequest(Step step) {
+    return !step.method().startsWith("notifications/");
+  }
+}
