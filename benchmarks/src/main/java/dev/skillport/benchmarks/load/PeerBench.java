@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -234,11 +235,64 @@ public final class PeerBench {
     }
   }
 
+  /**
+   * Cold starts of {@code peer}. Skillport's are measured twice: with no start cache (deleted
+   * before each start: the first start after a change), then answering the opening from the start
+   * cache that one unmeasured start kept (every later start of the same command).
+   */
   private void cold(int run, String peer) throws Exception {
+    if (!peer.equals("skillport")) {
+      cold(run, peer, peer, false);
+      return;
+    }
+    cold(run, peer, "sp-fresh", true);
+    awaitKeepableFixture();
+    ProcessBuilder b = new ProcessBuilder(command(peer, true, 0, true));
+    b.environment().putAll(environment(peer));
+    Process prime = b.redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    stdioList(prime);
+    prime.getOutputStream().close();
+    if (!prime.waitFor(60, TimeUnit.SECONDS)) {
+      prime.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+    cold(run, peer, "sp-cached", false);
+  }
+
+  /** The start cache keeps nothing read from files written in the last two seconds. */
+  private void awaitKeepableFixture() throws IOException, InterruptedException {
+    long newest = 0;
+    for (Path tree : List.of(fixture.skills(), fixture.plugins())) {
+      try (var files = Files.walk(tree)) {
+        newest =
+            Math.max(
+                newest,
+                files
+                    .mapToLong(
+                        f -> {
+                          try {
+                            return Files.getLastModifiedTime(f).toMillis();
+                          } catch (IOException e) {
+                            return 0;
+                          }
+                        })
+                    .max()
+                    .orElse(0));
+      }
+    }
+    long wait = newest + 2_500 - System.currentTimeMillis();
+    if (wait > 0) {
+      Thread.sleep(wait);
+    }
+  }
+
+  private void cold(int run, String peer, String label, boolean fresh) throws Exception {
     long[] millis = new long[o.coldRuns];
     String load0 = loadAverage();
     Listing listing = null;
     for (int i = 0; i < o.coldRuns; i++) {
+      if (fresh) {
+        deleteTree(fixture.home().resolve(".skillport/start-cache"));
+      }
       long t0 = System.nanoTime();
       ProcessBuilder b = new ProcessBuilder(command(peer, true, 0, true));
       b.environment().putAll(environment(peer));
@@ -261,7 +315,7 @@ public final class PeerBench {
         "run %d cold  %-9s %d tools in %d pages: median %d ms best %d ms worst %d ms %s load"
             + " %s -> %s%n",
         run,
-        peer,
+        label,
         listing.tools,
         listing.requests,
         sorted[sorted.length / 2],
@@ -270,7 +324,18 @@ public final class PeerBench {
         Arrays.toString(millis),
         load0,
         loadAverage());
-    record("cold " + peer + " [median ms]", sorted[sorted.length / 2]);
+    record("cold " + label + " [median ms]", sorted[sorted.length / 2]);
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (var files = Files.walk(root)) {
+      for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(f);
+      }
+    }
   }
 
   /**

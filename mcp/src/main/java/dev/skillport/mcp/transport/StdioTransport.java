@@ -450,7 +450,9 @@ public final class StdioTransport {
       }
       try {
         Tap t = tap;
-        if (t != null && t.active()) {
+        if (t != null && !t.active()) {
+          tap = null;
+        } else if (t != null) {
           byte[] line = t.write(server.write(message));
           if (line != null) {
             lines.write(line);
