@@ -49,8 +49,9 @@ final class OpeningRecorder implements StdioTransport.Tap {
   private final OpeningLane lane;
   private final StartCache.Opening kept;
 
-  // Guarded by this.
-  private final Map<String, Step> laneAnswers;
+  // Guarded by this. The lane's answers, read once the lane has stopped (the server's first
+  // write stops it); null until then. Empty without a lane.
+  private Map<String, Step> laneAnswers;
   private final List<Step> steps = new ArrayList<>();
   private final Map<String, Integer> waiting = new HashMap<>();
   private boolean recording = true;
@@ -75,13 +76,7 @@ final class OpeningRecorder implements StdioTransport.Tap {
     this.startedMillis = startedMillis;
     this.lane = lane;
     this.kept = kept;
-    this.laneAnswers = lane == null ? new HashMap<>() : new HashMap<>(lane.answered());
-    if (!laneAnswers.isEmpty()) {
-      LOG.info(
-          "answered {} requests of the opening from the start cache {}",
-          laneAnswers.size(),
-          cache.file());
-    }
+    this.laneAnswers = lane == null ? new HashMap<>() : null;
   }
 
   @Override
@@ -112,8 +107,16 @@ final class OpeningRecorder implements StdioTransport.Tap {
 
   @Override
   public synchronized byte[] write(byte[] line) {
-    if (lane != null) {
+    if (laneAnswers == null) {
+      // From here on the lane answers nothing more: what it answered is final.
       lane.takeOutput();
+      laneAnswers = new HashMap<>(lane.answered());
+      if (!laneAnswers.isEmpty()) {
+        LOG.info(
+            "answered {} requests of the opening from the start cache {}",
+            laneAnswers.size(),
+            cache.file());
+      }
     }
     if (waiting.isEmpty() && laneAnswers.isEmpty()) {
       finish();
@@ -169,7 +172,11 @@ final class OpeningRecorder implements StdioTransport.Tap {
    * are all compared; then the recorder stops looking.
    */
   private void finish() {
-    if (!active || recording || !waiting.isEmpty() || !laneAnswers.isEmpty()) {
+    if (!active
+        || recording
+        || !waiting.isEmpty()
+        || laneAnswers == null
+        || !laneAnswers.isEmpty()) {
       return;
     }
     active = false;

@@ -127,6 +127,27 @@ class OpeningRecorderTest {
   }
 
   @Test
+  void write_whatTheLaneAnsweredAfterTheServerBegan_isStillKeptOff() {
+    firstStart("echo");
+    Opening kept = cache.valid();
+    String input = INITIALIZE + "\n" + INITIALIZED + "\n" + LIST + "\n";
+    OpeningLane lane =
+        new OpeningLane(
+            kept,
+            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+            new ByteArrayOutputStream());
+    // The server reached its transport before the client's messages came.
+    OpeningRecorder recorder = recorder(lane, kept);
+    lane.run();
+
+    read(recorder, INITIALIZE);
+    assertThat(write(recorder, INITIALIZE_RESULT)).isNull();
+    read(recorder, INITIALIZED);
+    read(recorder, LIST);
+    assertThat(write(recorder, listResult("echo"))).isNull();
+  }
+
+  @Test
   void write_aListingOtherThanTheLanes_isFollowedByListChanged_andKeptAnew() {
     firstStart("echo");
     Opening kept = cache.valid();
