@@ -8,12 +8,16 @@ import dev.skillport.mcp.JsonRpcMessage;
 import dev.skillport.mcp.transport.StdioTransport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +42,12 @@ final class OpeningRecorder implements StdioTransport.Tap {
   static final Set<String> KEPT_METHODS =
       Set.of("initialize", "notifications/initialized", "tools/list", "ping");
 
+  /** How long an answered opening waits for its next message before it is kept as it stands. */
+  static final Duration QUIET = Duration.ofSeconds(1);
+
+  /** How long the end of input waits for the opening to be written. */
+  private static final Duration LAST_SAVE = Duration.ofSeconds(2);
+
   private static final byte[] LIST_CHANGED =
       "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}"
           .getBytes(StandardCharsets.UTF_8);
@@ -47,7 +57,9 @@ final class OpeningRecorder implements StdioTransport.Tap {
   private final Fingerprint before;
   private final long startedMillis;
   private final OpeningLane lane;
-  private final StartCache.Opening kept;
+  // Used by the saver thread alone (and set before it starts).
+  private StartCache.Opening saved;
+  private final ScheduledThreadPoolExecutor saver = saver();
 
   // Guarded by this. The lane's answers, read once the lane has stopped (the server's first
   // write stops it); null until then. Empty without a lane.
@@ -56,6 +68,7 @@ final class OpeningRecorder implements StdioTransport.Tap {
   private final Map<String, Integer> waiting = new HashMap<>();
   private boolean recording = true;
   private boolean listChanged;
+  private ScheduledFuture<?> quiet;
   private volatile boolean active = true;
 
   /**
@@ -75,7 +88,7 @@ final class OpeningRecorder implements StdioTransport.Tap {
     this.before = before;
     this.startedMillis = startedMillis;
     this.lane = lane;
-    this.kept = kept;
+    this.saved = kept;
     this.laneAnswers = lane == null ? new HashMap<>() : null;
   }
 
@@ -96,7 +109,7 @@ final class OpeningRecorder implements StdioTransport.Tap {
         || (read.id() != null && waiting.containsKey(read.id()))
         || steps.size() == StartCache.MAX_STEPS) {
       recording = false;
-      finish();
+      settle();
       return;
     }
     if (read.id() != null) {
@@ -119,7 +132,6 @@ final class OpeningRecorder implements StdioTransport.Tap {
       }
     }
     if (waiting.isEmpty() && laneAnswers.isEmpty()) {
-      finish();
       return line;
     }
     Answer answer = Answer.parse(line);
@@ -155,58 +167,115 @@ final class OpeningRecorder implements StdioTransport.Tap {
         }
       }
     }
-    finish();
+    settle();
     return out;
   }
 
   @Override
-  public synchronized void ended() {
-    recording = false;
-    waiting.clear();
-    finish();
-    active = false;
+  public void ended() {
+    synchronized (this) {
+      recording = false;
+      waiting.clear();
+      settle();
+      active = false;
+      saver.shutdown();
+    }
+    // The process ends next: the opening is written first.
+    try {
+      saver.awaitTermination(LAST_SAVE.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /**
-   * Keeps the opening once it is over and every request in it is answered, and the lane's answers
-   * are all compared; then the recorder stops looking.
+   * Called whenever the opening moved on. Once every request read so far is answered (and the
+   * lane's answers all compared), the opening is kept: at once if it is over, else if the client
+   * sends nothing more of it for {@link #QUIET}. Keeping is left to the saver thread, off the
+   * output's path; after the opening is over the recorder stops looking.
    */
-  private void finish() {
-    if (!active
-        || recording
-        || !waiting.isEmpty()
-        || laneAnswers == null
-        || !laneAnswers.isEmpty()) {
+  private void settle() {
+    if (!active || !waiting.isEmpty() || laneAnswers == null || !laneAnswers.isEmpty()) {
+      return;
+    }
+    if (quiet != null) {
+      quiet.cancel(false);
+    }
+    if (recording) {
+      quiet = saver.schedule(this::keepIfQuiet, QUIET.toMillis(), TimeUnit.MILLISECONDS);
       return;
     }
     active = false;
+    StartCache.Opening opening = opening();
+    if (opening != null) {
+      saver.execute(() -> keep(opening));
+    }
+    saver.shutdown();
+  }
+
+  private void keepIfQuiet() {
+    StartCache.Opening opening;
+    synchronized (this) {
+      if (!active || !recording || !waiting.isEmpty()) {
+        return;
+      }
+      opening = opening();
+    }
+    if (opening != null) {
+      keep(opening);
+    }
+  }
+
+  /** The opening's steps up to the first request not answered, or null when there are none. */
+  private StartCache.Opening opening() {
     int whole = 0;
     while (whole < steps.size()
         && (steps.get(whole).result() != null || !isRequest(steps.get(whole)))) {
       whole++;
     }
-    if (whole == 0) {
+    return whole == 0 || before == null
+        ? null
+        : new StartCache.Opening(files, before.digest(), List.copyOf(steps.subList(0, whole)));
+  }
+
+  /**
+   * Writes {@code opening} to the cache unless it is what the file holds already, or the files it
+   * depends on changed since the start read them, or had changed just before (on the saver thread
+   * only).
+   */
+  private void keep(StartCache.Opening opening) {
+    if (saved != null && saved.sameAs(opening)) {
       return;
     }
     try {
       Fingerprint after = StartCache.fingerprint(files);
-      if (before == null
-          || after == null
+      if (after == null
           || !Arrays.equals(before.digest(), after.digest())
           || before.newestMillis() > startedMillis - StartCache.RACY_MILLIS) {
-        LOG.debug("the opening is not kept: the files it depends on changed while it was read");
-        return;
-      }
-      StartCache.Opening opening =
-          new StartCache.Opening(files, before.digest(), List.copyOf(steps.subList(0, whole)));
-      if (kept != null && kept.sameAs(opening)) {
+        LOG.debug(
+            "the opening is not kept: the files it depends on changed about when it was read");
         return;
       }
       cache.save(opening);
-      LOG.debug("kept the opening ({} messages) in {}", whole, cache.file());
+      saved = opening;
+      LOG.debug("kept the opening ({} messages) in {}", opening.steps().size(), cache.file());
     } catch (IOException | RuntimeException e) {
       LOG.warn("the start cache {} could not be written: {}", cache.file(), e.toString());
     }
+  }
+
+  private static ScheduledThreadPoolExecutor saver() {
+    ScheduledThreadPoolExecutor saver =
+        new ScheduledThreadPoolExecutor(
+            1,
+            task -> {
+              Thread thread = new Thread(task, "skillport-start-cache");
+              thread.setDaemon(true);
+              return thread;
+            });
+    saver.setRemoveOnCancelPolicy(true);
+    saver.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    return saver;
   }
 
   private boolean isRequest(Step step) {

@@ -268,13 +268,22 @@ final class StartCache {
   }
 
   private void prune() throws IOException {
-    List<Path> files;
+    List<Path> all;
     try (Stream<Path> list = Files.list(folder)) {
-      files =
-          list.filter(p -> p.getFileName().toString().endsWith(SUFFIX))
-              .sorted(Comparator.comparingLong(StartCache::modified).reversed())
-              .toList();
+      all = list.toList();
     }
+    // A file half written by a process that ended meanwhile.
+    long stale = System.currentTimeMillis() - 60_000;
+    for (Path path : all) {
+      if (path.getFileName().toString().endsWith(".tmp") && modified(path) < stale) {
+        Files.deleteIfExists(path);
+      }
+    }
+    List<Path> files =
+        all.stream()
+            .filter(p -> p.getFileName().toString().endsWith(SUFFIX))
+            .sorted(Comparator.comparingLong(StartCache::modified).reversed())
+            .toList();
     for (Path old : files.subList(Math.min(KEPT_FILES, files.size()), files.size())) {
       if (!old.equals(file)) {
         Files.deleteIfExists(old);

@@ -165,6 +165,26 @@ class OpeningRecorderTest {
   }
 
   @Test
+  void write_anAnsweredOpeningTheClientSaysNoMoreOf_isKeptAfterAQuietSecond()
+      throws InterruptedException {
+    OpeningRecorder recorder = recorder(null, null);
+    read(recorder, INITIALIZE);
+    write(recorder, INITIALIZE_RESULT);
+    read(recorder, INITIALIZED);
+    read(recorder, LIST);
+    write(recorder, listResult("echo"));
+
+    // No end of input, no other message: a client that lists and waits.
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (cache.valid() == null && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(cache.valid()).isNotNull();
+    assertThat(cache.valid().steps()).hasSize(3);
+    assertThat(recorder.active()).as("the opening may still go on").isTrue();
+  }
+
+  @Test
   void ended_filesChangedWhileTheOpeningWasRead_keepsNothing() throws IOException {
     OpeningRecorder recorder = recorder(null, null);
     read(recorder, INITIALIZE);
