@@ -24,7 +24,19 @@ public final class Main {
       System.exit(execute(args, start));
       return;
     }
-    Thread server = new Thread(() -> System.exit(execute(args, start)), "skillport");
+    Thread server =
+        new Thread(
+            () -> {
+              int exitCode = SkillportCommand.EXIT_INTERNAL;
+              try {
+                exitCode = execute(args, start);
+              } finally {
+                // The lane's thread may still wait for input: the process ends here, as it would
+                // have on the main thread.
+                System.exit(exitCode);
+              }
+            },
+            "skillport");
     server.start();
     start.lane().run();
   }

@@ -8,6 +8,7 @@ import dev.skillport.mcp.JsonRpcMessage;
 import dev.skillport.mcp.transport.StdioTransport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -53,7 +54,7 @@ final class OpeningRecorder implements StdioTransport.Tap {
           .getBytes(StandardCharsets.UTF_8);
 
   private final StartCache cache;
-  private final List<java.nio.file.Path> files;
+  private final List<Path> files;
   private final Fingerprint before;
   private final long startedMillis;
   private final OpeningLane lane;
@@ -78,7 +79,7 @@ final class OpeningRecorder implements StdioTransport.Tap {
    */
   OpeningRecorder(
       StartCache cache,
-      List<java.nio.file.Path> files,
+      List<Path> files,
       Fingerprint before,
       long startedMillis,
       OpeningLane lane,

@@ -19,8 +19,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -38,11 +36,12 @@ import java.util.stream.Stream;
  * in the same environment, over the same files, answers that opening at once while the server loads
  * behind it (decision record 0037).
  *
- * <p>A cache file is named after its key: a SHA-256 digest of the process's arguments, environment
- * variables and system properties. Only the digest is stored, never a value. The file lists the
- * files the start depended on (skill roots and plugin folders, walked whole; the trust and state
- * key files; the class path), holds a digest of their names, sizes and modification times, and the
- * opening's steps: each message's method and parameters, and the result a request got.
+ * <p>A cache file is named after its key: a 128-bit hash of the process's arguments, environment
+ * variables and system properties ({@link Hasher}). Only the hash is stored, never a value. The
+ * file lists the files the start depended on (skill roots and plugin folders, walked whole; the
+ * trust and state key files; the class path), holds a digest of their names, sizes and modification
+ * times, and the opening's steps: each message's method and parameters, and the result a request
+ * got.
  *
  * <p>Only the JDK and Jackson's streaming parser are used here: this runs before anything else of
  * the program is loaded.
@@ -107,7 +106,7 @@ final class StartCache {
     if (home == null || home.isBlank()) {
       return null;
     }
-    MessageDigest digest = sha256();
+    Hasher digest = new Hasher();
     update(digest, "skillport start cache");
     update(digest, Integer.toString(args.length));
     for (String arg : args) {
@@ -193,7 +192,7 @@ final class StartCache {
       return null;
     }
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
-    if (in.readInt() != MAGIC || !Arrays.equals(bytes(in, 64), key)) {
+    if (in.readInt() != MAGIC || !Arrays.equals(bytes(in, 16), key)) {
       return null;
     }
     int count = count(in, MAX_DEPS);
@@ -201,7 +200,7 @@ final class StartCache {
     for (int i = 0; i < count; i++) {
       files.add(Path.of(in.readUTF()));
     }
-    byte[] filesDigest = bytes(in, 64);
+    byte[] filesDigest = bytes(in, 16);
     int steps = count(in, MAX_STEPS);
     List<Step> list = new ArrayList<>(steps);
     for (int i = 0; i < steps; i++) {
@@ -308,7 +307,7 @@ final class StartCache {
   record Fingerprint(byte[] digest, long newestMillis) {}
 
   static Fingerprint fingerprint(List<Path> files) {
-    MessageDigest digest = sha256();
+    Hasher digest = new Hasher();
     long[] state = {0, Long.MIN_VALUE}; // entries seen, newest modification
     try {
       for (Path path : files) {
@@ -322,7 +321,7 @@ final class StartCache {
     return new Fingerprint(digest.digest(), state[1]);
   }
 
-  private static boolean visit(MessageDigest digest, Path path, int depth, long[] state)
+  private static boolean visit(Hasher digest, Path path, int depth, long[] state)
       throws IOException {
     if (++state[0] > MAX_ENTRIES || depth > MAX_DEPTH) {
       return false;
@@ -483,16 +482,52 @@ final class StartCache {
 
   // ---------------------------------------------------------------- helpers
 
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
+  /**
+   * A 128-bit hash: two 64-bit lanes, each multiplying in one byte at a time with its own odd
+   * constant, mixed at the end. It tells inputs apart; it is not a cryptographic digest, which
+   * would cost a start about 25 ms to set up and run interpreted. The cache folder is readable by
+   * the user alone, who can read the environment it hashes anyway.
+   */
+  static final class Hasher {
+    private long a = 0xcbf29ce484222325L;
+    private long b = 0x6a09e667f3bcc909L;
+
+    void update(byte[] bytes) {
+      long x = a;
+      long y = b;
+      for (byte value : bytes) {
+        int v = value & 0xff;
+        x = (x ^ v) * 0x100000001b3L;
+        y = (y ^ v) * 0x9e3779b97f4a7c15L;
+      }
+      a = x;
+      b = y;
+    }
+
+    byte[] digest() {
+      long x = mix(a ^ Long.rotateLeft(b, 29));
+      long y = mix(b ^ Long.rotateLeft(a, 17));
+      byte[] out = new byte[16];
+      for (int i = 0; i < 8; i++) {
+        out[i] = (byte) (x >>> (56 - 8 * i));
+        out[8 + i] = (byte) (y >>> (56 - 8 * i));
+      }
+      return out;
+    }
+
+    /** The 64-bit finalizer of MurmurHash3: every input bit reaches every output bit. */
+    private static long mix(long h) {
+      h ^= h >>> 33;
+      h *= 0xff51afd7ed558ccdL;
+      h ^= h >>> 33;
+      h *= 0xc4ceb9fe1a85ec53L;
+      h ^= h >>> 33;
+      return h;
     }
   }
 
   /** Feeds {@code text} with its length first, so that no two sequences feed the same bytes. */
-  private static void update(MessageDigest digest, String text) {
+  private static void update(Hasher digest, String text) {
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     digest.update(
         new byte[] {

@@ -32,7 +32,7 @@ class OpeningLaneTest {
   static final Opening OPENING =
       new Opening(
           List.of(Path.of("/skills")),
-          new byte[32],
+          new byte[16],
           List.of(
               new Step(
                   "initialize",

@@ -146,6 +146,27 @@ class StartCacheTest {
   }
 
   @Test
+  void hasher_distinctInputs_getDistinctHashes_differingInBothHalves() {
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < 100_000; i++) {
+      StartCache.Hasher h = new StartCache.Hasher();
+      h.update(bytes("SKILLPORT_SKILLS_PATH=/skills/" + i));
+      seen.add(java.util.HexFormat.of().formatHex(h.digest()));
+    }
+    assertThat(seen).hasSize(100_000);
+
+    StartCache.Hasher one = new StartCache.Hasher();
+    one.update(bytes("a"));
+    StartCache.Hasher other = new StartCache.Hasher();
+    other.update(bytes("c"));
+    byte[] x = one.digest();
+    byte[] y = other.digest();
+    assertThat(java.util.Arrays.copyOf(x, 8)).isNotEqualTo(java.util.Arrays.copyOf(y, 8));
+    assertThat(java.util.Arrays.copyOfRange(x, 8, 16))
+        .isNotEqualTo(java.util.Arrays.copyOfRange(y, 8, 16));
+  }
+
+  @Test
   void fingerprint_aLinkLoop_hasNone() throws IOException {
     Path root = Files.createDirectories(temp.resolve("loop"));
     Files.createSymbolicLink(root.resolve("again"), root);
