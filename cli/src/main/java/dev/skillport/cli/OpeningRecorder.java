@@ -2,6 +2,7 @@ package dev.skillport.cli;
 
 import dev.skillport.cli.StartCache.Answer;
 import dev.skillport.cli.StartCache.Fingerprint;
+import dev.skillport.cli.StartCache.Head;
 import dev.skillport.cli.StartCache.OpeningMessage;
 import dev.skillport.cli.StartCache.Step;
 import dev.skillport.mcp.JsonRpcMessage;
@@ -67,6 +68,8 @@ final class OpeningRecorder implements StdioTransport.Tap {
   private Map<String, Step> laneAnswers;
   private final List<Step> steps = new ArrayList<>();
   private final Map<String, Integer> waiting = new HashMap<>();
+  // The lines that answered the opening's requests, by step.
+  private final Map<Integer, byte[]> answers = new HashMap<>();
   private boolean recording = true;
   private boolean listChanged;
   private ScheduledFuture<?> quiet;
@@ -135,27 +138,29 @@ final class OpeningRecorder implements StdioTransport.Tap {
     if (waiting.isEmpty() && laneAnswers.isEmpty()) {
       return line;
     }
-    Answer answer = Answer.parse(line);
-    if (answer == null) {
+    Head head = Head.parse(line);
+    if (head == null) {
       return line;
     }
-    Integer index = waiting.remove(answer.id());
+    Integer index = waiting.remove(head.id());
     if (index != null) {
-      if (answer.result() == null || answer.result().length > StartCache.MAX_RESULT_BYTES) {
+      if (!head.result() || line.length > StartCache.MAX_RESULT_BYTES) {
         // An error, or a result too large to keep: the opening ends before this step.
         recording = false;
         steps.subList(index, steps.size()).clear();
         waiting.values().removeIf(i -> i >= index);
+        answers.keySet().removeIf(i -> i >= index);
       } else {
-        Step step = steps.get(index);
-        steps.set(index, new Step(step.method(), step.params(), answer.result()));
+        // Its result is cut out of the line when the opening is kept, off the output's path.
+        answers.put(index, line);
       }
     }
-    Step sent = laneAnswers.remove(answer.id());
+    Step sent = laneAnswers.remove(head.id());
     byte[] out = line;
     if (sent != null) {
       out = null;
-      if (!Arrays.equals(sent.result(), answer.result())) {
+      Answer answer = Answer.parse(line);
+      if (answer == null || !Arrays.equals(sent.result(), answer.result())) {
         if (sent.method().equals("tools/list")) {
           if (!listChanged) {
             listChanged = true;
@@ -207,44 +212,62 @@ final class OpeningRecorder implements StdioTransport.Tap {
       return;
     }
     active = false;
-    StartCache.Opening opening = opening();
-    if (opening != null) {
-      saver.execute(() -> keep(opening));
+    Draft draft = draft();
+    if (draft != null) {
+      saver.execute(() -> keep(draft));
     }
     saver.shutdown();
   }
 
   private void keepIfQuiet() {
-    StartCache.Opening opening;
+    Draft draft;
     synchronized (this) {
       if (!active || !recording || !waiting.isEmpty()) {
         return;
       }
-      opening = opening();
+      draft = draft();
     }
-    if (opening != null) {
-      keep(opening);
+    if (draft != null) {
+      keep(draft);
     }
   }
 
-  /** The opening's steps up to the first request not answered, or null when there are none. */
-  private StartCache.Opening opening() {
+  /**
+   * The opening's steps up to the first request not answered, with the lines that answered them.
+   */
+  private record Draft(List<Step> steps, Map<Integer, byte[]> answers) {}
+
+  /** The opening so far, or null when no step of it can be kept. */
+  private Draft draft() {
     int whole = 0;
-    while (whole < steps.size()
-        && (steps.get(whole).result() != null || !isRequest(steps.get(whole)))) {
+    while (whole < steps.size() && (answers.containsKey(whole) || !isRequest(steps.get(whole)))) {
       whole++;
     }
     return whole == 0 || before == null
         ? null
-        : new StartCache.Opening(files, before.digest(), List.copyOf(steps.subList(0, whole)));
+        : new Draft(List.copyOf(steps.subList(0, whole)), Map.copyOf(answers));
   }
 
   /**
-   * Writes {@code opening} to the cache unless it is what the file holds already, or the files it
+   * Writes the opening to the cache unless it is what the file holds already, or the files it
    * depends on changed since the start read them, or had changed just before (on the saver thread
    * only).
    */
-  private void keep(StartCache.Opening opening) {
+  private void keep(Draft draft) {
+    List<Step> kept = new ArrayList<>(draft.steps().size());
+    for (int i = 0; i < draft.steps().size(); i++) {
+      Step step = draft.steps().get(i);
+      byte[] line = draft.answers().get(i);
+      if (line != null) {
+        Answer answer = Answer.parse(line);
+        if (answer == null || answer.result() == null) {
+          return;
+        }
+        step = new Step(step.method(), step.params(), answer.result());
+      }
+      kept.add(step);
+    }
+    StartCache.Opening opening = new StartCache.Opening(files, before.digest(), List.copyOf(kept));
     if (saved != null && saved.sameAs(opening)) {
       return;
     }

@@ -446,6 +446,44 @@ final class StartCache {
     }
   }
 
+  /**
+   * A response's id and whether it carries a result, read without reading the result: a listing's
+   * answer is hundreds of kilobytes, which {@link Answer#parse} walks through.
+   */
+  record Head(String id, boolean result) {
+    /** The head of the response on {@code line}, or null when the line holds something else. */
+    static Head parse(byte[] line) {
+      try (JsonParser p = JSON.createParser(line)) {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+          return null;
+        }
+        String id = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String name = p.currentName();
+          JsonToken value = p.nextToken();
+          switch (name) {
+            case "id" -> id = rawScalar(p, value);
+            case "result", "error" -> {
+              if (id != null) {
+                return new Head(id, name.equals("result"));
+              }
+              // The id comes after the result: read the whole line.
+              Answer answer = Answer.parse(line);
+              return answer == null ? null : new Head(answer.id(), answer.result() != null);
+            }
+            case "method" -> {
+              return null;
+            }
+            default -> p.skipChildren();
+          }
+        }
+        return null;
+      } catch (IOException e) {
+        return null;
+      }
+    }
+  }
+
   /** The response line answering request {@code id} with {@code result}. */
   static byte[] response(String id, byte[] result) {
     byte[] head =

@@ -205,6 +205,21 @@ class StartCacheTest {
   }
 
   @Test
+  void head_parse_readsTheIdAndKindOfAResponse_inEitherOrder() {
+    assertThat(StartCache.Head.parse(bytes("{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"a\":[")))
+        .as("stops at the result, unread")
+        .isEqualTo(new StartCache.Head("7", true));
+    assertThat(
+            StartCache.Head.parse(bytes("{\"result\":{\"a\":1},\"id\":\"x\",\"jsonrpc\":\"2.0\"}")))
+        .isEqualTo(new StartCache.Head("\"x\"", true));
+    assertThat(
+            StartCache.Head.parse(bytes("{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":1}}")))
+        .isEqualTo(new StartCache.Head("3", false));
+    assertThat(StartCache.Head.parse(bytes("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}")))
+        .isNull();
+  }
+
+  @Test
   void answer_parse_takesTheResultsOwnBytes() {
     String result = "{\"tools\":[{\"name\":\"a\",\"x\":[1,2,{\"y\":\"}\"}]}],\"nextCursor\":\"c\"}";
     Answer answer =
