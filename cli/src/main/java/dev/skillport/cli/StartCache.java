@@ -14,6 +14,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -70,6 +71,7 @@ final class StartCache {
 
   private static final int MAGIC = 0x53504f31; // "SPO1"
   private static final int MAX_DEPS = 4096;
+  private static final long MAX_FILE_BYTES = 64L * 1024 * 1024;
   private static final int MAX_PARAMS_BYTES = 64 * 1024;
   private static final int MAX_DEPTH = 32;
   private static final String SUFFIX = ".opening";
@@ -185,12 +187,17 @@ final class StartCache {
   }
 
   private Opening read() throws IOException {
-    byte[] bytes;
+    BasicFileAttributes attributes;
     try {
-      bytes = Files.readAllBytes(file);
+      attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException e) {
       return null;
     }
+    // Only a plain file is read: a FIFO would block the start, a link could point anywhere.
+    if (!attributes.isRegularFile() || attributes.size() > MAX_FILE_BYTES) {
+      return null;
+    }
+    byte[] bytes = Files.readAllBytes(file);
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
     if (in.readInt() != MAGIC || !Arrays.equals(bytes(in, 16), key)) {
       return null;

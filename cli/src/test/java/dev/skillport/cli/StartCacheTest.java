@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class StartCacheTest {
@@ -127,6 +128,25 @@ class StartCacheTest {
     assertThat(cache.valid()).as("a truncated file").isNull();
     Files.write(cache.file(), new byte[] {1, 2, 3});
     assertThat(cache.valid()).as("not a cache file").isNull();
+  }
+
+  @Test
+  @Timeout(10)
+  void valid_aFifoOrALinkInTheFilesPlace_isNotRead() throws Exception {
+    List<Path> files = List.of(temp.resolve("nothing"));
+    StartCache cache = StartCache.of(SERVE, Map.of(), properties());
+    Path elsewhere = temp.resolve("elsewhere.opening");
+    cache.save(opening(files, StartCache.fingerprint(files).digest(), "{}"));
+    Files.move(cache.file(), elsewhere);
+
+    Files.createSymbolicLink(cache.file(), elsewhere);
+    assertThat(cache.valid()).as("a link").isNull();
+
+    Files.delete(cache.file());
+    Process mkfifo = new ProcessBuilder("mkfifo", cache.file().toString()).start();
+    assertThat(mkfifo.waitFor()).isZero();
+    // Reading a FIFO with no writer would block: valid() must return at once.
+    assertThat(cache.valid()).as("a FIFO").isNull();
   }
 
   @Test
