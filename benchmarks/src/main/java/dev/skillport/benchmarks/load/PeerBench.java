@@ -55,10 +55,11 @@ import java.util.concurrent.TimeUnit;
  * CPU per call, the server's peak RSS), {@code list} (one session listing all tools following
  * cursors, with {@code --tools} tools: time per whole list, requests, bytes, server CPU per list),
  * {@code cold} (a stdio server with {@code --tools} tools, from process start to the last page of
- * its first {@code tools/list}), {@code stdio} (one client calling {@code echo} on a stdio server,
- * one call at a time: calls/s, p50, p99, server CPU per call). Every line carries the load average
- * when it was measured; the peers take turns within each run, so one run's numbers share the
- * machine's conditions.
+ * its first {@code tools/list}; Skillport twice, as {@code sp-fresh} with its start cache emptied
+ * before each start and as {@code sp-cached} once a start kept its opening), {@code stdio} (one
+ * client calling {@code echo} on a stdio server, one call at a time: calls/s, p50, p99, server CPU
+ * per call). Every line carries the load average when it was measured; the peers take turns within
+ * each run, so one run's numbers share the machine's conditions.
  */
 public final class PeerBench {
   private static final ObjectMapper JSON = new ObjectMapper();
