@@ -10,6 +10,7 @@ import dev.skillport.testsupport.LaunchedServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,15 +26,36 @@ class ClientSmokeIT {
   @TempDir Path home;
 
   private JsonNode smoke(int sdk, List<String> args) throws Exception {
+    return JSON.readTree(run(sdk, args).stdout());
+  }
+
+  private ExternalCommand.Outcome run(int sdk, List<String> args) {
     ExternalCommand.Outcome run =
         ExternalCommand.of(InteropTools.smokeClient(sdk, args.toArray(String[]::new)))
             .environment(InteropTools.environment())
             // What a stdio server the client starts inherits: the test's home, the build's jar.
             .environment(LaunchedServer.environment(home))
+            // The server's log reaches the client's stderr, which inherits it.
+            .environment(Map.of("SKILLPORT_LOG_LEVEL", "info"))
             .timeout(Duration.ofMinutes(3))
             .run();
     assertThat(run.exit()).as(run.toString()).isZero();
-    return JSON.readTree(run.stdout());
+    return run;
+  }
+
+  private static List<String> searchOverStdio() {
+    return List.of(
+        "--call",
+        "search_skills",
+        "--args",
+        "{\"query\":\"line count\"}",
+        "--",
+        LaunchedServer.launcher().toString(),
+        "serve",
+        "--stdio",
+        "--no-watch",
+        "--skills",
+        SamplesHttpServer.samples().toString());
   }
 
   @ParameterizedTest(name = "TS SDK {0}.x")
@@ -66,23 +88,27 @@ class ClientSmokeIT {
   @ParameterizedTest(name = "TS SDK {0}.x")
   @ValueSource(ints = {1, 2})
   void stdio_searchSkills_findsTheSkillByItsDescription(int sdk) throws Exception {
-    JsonNode summary =
-        smoke(
-            sdk,
-            List.of(
-                "--call",
-                "search_skills",
-                "--args",
-                "{\"query\":\"line count\"}",
-                "--",
-                LaunchedServer.launcher().toString(),
-                "serve",
-                "--stdio",
-                "--no-watch",
-                "--skills",
-                SamplesHttpServer.samples().toString()));
+    JsonNode summary = smoke(sdk, searchOverStdio());
 
     assertThat(summary.path("calls").path(0).path("isError").asBoolean()).isFalse();
     assertThat(summary.path("calls").path(0).path("content").toString()).contains("file-stats");
+  }
+
+  @ParameterizedTest(name = "TS SDK {0}.x")
+  @ValueSource(ints = {1, 2})
+  void stdio_secondStart_answersTheClientsOpeningFromTheStartCache(int sdk) throws Exception {
+    ExternalCommand.Outcome first = run(sdk, searchOverStdio());
+    ExternalCommand.Outcome second = run(sdk, searchOverStdio());
+
+    assertThat(first.stderr()).doesNotContain("from the start cache");
+    // initialize and tools/list came from the cache; the call went to the server.
+    assertThat(second.stderr()).contains("answered 2 requests of the opening from the start cache");
+    JsonNode before = JSON.readTree(first.stdout());
+    JsonNode after = JSON.readTree(second.stdout());
+    assertThat(after.path("serverInfo")).isEqualTo(before.path("serverInfo"));
+    assertThat(after.path("tools")).isEqualTo(before.path("tools"));
+    assertThat(after.path("tools").size()).isGreaterThan(2);
+    assertThat(after.path("calls")).isEqualTo(before.path("calls"));
+    assertThat(after.path("calls").path(0).path("content").toString()).contains("file-stats");
   }
 }
