@@ -143,6 +143,11 @@ final class OpeningLane {
     return true;
   }
 
+  /** The kept opening the lane answers. */
+  StartCache.Opening opening() {
+    return opening;
+  }
+
   /**
    * Stops the lane writing: called before the server's first write, which waits for a line the lane
    * is writing to end.

@@ -77,22 +77,21 @@ final class OpeningRecorder implements StdioTransport.Tap {
 
   /**
    * A recorder for a start that read {@code files}, which looked like {@code before} when it began
-   * at {@code startedMillis}; {@code lane} and {@code kept} are the lane that answered the opening
-   * and the opening it answered, or both null.
+   * at {@code startedMillis}; {@code lane} is the lane that answered the opening from the cache, or
+   * null.
    */
   OpeningRecorder(
       StartCache cache,
       List<Path> files,
       Fingerprint before,
       long startedMillis,
-      OpeningLane lane,
-      StartCache.Opening kept) {
+      OpeningLane lane) {
     this.cache = cache;
     this.files = List.copyOf(files);
     this.before = before;
     this.startedMillis = startedMillis;
     this.lane = lane;
-    this.saved = kept;
+    this.saved = lane == null ? null : lane.opening();
     this.laneAnswers = lane == null ? new HashMap<>() : null;
   }
 

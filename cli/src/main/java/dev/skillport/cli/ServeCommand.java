@@ -753,7 +753,7 @@ final class ServeCommand implements Callable<Integer> {
   private static OpeningRecorder recorder(StdioStart start, List<Path> files) {
     long now = System.currentTimeMillis();
     return new OpeningRecorder(
-        start.cache(), files, StartCache.fingerprint(files), now, start.lane(), start.kept());
+        start.cache(), files, StartCache.fingerprint(files), now, start.lane());
   }
 
   /**

@@ -50,8 +50,8 @@ class OpeningRecorderTest {
     return "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\":[{\"name\":\"" + tool + "\"}]}}";
   }
 
-  private OpeningRecorder recorder(OpeningLane lane, Opening kept) {
-    return new OpeningRecorder(cache, files, StartCache.fingerprint(files), started, lane, kept);
+  private OpeningRecorder recorder(OpeningLane lane) {
+    return new OpeningRecorder(cache, files, StartCache.fingerprint(files), started, lane);
   }
 
   private static void read(OpeningRecorder recorder, String line) {
@@ -66,7 +66,7 @@ class OpeningRecorderTest {
 
   /** The opening a first start keeps: its messages and the server's results. */
   private void firstStart(String tool) {
-    OpeningRecorder recorder = recorder(null, null);
+    OpeningRecorder recorder = recorder(null);
     read(recorder, INITIALIZE);
     assertThat(write(recorder, INITIALIZE_RESULT)).isEqualTo(INITIALIZE_RESULT);
     read(recorder, INITIALIZED);
@@ -76,14 +76,18 @@ class OpeningRecorderTest {
     assertThat(recorder.active()).isFalse();
   }
 
+  /** A lane over the kept opening's three messages, not run yet. */
+  private static OpeningLane lane(Opening kept) {
+    String input = INITIALIZE + "\n" + INITIALIZED + "\n" + LIST + "\n";
+    return new OpeningLane(
+        kept,
+        new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+        new ByteArrayOutputStream());
+  }
+
   /** A lane that answered the kept opening's three messages. */
   private static OpeningLane answeredLane(Opening kept) {
-    String input = INITIALIZE + "\n" + INITIALIZED + "\n" + LIST + "\n";
-    OpeningLane lane =
-        new OpeningLane(
-            kept,
-            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
-            new ByteArrayOutputStream());
+    OpeningLane lane = lane(kept);
     lane.run();
     assertThat(lane.answered()).hasSize(2);
     return lane;
@@ -109,7 +113,7 @@ class OpeningRecorderTest {
     long saved = Files.getLastModifiedTime(cache.file()).toMillis();
     Files.setLastModifiedTime(
         cache.file(), java.nio.file.attribute.FileTime.fromMillis(saved - 60_000));
-    OpeningRecorder recorder = recorder(answeredLane(kept), kept);
+    OpeningRecorder recorder = recorder(answeredLane(kept));
 
     read(recorder, INITIALIZE);
     read(recorder, INITIALIZED);
@@ -130,14 +134,9 @@ class OpeningRecorderTest {
   void write_whatTheLaneAnsweredAfterTheServerBegan_isStillKeptOff() {
     firstStart("echo");
     Opening kept = cache.valid();
-    String input = INITIALIZE + "\n" + INITIALIZED + "\n" + LIST + "\n";
-    OpeningLane lane =
-        new OpeningLane(
-            kept,
-            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
-            new ByteArrayOutputStream());
+    OpeningLane lane = lane(kept);
     // The server reached its transport before the client's messages came.
-    OpeningRecorder recorder = recorder(lane, kept);
+    OpeningRecorder recorder = recorder(lane);
     lane.run();
 
     read(recorder, INITIALIZE);
@@ -151,7 +150,7 @@ class OpeningRecorderTest {
   void write_aListingOtherThanTheLanes_isFollowedByListChanged_andKeptAnew() {
     firstStart("echo");
     Opening kept = cache.valid();
-    OpeningRecorder recorder = recorder(answeredLane(kept), kept);
+    OpeningRecorder recorder = recorder(answeredLane(kept));
 
     read(recorder, INITIALIZE);
     assertThat(write(recorder, INITIALIZE_RESULT)).isNull();
@@ -167,7 +166,7 @@ class OpeningRecorderTest {
   @Test
   void write_anAnsweredOpeningTheClientSaysNoMoreOf_isKeptAfterAQuietSecond()
       throws InterruptedException {
-    OpeningRecorder recorder = recorder(null, null);
+    OpeningRecorder recorder = recorder(null);
     read(recorder, INITIALIZE);
     write(recorder, INITIALIZE_RESULT);
     read(recorder, INITIALIZED);
@@ -186,7 +185,7 @@ class OpeningRecorderTest {
 
   @Test
   void ended_filesChangedWhileTheOpeningWasRead_keepsNothing() throws IOException {
-    OpeningRecorder recorder = recorder(null, null);
+    OpeningRecorder recorder = recorder(null);
     read(recorder, INITIALIZE);
     write(recorder, INITIALIZE_RESULT);
     Files.writeString(files.get(0).resolve("tools.yaml"), "tools: []");
@@ -199,7 +198,7 @@ class OpeningRecorderTest {
   void ended_filesWrittenJustBeforeTheStart_keepsNothing() {
     OpeningRecorder recorder =
         new OpeningRecorder(
-            cache, files, StartCache.fingerprint(files), System.currentTimeMillis(), null, null);
+            cache, files, StartCache.fingerprint(files), System.currentTimeMillis(), null);
     read(recorder, INITIALIZE);
     write(recorder, INITIALIZE_RESULT);
     recorder.ended();
@@ -209,12 +208,12 @@ class OpeningRecorderTest {
 
   @Test
   void read_anOpeningWithoutInitialize_orAnError_keepsNothingFromThere() {
-    OpeningRecorder stateless = recorder(null, null);
+    OpeningRecorder stateless = recorder(null);
     read(stateless, LIST);
     assertThat(stateless.active()).isFalse();
     assertThat(cache.file()).doesNotExist();
 
-    OpeningRecorder failed = recorder(null, null);
+    OpeningRecorder failed = recorder(null);
     read(failed, INITIALIZE);
     write(failed, INITIALIZE_RESULT);
     read(failed, LIST);
