@@ -6,10 +6,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,10 +39,19 @@ class LauncherIT {
 
   private Result run(Map<String, String> env, String... args)
       throws IOException, InterruptedException {
+    return run(launcher, e -> e.putAll(env), args);
+  }
+
+  /**
+   * Runs {@code program} (the launcher or a link to it) with the test's environment, then {@code
+   * edit}.
+   */
+  private Result run(Path program, Consumer<Map<String, String>> edit, String... args)
+      throws IOException, InterruptedException {
     Path out = temp.resolve("out.txt");
     Path err = temp.resolve("err.txt");
     List<String> command = new ArrayList<>();
-    command.add(launcher.toString());
+    command.add(program.toString());
     command.addAll(List.of(args));
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
@@ -51,7 +62,7 @@ class LauncherIT {
     // folder: this test's folders, not the user's.
     builder.environment().put("HOME", temp.resolve("home").toString());
     builder.environment().put("TMPDIR", Files.createDirectories(temp.resolve("tmp")).toString());
-    builder.environment().putAll(env);
+    edit.accept(builder.environment());
     Process p = builder.start();
     p.getOutputStream().close();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("launcher finished").isTrue();
@@ -183,5 +194,162 @@ class LauncherIT {
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out()).isEmpty();
     return r;
+  }
+
+  @Test
+  void launcher_startedThroughALink_findsTheJarBesideTheRealLauncher() throws Exception {
+    Path bin = Files.createDirectories(temp.resolve("links/bin"));
+    // A relative link to a link, as package managers and ~/bin set-ups make them.
+    Path first = Files.createSymbolicLink(temp.resolve("links/skillport-real"), launcher);
+    Path link = Files.createSymbolicLink(bin.resolve("skillport"), Path.of("../skillport-real"));
+    assertThat(first).isSymbolicLink();
+
+    Result r = run(link, e -> e.remove("SKILLPORT_JAR"), "--version");
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).startsWith("skillport ");
+  }
+
+  @Test
+  void launcher_withOnlyJavaHome_runsThatJvmAndNotOneOnPath() throws Exception {
+    Path marker = temp.resolve("path-java-ran");
+    Path path = toolsOnly(marker);
+
+    Result r =
+        run(
+            launcher,
+            e -> {
+              e.put("PATH", path.toString());
+              e.put("JAVA_HOME", System.getProperty("java.home"));
+            },
+            "--version");
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).startsWith("skillport ").contains(System.getProperty("java.version"));
+    assertThat(marker).doesNotExist();
+  }
+
+  @Test
+  void launcher_withJavaOnPathOnly_runsIt() throws Exception {
+    Path path = toolsOnly(null);
+    Files.createSymbolicLink(path.resolve("java"), Path.of(javaBin(), "java"));
+
+    Result r =
+        run(
+            launcher,
+            e -> {
+              e.put("PATH", path.toString());
+              e.remove("JAVA_HOME");
+            },
+            "--version");
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).startsWith("skillport ");
+  }
+
+  @Test
+  void launcher_withNoJavaAnywhere_saysWhereToPutOne() throws Exception {
+    Path path = toolsOnly(null);
+
+    Result r =
+        run(
+            launcher,
+            e -> {
+              e.put("PATH", path.toString());
+              e.remove("JAVA_HOME");
+            },
+            "--version");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err().strip())
+        .isEqualTo(
+            "skillport: no Java found: set JAVA_HOME to a JDK 17 or newer, or put its bin folder on"
+                + " PATH.");
+  }
+
+  @Test
+  void launcher_javaHomeTooOld_namesTheVersionItNeedsAndStartsNothing() throws Exception {
+    Path marker = temp.resolve("old-java-ran");
+    Path old = fakeJdk("old-jdk", "JAVA_VERSION=\"11.0.2\"", marker);
+
+    Result r = run(launcher, e -> e.put("JAVA_HOME", old.toString()), "--version");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err())
+        .contains("needs Java 17 or newer; " + old.resolve("bin/java") + " is Java 11.")
+        .contains("Set JAVA_HOME to a JDK 17 or newer");
+    assertThat(marker).doesNotExist();
+  }
+
+  @Test
+  void launcher_javaOnPathIsJava8_namesTheVersionItNeeds() throws Exception {
+    Path marker = temp.resolve("java8-ran");
+    Path old = fakeJdk("jdk8", "JAVA_VERSION=\"1.8.0_392\"", marker);
+    Path path = toolsOnly(null);
+    Files.createSymbolicLink(path.resolve("java"), old.resolve("bin/java"));
+
+    Result r =
+        run(
+            launcher,
+            e -> {
+              e.put("PATH", path.toString());
+              e.remove("JAVA_HOME");
+            },
+            "--version");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("is Java 8.");
+    assertThat(marker).doesNotExist();
+  }
+
+  @Test
+  void launcher_javaHomeWithoutJava_saysSo() throws Exception {
+    Path empty = Files.createDirectories(temp.resolve("not-a-jdk"));
+
+    Result r = run(launcher, e -> e.put("JAVA_HOME", empty.toString()), "--version");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("JAVA_HOME is " + empty + ", which has no bin/java");
+  }
+
+  /**
+   * A folder for PATH holding only the tools the launcher itself runs (bash, dirname, readlink),
+   * plus a {@code java} that touches {@code marker} when {@code marker} is given.
+   */
+  private Path toolsOnly(Path marker) throws IOException {
+    Path bin = Files.createDirectories(temp.resolve("tools-" + System.nanoTime()));
+    for (String tool : List.of("bash", "dirname", "readlink")) {
+      Files.createSymbolicLink(bin.resolve(tool), systemTool(tool));
+    }
+    if (marker != null) {
+      script(bin.resolve("java"), marker);
+    }
+    return bin;
+  }
+
+  /** A folder shaped like a JDK: a release file with {@code versionLine} and a bin/java. */
+  private Path fakeJdk(String name, String versionLine, Path marker) throws IOException {
+    Path home = Files.createDirectories(temp.resolve(name));
+    Files.writeString(home.resolve("release"), "IMPLEMENTOR=\"Test\"\n" + versionLine + "\n");
+    script(Files.createDirectories(home.resolve("bin")).resolve("java"), marker);
+    return home;
+  }
+
+  /** An executable shell script that touches {@code marker}. */
+  private static void script(Path file, Path marker) throws IOException {
+    Files.writeString(file, "#!/bin/sh\ntouch '" + marker + "'\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  private static Path systemTool(String name) {
+    for (String dir : System.getenv("PATH").split(":")) {
+      Path candidate = Path.of(dir, name);
+      if (Files.isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+    throw new IllegalStateException(name + " is not on PATH");
   }
 }
