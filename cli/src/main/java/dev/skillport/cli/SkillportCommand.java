@@ -3,6 +3,7 @@ package dev.skillport.cli;
 import dev.skillport.loader.SkillRoot;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -20,6 +21,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The {@code skillport} top-level command. Subcommands reach the output channels and the loader
@@ -131,11 +133,41 @@ public final class SkillportCommand implements Callable<Integer> {
           commandLine.getErr().println("skillport: internal error: " + e);
           return EXIT_INTERNAL;
         });
+    cl.setParameterExceptionHandler(SkillportCommand::usageError);
     cl.getCommandSpec().exitCodeOnInvalidInput(EXIT_USAGE);
     cl.getSubcommands()
         .values()
         .forEach(sub -> sub.getCommandSpec().exitCodeOnInvalidInput(EXIT_USAGE));
     return cl;
+  }
+
+  /**
+   * Reports a usage error in two lines, as {@code git} and {@code kubectl} do: what was wrong (with
+   * picocli's nearest matches for a mistyped name), then where the help is. The full usage is one
+   * {@code --help} away; printed here it would bury the one line that matters.
+   */
+  static int usageError(ParameterException e, String[] args) {
+    CommandLine command = e.getCommandLine();
+    String name = command.getCommandSpec().qualifiedName();
+    StringBuilder what = new StringBuilder(name).append(": ").append(e.getMessage());
+    if (e instanceof UnmatchedArgumentException unmatched
+        && !unmatched.getSuggestions().isEmpty()) {
+      List<String> near = unmatched.getSuggestions();
+      what.append(" (did you mean ")
+          .append(String.join(" or ", near.subList(0, Math.min(3, near.size()))))
+          .append("?)");
+    }
+    List<String> commands =
+        command.getSubcommands().keySet().stream().filter(c -> !c.equals("help")).toList();
+    String help =
+        commands.isEmpty()
+            ? "See '" + name + " --help'."
+            : "Commands: " + String.join(", ", commands) + ". See '" + name + " --help'.";
+    PrintWriter err = command.getErr();
+    err.println(what);
+    err.println(help);
+    err.flush();
+    return command.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   private static boolean verbose(ParseResult result) {

@@ -27,12 +27,45 @@ class SkillportCommandTest {
     CliRun run = CliRun.execute(dir);
 
     assertThat(run.exitCode()).isEqualTo(2);
-    assertThat(run.err()).contains("Missing subcommand").contains("validate").contains("list");
+    assertThat(run.err().lines())
+        .containsExactly(
+            "skillport: Missing subcommand",
+            "Commands: validate, list, serve, new, trust-bridge. See 'skillport --help'.");
   }
 
   @Test
   void unknownSubcommand_usageErrorExitTwo() {
-    assertThat(CliRun.execute(dir, "serve-all").exitCode()).isEqualTo(2);
+    CliRun run = CliRun.execute(dir, "serve-all");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err().lines())
+        .hasSize(2)
+        .first()
+        .asString()
+        .startsWith("skillport: Unmatched argument at index 0: 'serve-all'")
+        .contains("(did you mean serve");
+  }
+
+  @Test
+  void badOptionValue_isTwoLinesNamingTheValueAndTheHelp() {
+    CliRun run = CliRun.execute(dir, "serve", "--port", "abc");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err().lines())
+        .containsExactly(
+            "skillport serve: Invalid value for option '--port': 'abc' is not an int",
+            "See 'skillport serve --help'.");
+  }
+
+  @Test
+  void unknownOption_isTwoLinesNamingTheOption() {
+    CliRun run = CliRun.execute(dir, "list", "--formatt", "json", ".");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err().lines())
+        .containsExactly(
+            "skillport list: Unknown option: '--formatt'", "See 'skillport list --help'.");
   }
 
   @Test

@@ -141,7 +141,10 @@ class ValidateCommandTest {
     CliRun run = CliRun.execute(dir, "validate", "no-such-skill");
 
     assertThat(run.exitCode()).isEqualTo(2);
-    assertThat(run.err()).contains("No such file or directory: no-such-skill").contains("Usage:");
+    assertThat(run.err().lines())
+        .containsExactly(
+            "skillport validate: No such file or directory: no-such-skill",
+            "See 'skillport validate --help'.");
     assertThat(run.out()).isEmpty();
   }
 
