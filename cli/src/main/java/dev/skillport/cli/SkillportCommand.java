@@ -18,6 +18,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
@@ -59,6 +60,18 @@ public final class SkillportCommand implements Callable<Integer> {
   private final StdioStart stdioStart;
 
   @Spec private CommandSpec spec;
+
+  /** Picked up by every subcommand ({@code scope = INHERIT}), so it may follow any of them. */
+  @Option(
+      names = "--log-format",
+      paramLabel = "FORMAT",
+      scope = CommandLine.ScopeType.INHERIT,
+      description =
+          "How stderr log lines are written: text (default) or json, one object a line (also"
+              + " SKILLPORT_LOG_FORMAT).")
+  void logFormat(LogFormat format) {
+    StderrLogConfigurator.useFormat(format);
+  }
 
   private SkillportCommand(CliOutput output, CliEnvironment environment, StdioStart stdioStart) {
     this.output = output;

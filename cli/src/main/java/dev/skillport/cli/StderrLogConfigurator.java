@@ -6,16 +6,19 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ConfiguratorRank;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.ConsoleAppender;
-import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
+import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sets up logging for every Skillport process: one appender on stderr (stdout carries command
  * results and the stdio protocol) at the level of {@code -Dskillport.log.level} or {@code
- * SKILLPORT_LOG_LEVEL}, {@code warn} by default, every line redacted ({@link RedactingLayout}).
- * Jetty logs at info at most, whatever the level: its debug output holds the raw bytes of requests,
- * secrets included.
+ * SKILLPORT_LOG_LEVEL}, {@code warn} by default, in the {@link LogFormat} of {@code
+ * -Dskillport.log.format}, {@code SKILLPORT_LOG_FORMAT} or {@code --log-format}, every line
+ * redacted. Jetty logs at info at most, whatever the level: its debug output holds the raw bytes of
+ * requests, secrets included.
  *
  * <p>Configured in code rather than from {@code logback.xml}: parsing an XML configuration cost
  * about a quarter of a second of every start. A configuration named with {@code
@@ -28,6 +31,8 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
   /** The logger tree whose level is kept at info or above; see {@link #configure}. */
   static final String JETTY = "org.eclipse.jetty";
 
+  private static final String APPENDER = "STDERR";
+
   /** Created by logback through {@link java.util.ServiceLoader}. */
   public StderrLogConfigurator() {}
 
@@ -38,16 +43,11 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
       return ExecutionStatus.INVOKE_NEXT_IF_ANY;
     }
     // Every line passes the redactor: no secret reaches a log.
-    RedactingLayout layout = new RedactingLayout(PATTERN);
-    layout.setContext(context);
-    layout.start();
-    LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
-    encoder.setContext(context);
-    encoder.setLayout(layout);
-    encoder.start();
+    Encoder<ILoggingEvent> encoder =
+        LogFormat.of(System.getProperty("skillport.log.format"), System.getenv()).encoder(context);
     ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
     appender.setContext(context);
-    appender.setName("STDERR");
+    appender.setName(APPENDER);
     appender.setTarget("System.err");
     appender.setEncoder(encoder);
     appender.start();
@@ -58,6 +58,27 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
     // Jetty's debug and trace logs hold raw request bytes (tokens, arguments): never below info.
     context.getLogger(JETTY).setLevel(level.isGreaterOrEqual(Level.INFO) ? level : Level.INFO);
     return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+  }
+
+  /**
+   * Writes every later line of this process's stderr log in {@code format}; does nothing when a
+   * logback configuration file, not this configurator, set logging up.
+   */
+  static void useFormat(LogFormat format) {
+    if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+      useFormat(context, format);
+    }
+  }
+
+  /** {@link #useFormat(LogFormat)} in {@code context}. */
+  static void useFormat(LoggerContext context, LogFormat format) {
+    Appender<ILoggingEvent> named =
+        context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender(APPENDER);
+    if (named instanceof ConsoleAppender<ILoggingEvent> appender) {
+      appender.stop();
+      appender.setEncoder(format.encoder(context));
+      appender.start();
+    }
   }
 
   /** The property first, then the environment variable; an unknown name reads as {@code warn}. */

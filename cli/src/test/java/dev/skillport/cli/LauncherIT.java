@@ -2,6 +2,7 @@ package dev.skillport.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -312,6 +313,37 @@ class LauncherIT {
 
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).contains("JAVA_HOME is " + empty + ", which has no bin/java");
+  }
+
+  @Test
+  void launcher_logFormatJson_onAnyCommand_writesJsonLinesOnStderrOnly() throws Exception {
+    Result flag =
+        run(
+            Map.of("JAVA_OPTS", "-Dskillport.log.level=debug"),
+            "serve",
+            "--stdio",
+            "--no-watch",
+            "--no-bundled",
+            "--log-format",
+            "json");
+    Result variable =
+        stdio(Map.of("JAVA_OPTS", "-Dskillport.log.level=debug", "SKILLPORT_LOG_FORMAT", "json"));
+
+    for (Result r : List.of(flag, variable)) {
+      assertThat(r.exitCode()).as(r.err()).isZero();
+      assertThat(r.out()).isEmpty();
+      List<String> lines = r.err().lines().toList();
+      assertThat(lines).isNotEmpty();
+      ObjectMapper json = new ObjectMapper();
+      for (String line : lines) {
+        assertThat(json.readTree(line).path("level").asText()).as(line).isNotEmpty();
+      }
+      assertThat(lines)
+          .anySatisfy(
+              line ->
+                  assertThat(json.readTree(line).path("formattedMessage").asText())
+                      .matches("stdio session \\w+ started"));
+    }
   }
 
   /**

@@ -8,7 +8,10 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.LoggingEvent;
+import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import ch.qos.logback.core.ConsoleAppender;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.runtime.secrets.Redactor;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -73,5 +76,48 @@ class StderrLogConfiguratorTest {
         .isEqualTo(Level.ERROR);
     assertThat(StderrLogConfigurator.level(null, Map.of())).isEqualTo(Level.WARN);
     assertThat(StderrLogConfigurator.level("loud", Map.of())).isEqualTo(Level.WARN);
+  }
+
+  @Test
+  void useFormat_json_writesOneRedactedObjectPerLine() throws Exception {
+    LoggerContext context = new LoggerContext();
+    context.setMDCAdapter(new LogbackMDCAdapter());
+    StderrLogConfigurator configurator = new StderrLogConfigurator();
+    configurator.setContext(context);
+    configurator.configure(context);
+    StderrLogConfigurator.useFormat(context, LogFormat.JSON);
+    ConsoleAppender<ILoggingEvent> appender =
+        (ConsoleAppender<ILoggingEvent>)
+            context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDERR");
+    Redactor.shared().addSecret("json-secret-0123456789");
+    LoggingEvent event =
+        new LoggingEvent(
+            Logger.class.getName(),
+            context.getLogger("test.json"),
+            Level.WARN,
+            "child said {}",
+            new IllegalStateException("boom json-secret-0123456789"),
+            new Object[] {"json-secret-0123456789"});
+
+    String line = new String(appender.getEncoder().encode(event), StandardCharsets.UTF_8);
+
+    assertThat(appender.isStarted()).isTrue();
+    assertThat(line.strip()).doesNotContain("\n").doesNotContain("json-secret-0123456789");
+    JsonNode json = new ObjectMapper().readTree(line);
+    assertThat(json.path("level").asText()).isEqualTo("WARN");
+    assertThat(json.path("loggerName").asText()).isEqualTo("test.json");
+    assertThat(json.path("formattedMessage").asText()).isEqualTo("child said [REDACTED]");
+    assertThat(json.path("throwable").toString()).contains("boom [REDACTED]");
+    context.stop();
+  }
+
+  @Test
+  void logFormat_propertyThenEnvironmentThenText() {
+    assertThat(LogFormat.of("json", Map.of("SKILLPORT_LOG_FORMAT", "text")))
+        .isEqualTo(LogFormat.JSON);
+    assertThat(LogFormat.of(null, Map.of("SKILLPORT_LOG_FORMAT", "JSON")))
+        .isEqualTo(LogFormat.JSON);
+    assertThat(LogFormat.of(null, Map.of())).isEqualTo(LogFormat.TEXT);
+    assertThat(LogFormat.of("yaml", Map.of())).isEqualTo(LogFormat.TEXT);
   }
 }
