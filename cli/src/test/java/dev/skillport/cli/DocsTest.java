@@ -426,13 +426,20 @@ class DocsTest {
     MarkdownPage running = MarkdownPage.read(DOCS.resolve("running.md"));
     Map<String, CommandSpec> commands = leafCommands(commandLine(), "");
     assertThat(commands).containsKeys("serve", "validate", "list", "new skill");
+    // Options every command inherits from the root are tabulated once.
+    assertThat(running.requireTable("every command's option").stream().map(r -> r.get(0)))
+        .containsExactlyElementsOf(
+            commandLine().getCommandSpec().options().stream()
+                .filter(o -> !o.usageHelp() && !o.versionHelp())
+                .map(o -> "`" + usage(o) + "`")
+                .toList());
     for (Map.Entry<String, CommandSpec> command : commands.entrySet()) {
       assertThat(running.text())
           .as("docs/running.md needs a section '### %s' for that command", command.getKey())
           .contains("\n### " + command.getKey() + "\n");
       List<OptionSpec> documentedOptions =
           command.getValue().options().stream()
-              .filter(o -> !o.usageHelp() && !o.versionHelp())
+              .filter(o -> !o.usageHelp() && !o.versionHelp() && !o.inherited())
               .toList();
       if (documentedOptions.isEmpty()) {
         assertThat(running.table(command.getKey() + " option"))
@@ -441,10 +448,7 @@ class DocsTest {
         continue;
       }
       List<List<String>> rows = running.requireTable(command.getKey() + " option");
-      List<OptionSpec> options =
-          command.getValue().options().stream()
-              .filter(o -> !o.usageHelp() && !o.versionHelp())
-              .toList();
+      List<OptionSpec> options = documentedOptions;
       assertThat(rows.stream().map(r -> r.get(0)).toList())
           .as(
               "docs/running.md's '%s option' table must list the command's options in picocli's"
