@@ -64,7 +64,9 @@ public final class SkillportCommand implements Callable<Integer> {
   /** Picked up by every subcommand ({@code scope = INHERIT}), so it may follow any of them. */
   @Option(
       names = "--log-format",
-      paramLabel = "FORMAT",
+      // Not FORMAT: picocli's bash script keys each option's values by label, and list's
+      // --format FORMAT would take these.
+      paramLabel = "LOG_FORMAT",
       scope = CommandLine.ScopeType.INHERIT,
       description =
           "How stderr log lines are written: text (default) or json, one object a line (also"
@@ -93,6 +95,7 @@ public final class SkillportCommand implements Callable<Integer> {
     all.put("serve", ServeCommand.class);
     all.put("new", NewCommand.class);
     all.put("trust-bridge", TrustBridgeCommand.class);
+    all.put("completion", CompletionCommand.class);
     all.put("help", CommandLine.HelpCommand.class);
     return Collections.unmodifiableMap(all);
   }

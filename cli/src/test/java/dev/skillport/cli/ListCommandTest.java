@@ -2,6 +2,8 @@ package dev.skillport.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -110,5 +112,52 @@ class ListCommandTest {
 
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.err()).contains("No such file or directory: nowhere");
+  }
+
+  @Test
+  void list_formatJson_oneDocumentWithEveryKeyPerSkill() throws Exception {
+    Path tree = dir.resolve("skills");
+    SkillFolders.valid(tree, "alpha");
+    SkillFolders.withoutDescription(tree, "broken");
+
+    CliRun run = CliRun.execute(dir, "list", "--format", "json", "skills");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    JsonNode root = new ObjectMapper().readTree(run.out());
+    assertThat(root.path("version").asInt()).isEqualTo(1);
+    assertThat(root.path("skills")).hasSize(2);
+    JsonNode alpha = null;
+    for (JsonNode skill : root.path("skills")) {
+      assertThat(skill.fieldNames())
+          .toIterable()
+          .containsExactly("name", "description", "scope", "state", "tools", "path");
+      if (skill.path("name").asText().equals("alpha")) {
+        alpha = skill;
+      }
+    }
+    assertThat(alpha).isNotNull();
+    assertThat(alpha.path("state").asText()).isEqualTo("available");
+    assertThat(alpha.path("scope").asText()).isEqualTo("repo");
+    assertThat(alpha.path("tools").asInt()).isZero();
+    assertThat(alpha.path("path").asText()).isEqualTo("skills/alpha");
+    assertThat(alpha.path("description").asText()).isNotBlank();
+  }
+
+  @Test
+  void list_formatTable_isTheDefault() {
+    Path tree = dir.resolve("skills");
+    SkillFolders.valid(tree, "alpha");
+
+    assertThat(CliRun.execute(dir, "list", "--format", "table", "skills").out())
+        .isEqualTo(CliRun.execute(dir, "list", "skills").out())
+        .startsWith("NAME");
+  }
+
+  @Test
+  void list_unknownFormat_usageError() {
+    CliRun run = CliRun.execute(dir, "list", "--format", "yaml", ".");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("--format").contains("yaml");
   }
 }

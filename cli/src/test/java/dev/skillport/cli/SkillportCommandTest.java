@@ -30,7 +30,7 @@ class SkillportCommandTest {
     assertThat(run.err().lines())
         .containsExactly(
             "skillport: Missing subcommand",
-            "Commands: validate, list, serve, new, trust-bridge. See 'skillport --help'.");
+            "Commands: validate, list, serve, new, trust-bridge, completion. See 'skillport --help'.");
   }
 
   @Test
@@ -59,13 +59,14 @@ class SkillportCommandTest {
   }
 
   @Test
-  void unknownOption_isTwoLinesNamingTheOption() {
+  void mistypedOption_suggestsTheNearestOne() {
     CliRun run = CliRun.execute(dir, "list", "--formatt", "json", ".");
 
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.err().lines())
         .containsExactly(
-            "skillport list: Unknown option: '--formatt'", "See 'skillport list --help'.");
+            "skillport list: Unknown option: '--formatt' (did you mean --format?)",
+            "See 'skillport list --help'.");
   }
 
   @Test
@@ -87,15 +88,15 @@ class SkillportCommandTest {
                 .keySet())
         .containsExactly("serve");
     assertThat(SkillportCommand.commandLine(output, env, List.of("--help")).getSubcommands())
-        .containsOnlyKeys("validate", "list", "serve", "new", "trust-bridge", "help");
+        .containsOnlyKeys("validate", "list", "serve", "new", "trust-bridge", "completion", "help");
     assertThat(SkillportCommand.commandLine(output, env, List.of("help", "serve")).getSubcommands())
-        .hasSize(6);
-    assertThat(SkillportCommand.commandLine(output, env).getSubcommands()).hasSize(6);
+        .hasSize(7);
+    assertThat(SkillportCommand.commandLine(output, env).getSubcommands()).hasSize(7);
   }
 
   @Test
   void subcommandNames_areTheNamesTheirClassesDeclare() {
-    assertThat(SkillportCommand.SUBCOMMANDS).hasSize(6);
+    assertThat(SkillportCommand.SUBCOMMANDS).hasSize(7);
     SkillportCommand.SUBCOMMANDS.forEach(
         (name, type) ->
             assertThat(type.getAnnotation(Command.class).name())
