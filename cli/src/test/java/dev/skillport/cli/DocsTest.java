@@ -714,6 +714,37 @@ class DocsTest {
   }
 
   @Test
+  void hostConfigs_claudeMcpAddLines_runTheLauncherAndNameTheDocumentedUrl() throws IOException {
+    String page = Files.readString(DOCS.resolve("getting-started.md"));
+    Matcher line = Pattern.compile("`(claude mcp add [^`]+)`").matcher(page);
+    List<String> commands = new ArrayList<>();
+    while (line.find()) {
+      commands.add(line.group(1));
+    }
+    assertThat(commands).hasSize(2);
+    String stdio = commands.get(0);
+    assertThat(stdio).contains(" -- " + CHECKOUT + "/bin/skillport ");
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                stdio
+                    .substring(stdio.indexOf(" -- ") + 4 + (CHECKOUT + "/bin/skillport ").length())
+                    .replace(CHECKOUT, REPO.toAbsolutePath().toString())
+                    .split(" ")));
+    ParseResult serve = commandLine().parseArgs(args.toArray(String[]::new)).subcommand();
+    assertThat(serve.commandSpec().name()).isEqualTo("serve");
+    assertThat(Path.of(serve.matchedOptionValue("--skills", List.of("")).get(0))).isDirectory();
+    List<String> urls =
+        hostEntries().stream()
+            .filter(e -> e.entry().has("url"))
+            .map(e -> e.entry().get("url").asText())
+            .toList();
+    String http = commands.get(1);
+    assertThat(http).contains("--transport http skillport ");
+    assertThat(urls).contains(http.substring(http.lastIndexOf(' ') + 1));
+  }
+
+  @Test
   void hostConfigs_stdioEntriesParseWithTheRealCommandLine() {
     List<HostEntry> stdio = hostEntries().stream().filter(e -> e.entry().has("command")).toList();
     assertThat(stdio).hasSizeGreaterThanOrEqualTo(2);
