@@ -30,7 +30,7 @@ class SkillportCommandTest {
     assertThat(run.err().lines())
         .containsExactly(
             "skillport: Missing subcommand",
-            "Commands: validate, list, serve, new, trust-bridge, completion. See 'skillport --help'.");
+            "Commands: validate, list, serve, new, trust-bridge, doctor, completion. See 'skillport --help'.");
   }
 
   @Test
@@ -88,15 +88,16 @@ class SkillportCommandTest {
                 .keySet())
         .containsExactly("serve");
     assertThat(SkillportCommand.commandLine(output, env, List.of("--help")).getSubcommands())
-        .containsOnlyKeys("validate", "list", "serve", "new", "trust-bridge", "completion", "help");
+        .containsOnlyKeys(
+            "validate", "list", "serve", "new", "trust-bridge", "doctor", "completion", "help");
     assertThat(SkillportCommand.commandLine(output, env, List.of("help", "serve")).getSubcommands())
-        .hasSize(7);
-    assertThat(SkillportCommand.commandLine(output, env).getSubcommands()).hasSize(7);
+        .hasSize(8);
+    assertThat(SkillportCommand.commandLine(output, env).getSubcommands()).hasSize(8);
   }
 
   @Test
   void subcommandNames_areTheNamesTheirClassesDeclare() {
-    assertThat(SkillportCommand.SUBCOMMANDS).hasSize(7);
+    assertThat(SkillportCommand.SUBCOMMANDS).hasSize(8);
     SkillportCommand.SUBCOMMANDS.forEach(
         (name, type) ->
             assertThat(type.getAnnotation(Command.class).name())
