@@ -282,6 +282,45 @@ class BridgeTrustIT {
   @EnumSource(
       value = Edit.class,
       names = {"PYTHON_IMPORTED_MODULE", "NODE_PROGRAM"})
+  void trustedWhenTheCatalogWasRead_editedBeforeItsFirstStart_isNotStarted(Edit edit)
+      throws Exception {
+    Path skills = Files.createDirectories(tmp.resolve("skills"));
+    Path marker = tmp.resolve("started.txt");
+    Path dir = edit.skill(skills, marker);
+    Path trustFile = tmp.resolve("trusted.yaml");
+    trust(trustFile, dir);
+
+    // No file watching and no catalog read after the edit: only the check before the start sees it.
+    try (LaunchedServer server =
+        LaunchedServer.start(
+            home,
+            "--no-watch",
+            "--no-bundled",
+            "--skills",
+            skills.toString(),
+            "--trust-file",
+            trustFile.toString())) {
+      RawMcpClient client = new RawMcpClient(server.uri());
+      assertThat(call(client, "get_skill_info", "skill_name", "fx").toString())
+          .doesNotContain("MCP_BRIDGE_");
+      edit.apply(dir);
+
+      JsonNode loaded = call(client, "load_skill", "skill_name", "fx");
+
+      assertThat(loaded.path("isError").asBoolean()).as(loaded.toString()).isTrue();
+      assertThat(loaded.toString())
+          .contains("MCP_BRIDGE_CHANGED")
+          .contains(edit.said)
+          .contains("skillport trust-bridge " + dir);
+      assertThat(marker).doesNotExist();
+      assertThat(bridgeChild(server)).isEmpty();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = Edit.class,
+      names = {"PYTHON_IMPORTED_MODULE", "NODE_PROGRAM"})
   void crashedBridge_editedWhileItRan_isNotStartedAgain(Edit edit) throws Exception {
     Path skills = Files.createDirectories(tmp.resolve("skills"));
     Path marker = tmp.resolve("started.txt");
