@@ -9,6 +9,7 @@
 //   abyss                           answers tools/list with a schema nested 5000 levels
 // Environment: CANCEL_MARKER names a file written when a call is cancelled; API_TOKEN is what the
 // tools leak, reads and die, the prompt greet (who: "secret") and the note note://token give away.
+// BRIDGE_MARKER names a file it appends a line to when it starts.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import readline from 'node:readline';
@@ -22,6 +23,7 @@ if (grandchild) {
   // A process of its own that outlives nothing: it must be killed with its parent's tree.
   spawn('sleep', ['600'], { stdio: 'ignore' });
 }
+if (process.env.BRIDGE_MARKER) fs.appendFileSync(process.env.BRIDGE_MARKER, `started ${process.pid}\n`);
 process.stderr.write(`fixture-server ${mode} starting; token=${process.env.API_TOKEN ?? ''}\n`);
 
 if (mode === 'flood') {

@@ -791,7 +791,8 @@ final class ServeCommand implements Callable<Integer> {
     Path home = env.userHome() != null ? env.userHome() : env.workingDirectory();
     Path file =
         trustFile != null ? env.workingDirectory().resolve(trustFile) : TrustFile.defaultPath(home);
-    BridgeTrust trust = new BridgeTrust(Set.copyOf(trustedBridges), file, Redactor.shared());
+    BridgeTrust trust =
+        new BridgeTrust(Set.copyOf(trustedBridges), file, Redactor.shared(), env.variables());
     return new BridgeRuntime(
         trust,
         Redactor.shared(),

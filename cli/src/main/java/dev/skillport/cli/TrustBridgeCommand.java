@@ -6,6 +6,7 @@ import dev.skillport.api.skill.SkillState;
 import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.bridge.BridgeFingerprint;
 import dev.skillport.server.bridge.BridgeTrust;
+import dev.skillport.server.bridge.BridgeUnverifiableException;
 import dev.skillport.server.bridge.TrustFile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,15 +23,17 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code skillport trust-bridge PATH…}: the operator's act of trusting the MCP bridges of the
- * skills found, after reading what each runs. Each is written to the trust file as its exact
- * command, arguments and {@code mcp.yaml} digest; a server reading that file runs it, and stops
- * running it when any of the three changes.
+ * skills found, after reading what each runs. Each is written to the trust file as what it runs
+ * ({@link BridgeFingerprint}: its folder, the program its command resolves to and its digest, its
+ * arguments and the files they name, its environment names and the digest of every file in its
+ * folder); a server reading that file runs it, and refuses to start it when any of that changes.
  */
 @Command(
     name = "trust-bridge",
     description =
-        "Trust the MCP bridges of the skills found: print what each runs and record its exact"
-            + " command, arguments and mcp.yaml digest in the trust file.")
+        "Trust the MCP bridges of the skills found: print what each runs and record it in the"
+            + " trust file (folder, program and its digest, arguments and the files they name,"
+            + " environment names, the digest of every file in the folder).")
 final class TrustBridgeCommand implements Callable<Integer> {
   @ParentCommand private SkillportCommand parent;
 
@@ -49,7 +53,7 @@ final class TrustBridgeCommand implements Callable<Integer> {
     Path home = env.userHome() != null ? env.userHome() : env.workingDirectory();
     Path file =
         trustFile != null ? env.workingDirectory().resolve(trustFile) : TrustFile.defaultPath(home);
-    BridgeTrust refusals = BridgeTrust.none(Redactor.shared());
+    BridgeTrust refusals = new BridgeTrust(Set.of(), null, Redactor.shared(), env.variables());
     List<Skill> bridges = new ArrayList<>();
     for (Skill skill : parent.reader().read(parent.roots(paths), false).skills()) {
       if (skill.bridge().isPresent() && skill.state() != SkillState.SHADOWED) {
@@ -69,7 +73,19 @@ final class TrustBridgeCommand implements Callable<Integer> {
         failed++;
         continue;
       }
-      BridgeFingerprint fingerprint = BridgeFingerprint.of(spec);
+      BridgeFingerprint fingerprint;
+      try {
+        fingerprint = refusals.fingerprint(skill);
+      } catch (BridgeUnverifiableException e) {
+        err.println(
+            "skillport: not trusted: what the MCP bridge of '"
+                + skill.name()
+                + "' runs cannot be checked, as "
+                + e.getMessage()
+                + (e.hint() == null ? "" : " (" + e.hint() + ")"));
+        failed++;
+        continue;
+      }
       try {
         TrustFile.put(file, skill.name(), fingerprint);
       } catch (IOException e) {
@@ -78,11 +94,16 @@ final class TrustBridgeCommand implements Callable<Integer> {
         return SkillportCommand.EXIT_ENVIRONMENT;
       }
       out.println("trusted " + skill.name() + ": " + commandLine(spec));
+      out.println("  folder: " + fingerprint.folder());
+      out.println("  program: " + fingerprint.program() + " " + fingerprint.programDigest());
+      for (Map.Entry<String, String> e : fingerprint.argFiles().entrySet()) {
+        out.println("  file " + e.getKey() + ": " + e.getValue());
+      }
       out.println("  cwd: " + parent.displayPaths().show(spec.cwd()));
       for (Map.Entry<String, String> e : spec.env().entrySet()) {
         out.println("  env " + e.getKey() + "=" + Redactor.shared().text(shown(e)));
       }
-      out.println("  mcp.yaml: " + fingerprint.digest());
+      out.println("  folder files: " + fingerprint.files().size() + " (each by its digest)");
     }
     if (failed < bridges.size()) {
       out.println("in " + file);

@@ -28,12 +28,7 @@ final class BridgeFixtures {
 
   /** {@code src/test/resources/bridges/fixture-server.mjs}, as the build copied it. */
   static String fixtureServer() {
-    try {
-      return Path.of(BridgeFixtures.class.getResource("/bridges/fixture-server.mjs").toURI())
-          .toString();
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException(e);
-    }
+    return resource("/bridges/fixture-server.mjs").toString();
   }
 
   /**
@@ -86,6 +81,52 @@ final class BridgeFixtures {
     yaml.append(extra);
     Files.writeString(dir.resolve("mcp.yaml"), yaml);
     return dir;
+  }
+
+  /**
+   * A bridge skill whose program is in its folder: {@code python3 server.py}, which imports {@code
+   * greeting.py} beside it and appends a line to {@code marker} when it starts; its tool is {@code
+   * greet}.
+   */
+  static Path pythonSkill(Path root, String name, Path marker) throws IOException {
+    Path dir =
+        skill(
+            root,
+            name,
+            "python3",
+            List.of("server.py"),
+            Map.of("BRIDGE_MARKER", marker.toString()),
+            "");
+    for (String file : List.of("server.py", "greeting.py")) {
+      Files.copy(resource("/bridges/python-server/" + file), dir.resolve(file));
+    }
+    return dir;
+  }
+
+  /**
+   * A bridge skill whose program is in its folder: {@code node server.mjs good} (the fixture
+   * server, copied), which appends a line to {@code marker} when it starts; its tool is {@code
+   * echo}.
+   */
+  static Path nodeSkill(Path root, String name, Path marker) throws IOException {
+    Path dir =
+        skill(
+            root,
+            name,
+            node(),
+            List.of("server.mjs", "good"),
+            Map.of("BRIDGE_MARKER", marker.toString()),
+            "");
+    Files.copy(Path.of(fixtureServer()), dir.resolve("server.mjs"));
+    return dir;
+  }
+
+  private static Path resource(String name) {
+    try {
+      return Path.of(BridgeFixtures.class.getResource(name).toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** A bridge skill running the fixture server in {@code mode}. */

@@ -323,6 +323,12 @@ public enum DiagnosticCode {
       Severity.WARNING,
       "an MCP bridge writes a secret value in its file; it is not started",
       "take the value from the server's environment: NAME: ${NAME}"),
+  MCP_BRIDGE_UNVERIFIABLE(
+      Severity.WARNING,
+      "what an MCP bridge runs cannot be read in full (its folder is over the limits, a file is"
+          + " unreadable, its command names no program); it is not started",
+      "the message says what; a bridge's folder is trusted whole, so keep it within 1000 files"
+          + " and 64 MiB"),
   MCP_BRIDGE_START_FAILED(
       Severity.WARNING,
       "the bridged MCP server could not be started or did not complete its handshake",
@@ -430,6 +436,7 @@ public enum DiagnosticCode {
       case MCP_BRIDGE_UNTRUSTED,
           MCP_BRIDGE_CHANGED,
           MCP_BRIDGE_SECRET_INLINE,
+          MCP_BRIDGE_UNVERIFIABLE,
           MCP_BRIDGE_START_FAILED,
           MCP_BRIDGE_CRASHED,
           MCP_BRIDGE_PROTOCOL,

@@ -56,6 +56,8 @@ public enum ToolFailureCode {
       "the skill's MCP bridge changed since the operator trusted it; it runs once trusted again"),
   MCP_BRIDGE_SECRET_INLINE(
       "the skill's mcp.yaml writes a secret value instead of a ${VAR} reference; it never runs"),
+  MCP_BRIDGE_UNVERIFIABLE(
+      "what the skill's MCP bridge runs cannot be read in full, so it cannot be trusted or run"),
   MCP_BRIDGE_START_FAILED(
       "the skill's bridged MCP server could not be started or did not complete its handshake"),
   BRIDGE_UNAVAILABLE("the skill's bridged MCP server is not running, or the tool is not bridged"),

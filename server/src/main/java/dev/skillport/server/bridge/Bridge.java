@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -72,6 +73,8 @@ final class Bridge {
   private volatile Instant lastUsed = Instant.MIN;
   private volatile boolean wanted;
   private Instant startedAt;
+  // What the current or last connection was started with.
+  private BridgeFingerprint startedWith;
   // The first line of the current connection's stdout that was not JSON-RPC, redacted.
   private volatile String malformedLine;
 
@@ -132,15 +135,16 @@ final class Bridge {
     Skill previous = this.skill;
     this.skill = next;
     this.verdict = nextVerdict;
-    boolean changed =
-        previous != null
-            && !BridgeFingerprint.of(previous.bridge().orElseThrow())
-                .equals(BridgeFingerprint.of(next.bridge().orElseThrow()));
-    if (changed || !(nextVerdict instanceof BridgeTrust.Verdict.Trusted)) {
+    boolean changed = previous != null && !sameSpec(previous, next);
+    boolean stale =
+        nextVerdict instanceof BridgeTrust.Verdict.Trusted t
+            && startedWith != null
+            && !t.fingerprint().equals(startedWith);
+    if (changed || stale || !(nextVerdict instanceof BridgeTrust.Verdict.Trusted)) {
       BridgeConnection c = connection;
       connection = null;
       if (c != null) {
-        runtime.stopLater(name, c, "its mcp.yaml changed or is no longer trusted");
+        runtime.stopLater(name, c, "what it runs changed or is no longer trusted");
       }
       if (changed) {
         failures = 0;
@@ -149,6 +153,14 @@ final class Bridge {
         problems.remove(DiagnosticCode.MCP_BRIDGE_CRASHED);
       }
     }
+  }
+
+  /** Whether two readings of the skill have the same {@code mcp.yaml} (by its digest). */
+  private static boolean sameSpec(Skill a, Skill b) {
+    McpBridgeSpec x = a.bridge().orElseThrow();
+    McpBridgeSpec y = b.bridge().orElseThrow();
+    return x.digest().equals(y.digest())
+        && a.location().directory().equals(b.location().directory());
   }
 
   /** The diagnostics of this bridge's life so far (start failures, crashes, dropped tools). */
@@ -167,8 +179,9 @@ final class Bridge {
       if (c != null && c.isAlive() && c.client().isOpen()) {
         return c;
       }
-      if (!(verdict instanceof BridgeTrust.Verdict.Trusted)) {
-        throw new BridgeUnavailableException("the MCP bridge is not trusted");
+      Optional<BridgeOutcome.Refused> refused = BridgeRuntime.refusal(verdict);
+      if (refused.isPresent()) {
+        throw new BridgeUnavailableException(refused.get());
       }
       Instant now = runtime.clock().instant();
       if (now.isBefore(notBefore)) {
@@ -187,6 +200,18 @@ final class Bridge {
   private BridgeConnection start() throws BridgeUnavailableException {
     McpBridgeSpec spec = spec();
     Duration timeout = Duration.ofSeconds(spec.timeoutSecs());
+    // What runs is read again right before it is started: a file edited since the catalog was
+    // read, or since the last start, refuses this start.
+    BridgeTrust.Verdict now = runtime.verify(skill);
+    if (!(now instanceof BridgeTrust.Verdict.Trusted trusted)) {
+      verdict = now;
+      runtime.republish();
+      LOG.warn(
+          "MCP bridge of {} is not started: {}",
+          name,
+          BridgeRuntime.refusal(now).orElseThrow().message());
+      throw new BridgeUnavailableException(BridgeRuntime.refusal(now).orElseThrow());
+    }
     BridgeConnection c = null;
     try {
       Map<String, String> env =
@@ -197,6 +222,7 @@ final class Bridge {
           BridgeConnection.start(
               name,
               spec,
+              trusted.fingerprint().program(),
               env,
               marker,
               runtime.clientOptions(),
@@ -205,6 +231,7 @@ final class Bridge {
               code -> crashed(code));
       c = started;
       connection = c;
+      startedWith = trusted.fingerprint();
       startedAt = runtime.clock().instant();
       McpClient.Handshake hs = c.client().initialize(era, timeout);
       era = hs.era();

@@ -57,6 +57,7 @@ final class BridgeConnection {
   /**
    * Starts the bridged server and its client.
    *
+   * @param program the absolute path of the program to start, resolved and checked by the trust
    * @param marker this run's value of {@link ProcessTree#VARIABLE}
    * @param onExit called with the exit code when the process ends without {@link #stop} asking
    * @throws IOException when the command cannot be started
@@ -64,6 +65,7 @@ final class BridgeConnection {
   static BridgeConnection start(
       String skill,
       McpBridgeSpec spec,
+      Path program,
       Map<String, String> env,
       String marker,
       McpClient.Options options,
@@ -72,7 +74,7 @@ final class BridgeConnection {
       IntConsumer onExit)
       throws IOException {
     List<String> command = new ArrayList<>();
-    command.add(executable(spec));
+    command.add(program.toString());
     command.addAll(spec.args());
     ProcessBuilder pb = new ProcessBuilder(command).directory(spec.cwd().toFile());
     pb.environment().clear();
@@ -109,15 +111,6 @@ final class BridgeConnection {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  /** A command written as a relative path runs from the bridge's working folder. */
-  private static String executable(McpBridgeSpec spec) {
-    String command = spec.command();
-    if ((command.contains("/") || command.contains("\\")) && !Path.of(command).isAbsolute()) {
-      return spec.cwd().resolve(command).normalize().toString();
-    }
-    return command;
   }
 
   McpClient client() {

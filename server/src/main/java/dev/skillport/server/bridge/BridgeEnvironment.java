@@ -12,9 +12,10 @@ import java.util.regex.Pattern;
 
 /**
  * The environment a bridged server runs with: the {@link ChildEnvironment#BASE} variables of the
- * server, then exactly what {@code mcp.yaml} names, each {@code ${VAR}} replaced by the server's
- * value of {@code VAR}. Every value passed under a secret name, or taken from a secret-named
- * variable, becomes a secret the redactor masks in everything the server sends, logs or stores.
+ * server and {@code PYTHONDONTWRITEBYTECODE=1}, then exactly what {@code mcp.yaml} names, each
+ * {@code ${VAR}} replaced by the server's value of {@code VAR}. Every value passed under a secret
+ * name, or taken from a secret-named variable, becomes a secret the redactor masks in everything
+ * the server sends, logs or stores.
  */
 final class BridgeEnvironment {
   private static final Pattern REFERENCE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
@@ -44,6 +45,8 @@ final class BridgeEnvironment {
   static Map<String, String> of(McpBridgeSpec spec, Map<String, String> server, Redactor redactor)
       throws MissingVariableException {
     Map<String, String> env = new LinkedHashMap<>(ChildEnvironment.base(server));
+    // A bridge's folder is trusted whole: Python must not write its bytecode cache into it.
+    env.put("PYTHONDONTWRITEBYTECODE", "1");
     for (Map.Entry<String, String> e : spec.env().entrySet()) {
       String key = e.getKey();
       boolean secret = redactor.isSecretName(key);

@@ -178,6 +178,12 @@ public final class BridgeRuntime implements AutoCloseable {
     return markerPrefix;
   }
 
+  /** The operator's verdict on what {@code skill}'s bridge runs, read from disk now. */
+  BridgeTrust.Verdict verify(Skill skill) {
+    trust.refresh();
+    return trust.check(skill);
+  }
+
   /** The wait before restart number {@code failures}: doubling from the first, capped. */
   Duration backoff(int failures) {
     long ms = options.firstBackoff().toMillis() << Math.min(Math.max(0, failures - 1), 20);
@@ -236,24 +242,12 @@ public final class BridgeRuntime implements AutoCloseable {
   }
 
   private Optional<Diagnostic> verdictDiagnostic(Skill s, BridgeTrust.Verdict verdict) {
-    DiagnosticCode code;
-    String message;
-    String hint;
-    if (verdict instanceof BridgeTrust.Verdict.Untrusted u) {
-      code = DiagnosticCode.MCP_BRIDGE_UNTRUSTED;
-      message = u.message();
-      hint = u.hint();
-    } else if (verdict instanceof BridgeTrust.Verdict.Changed c) {
-      code = DiagnosticCode.MCP_BRIDGE_CHANGED;
-      message = c.message();
-      hint = c.hint();
-    } else if (verdict instanceof BridgeTrust.Verdict.SecretInline i) {
-      code = DiagnosticCode.MCP_BRIDGE_SECRET_INLINE;
-      message = i.message();
-      hint = i.hint();
-    } else {
+    if (!(verdict instanceof BridgeTrust.Verdict.Refused refused)) {
       return Optional.empty();
     }
+    DiagnosticCode code = refused.diagnosticCode();
+    String message = refused.message();
+    String hint = refused.hint();
     return Optional.of(
         redactor.diagnostic(
             new Diagnostic(
@@ -372,10 +366,13 @@ public final class BridgeRuntime implements AutoCloseable {
       // The refusal points at get_skill_info: its diagnostic is published before this returns.
       publishNow();
       return Optional.of(
-          new BridgeOutcome.Refused(
-              ToolFailureCode.MCP_BRIDGE_START_FAILED,
-              e.getMessage(),
-              "see get_skill_info(\"" + skill.name() + "\") for the diagnostics"));
+          e.refusal()
+              .orElseGet(
+                  () ->
+                      new BridgeOutcome.Refused(
+                          ToolFailureCode.MCP_BRIDGE_START_FAILED,
+                          e.getMessage(),
+                          "see get_skill_info(\"" + skill.name() + "\") for the diagnostics")));
     }
     publishNow();
     return Optional.empty();
@@ -400,19 +397,13 @@ public final class BridgeRuntime implements AutoCloseable {
   }
 
   private Optional<BridgeOutcome.Refused> refusal(Bridge bridge) {
-    BridgeTrust.Verdict v = bridge.verdict();
-    if (v instanceof BridgeTrust.Verdict.Untrusted u) {
-      return Optional.of(
-          new BridgeOutcome.Refused(ToolFailureCode.MCP_BRIDGE_UNTRUSTED, u.message(), u.hint()));
-    }
-    if (v instanceof BridgeTrust.Verdict.Changed c) {
-      return Optional.of(
-          new BridgeOutcome.Refused(ToolFailureCode.MCP_BRIDGE_CHANGED, c.message(), c.hint()));
-    }
-    if (v instanceof BridgeTrust.Verdict.SecretInline i) {
-      return Optional.of(
-          new BridgeOutcome.Refused(
-              ToolFailureCode.MCP_BRIDGE_SECRET_INLINE, i.message(), i.hint()));
+    return refusal(bridge.verdict());
+  }
+
+  /** The refusal a load or call gets for {@code verdict}, or empty when it may run. */
+  static Optional<BridgeOutcome.Refused> refusal(BridgeTrust.Verdict verdict) {
+    if (verdict instanceof BridgeTrust.Verdict.Refused r) {
+      return Optional.of(new BridgeOutcome.Refused(r.failureCode(), r.message(), r.hint()));
     }
     return Optional.empty();
   }
@@ -436,10 +427,13 @@ public final class BridgeRuntime implements AutoCloseable {
     try {
       connection = bridge.connect();
     } catch (BridgeUnavailableException e) {
-      return new BridgeOutcome.Refused(
-          ToolFailureCode.BRIDGE_UNAVAILABLE,
-          e.getMessage(),
-          "call again later; get_skill_info(\"" + skill.name() + "\") shows why");
+      return e.refusal()
+          .orElseGet(
+              () ->
+                  new BridgeOutcome.Refused(
+                      ToolFailureCode.BRIDGE_UNAVAILABLE,
+                      e.getMessage(),
+                      "call again later; get_skill_info(\"" + skill.name() + "\") shows why"));
     }
     ObjectNode params = NODES.objectNode().put("name", binding.remoteName());
     params.set("arguments", args.deepCopy());

@@ -44,6 +44,7 @@ class BridgeConnectionTest {
         BridgeConnection.start(
             "burst",
             spec,
+            Path.of("/bin/sh"),
             Map.of("PATH", "/usr/bin:/bin"),
             "test-marker",
             McpClient.Options.defaults("test", "1"),
