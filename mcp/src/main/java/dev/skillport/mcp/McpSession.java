@@ -208,6 +208,11 @@ public final class McpSession {
     return timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s" : timeout.toMillis() + " ms";
   }
 
+  /** Requests to the client still waiting for an answer. */
+  int pendingServerRequests() {
+    return pendingServerRequests.size();
+  }
+
   void completeServerRequest(JsonRpcMessage.Response response) {
     CompletableFuture<JsonNode> pending = pendingServerRequests.remove(requestKey(response.id()));
     if (pending == null) {

@@ -140,18 +140,25 @@ public final class MvStoreJobStore implements JobStore {
   @Override
   public Optional<JobRecord> find(String id) {
     Optional<String> held = unwritten.get(id);
-    if (held == null) {
-      try {
-        return read(id, jobs.get(id));
-      } catch (MVStoreException | IllegalStateException e) {
-        // The file closed under this read: what failed it may have been held meanwhile.
+    if (held != null) {
+      return held.flatMap(doc -> read(id, doc));
+    }
+    try {
+      return read(id, jobs.get(id));
+    } catch (MVStoreException | IllegalStateException e) {
+      // A failed write closed the file under this read; the retry that reopens it holds the lock.
+      synchronized (lock) {
         held = unwritten.get(id);
-        if (held == null) {
-          throw unavailable(e);
+        if (held != null) {
+          return held.flatMap(doc -> read(id, doc));
+        }
+        try {
+          return read(id, jobs.get(id));
+        } catch (MVStoreException | IllegalStateException again) {
+          throw unavailable(again);
         }
       }
     }
-    return held.flatMap(doc -> read(id, doc));
   }
 
   /**
@@ -161,16 +168,17 @@ public final class MvStoreJobStore implements JobStore {
    */
   @Override
   public List<JobRecord> all() {
-    Map<String, String> docs = new HashMap<>();
-    try {
-      for (var e : jobs.entrySet()) {
-        docs.put(e.getKey(), e.getValue());
+    Map<String, String> docs;
+    // Under the lock: the file's records and the changes held over them as of one moment.
+    synchronized (lock) {
+      try {
+        docs = new HashMap<>(jobs);
+      } catch (MVStoreException | IllegalStateException e) {
+        throw unavailable(e);
       }
-    } catch (MVStoreException | IllegalStateException e) {
-      throw unavailable(e);
+      unwritten.forEach(
+          (id, held) -> held.ifPresentOrElse(doc -> docs.put(id, doc), () -> docs.remove(id)));
     }
-    unwritten.forEach(
-        (id, held) -> held.ifPresentOrElse(doc -> docs.put(id, doc), () -> docs.remove(id)));
     List<JobRecord> out = new ArrayList<>();
     docs.forEach((id, doc) -> read(id, doc).ifPresent(out::add));
     return out;
