@@ -233,7 +233,7 @@ public final class MvStoreJobStore implements JobStore {
             unwritten.size(),
             fault.error());
       }
-      if (store != null && !store.isClosed()) {
+      if (!store.isClosed()) {
         store.close();
       }
     }
@@ -288,10 +288,7 @@ public final class MvStoreJobStore implements JobStore {
   /** Writes the held changes in one commit; holds the lock. False when that failed. */
   private boolean writeHeld() {
     try {
-      if (store == null || store.isClosed()) {
-        store = openFile(file);
-        jobs = store.openMap("jobs");
-      }
+      openIfClosed();
       unwritten.forEach(
           (id, held) -> held.ifPresentOrElse(doc -> jobs.put(id, doc), () -> jobs.remove(id)));
       store.commit();
@@ -305,16 +302,20 @@ public final class MvStoreJobStore implements JobStore {
     }
   }
 
-  /** Opens the file again after a failed write closed it; holds the lock. */
+  /** Opens the file again after a failed write closed it, if it can; holds the lock. */
   private void reopen() {
-    if (store != null && !store.isClosed()) {
-      return;
-    }
     try {
-      store = openFile(file);
-      jobs = store.openMap("jobs");
+      openIfClosed();
     } catch (MVStoreException | IllegalStateException e) {
       LOG.debug("the job store cannot be reopened yet: {}", e.toString());
+    }
+  }
+
+  /** MVStore's recovery: a reopened file is at its last complete commit. Holds the lock. */
+  private void openIfClosed() {
+    if (store.isClosed()) {
+      store = openFile(file);
+      jobs = store.openMap("jobs");
     }
   }
 
