@@ -199,7 +199,11 @@ public final class McpSession {
     if (timedOut && !closed) {
       ObjectNode params = NODES.objectNode().put("requestId", requestId);
       params.put("reason", "no answer within " + readable(requestTimeout));
-      via.send(notification("notifications/cancelled", params));
+      try {
+        via.send(notification("notifications/cancelled", params));
+      } catch (RuntimeException e) { // the call's stream may have ended meanwhile
+        LOG.debug("Session {}: cancellation of {} not sent: {}", id, requestId, e.toString());
+      }
     }
   }
 
