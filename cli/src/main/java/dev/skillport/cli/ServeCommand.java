@@ -294,6 +294,15 @@ final class ServeCommand implements Callable<Integer> {
   private int scriptTimeoutSecs;
 
   @Option(
+      names = "--client-request-timeout",
+      defaultValue = "30",
+      paramLabel = "SECS",
+      description =
+          "How long a request to the client (roots, sampling, elicitation) waits for its answer"
+              + " (${DEFAULT-VALUE}).")
+  private int clientRequestTimeoutSecs;
+
+  @Option(
       names = "--script-env",
       split = ",",
       paramLabel = "NAME",
@@ -375,6 +384,12 @@ final class ServeCommand implements Callable<Integer> {
     if (pageSize < 1) {
       throw StartupFailure.usage("--page-size " + pageSize + " is not a page size: give 1 or more");
     }
+    if (clientRequestTimeoutSecs < 1) {
+      throw StartupFailure.usage(
+          "--client-request-timeout "
+              + clientRequestTimeoutSecs
+              + " is not a wait: give 1 or more");
+    }
     // Before anything is read or logged: every output channel masks what is secret.
     Redactor.shared().configure(SecretNames.defaults().with(secretNames), env.variables());
     authTokens.forEach(Redactor.shared()::addSecret);
@@ -417,6 +432,7 @@ final class ServeCommand implements Callable<Integer> {
                       .withParallelism(Runtime.getRuntime().availableProcessors()))
               .withPreload(preload)
               .withPageSize(pageSize)
+              .withClientRequestTimeout(Duration.ofSeconds(clientRequestTimeoutSecs))
               .withWatch(!noWatch)
               .withHandlers(new AuthoringHandlers(authoring).handlers());
       Stores stores = openStores(env, resources);
@@ -480,8 +496,9 @@ final class ServeCommand implements Callable<Integer> {
         StreamableHttpTransport.builder(server.mcp())
             .host(host)
             .port(port)
-            // /readyz answers 200 once the first catalog is served and every adapter is ready.
-            .readiness(server::isReady)
+            // /readyz answers 200 once the first catalog is served and every adapter is ready,
+            // and 503 naming the store while the job store cannot write.
+            .readinessReport(server::readiness)
             // The page for people at / and Prometheus metrics at /metrics, same auth as /mcp.
             .routes(server.webRoutes());
     if (!authTokens.isEmpty()) {

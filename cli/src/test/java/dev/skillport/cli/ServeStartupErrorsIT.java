@@ -70,6 +70,12 @@ class ServeStartupErrorsIT {
   }
 
   @Test
+  void clientRequestTimeoutZero_oneLineExitTwo() throws Exception {
+    assertOneLine(
+        serve("--client-request-timeout", "0"), 2, "--client-request-timeout 0 is not a wait");
+  }
+
+  @Test
   void publicAddressWithoutToken_oneLineExitTwo() throws Exception {
     assertOneLine(
         serve("--http", "--host", "0.0.0.0", "--port", "0"),

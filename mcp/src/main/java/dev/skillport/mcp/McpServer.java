@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -104,6 +105,7 @@ public final class McpServer implements AutoCloseable {
   private final ObjectMapper mapper;
   private final CompletableFuture<?> readiness;
   private final UnaryOperator<JsonNode> outbound;
+  private final Duration clientRequestTimeout;
 
   private McpServer(Builder builder) {
     this.info = builder.info;
@@ -126,7 +128,11 @@ public final class McpServer implements AutoCloseable {
     this.requestListeners = List.copyOf(builder.requestListeners);
     this.readiness = builder.readiness;
     this.outbound = builder.outbound;
+    this.clientRequestTimeout = builder.clientRequestTimeout;
   }
+
+  /** How long a request to a client waits for its answer unless the builder says otherwise. */
+  public static final Duration DEFAULT_CLIENT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
   /** Starts a server description with the identity it reports to clients. */
   public static Builder builder(ServerInfo info) {
@@ -162,7 +168,7 @@ public final class McpServer implements AutoCloseable {
     for (byte b : bytes) {
       id.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
     }
-    return new McpSession(id.toString(), channel, clock);
+    return new McpSession(id.toString(), channel, clock, clientRequestTimeout);
   }
 
   /** Ends a session: cancels its calls in flight and tells the listeners if it had been opened. */
@@ -1024,6 +1030,7 @@ public final class McpServer implements AutoCloseable {
     private SecureRandom random = new SecureRandom();
     private CompletableFuture<?> readiness = CompletableFuture.completedFuture(null);
     private UnaryOperator<JsonNode> outbound = UnaryOperator.identity();
+    private Duration clientRequestTimeout = DEFAULT_CLIENT_REQUEST_TIMEOUT;
 
     private Builder(ServerInfo info) {
       this.info = Objects.requireNonNull(info, "info");
@@ -1138,6 +1145,20 @@ public final class McpServer implements AutoCloseable {
     /** The clock for session activity times. */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * How long a request to a client (roots, sampling, elicitation) waits for its answer before it
+     * fails and the client is told it is cancelled; {@link #DEFAULT_CLIENT_REQUEST_TIMEOUT} unless
+     * set.
+     */
+    public Builder clientRequestTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("the client request timeout must be positive");
+      }
+      this.clientRequestTimeout = timeout;
       return this;
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +34,7 @@ public final class McpSession {
   private final String id;
   private final OutboundChannel channel;
   private final Clock clock;
+  private final Duration requestTimeout;
   private final ConcurrentMap<String, Object> attributes = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, RequestContext> inFlight = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, CompletableFuture<JsonNode>> pendingServerRequests =
@@ -45,10 +49,11 @@ public final class McpSession {
   private volatile boolean closed;
   private volatile Instant lastActivity;
 
-  McpSession(String id, OutboundChannel channel, Clock clock) {
+  McpSession(String id, OutboundChannel channel, Clock clock, Duration requestTimeout) {
     this.id = Objects.requireNonNull(id, "id");
     this.channel = Objects.requireNonNull(channel, "channel");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
     this.lastActivity = clock.instant();
   }
 
@@ -133,7 +138,8 @@ public final class McpSession {
   /**
    * Sends a request to the client on the session's channel and completes with its {@code result},
    * or exceptionally with an {@link McpException} when the client answers with an error or the
-   * session ends. Callers should apply their own timeout.
+   * session ends, or with a {@link TimeoutException} naming the method and the timeout when the
+   * client does not answer in time (the client is then told the request is cancelled).
    */
   public CompletableFuture<JsonNode> sendRequest(String method, JsonNode params) {
     return sendRequest(method, params, channel);
@@ -167,7 +173,12 @@ public final class McpSession {
       return result;
     }
     String requestId = "s" + serverRequestIds.incrementAndGet();
-    pendingServerRequests.put(requestKey(TextNode.valueOf(requestId)), result);
+    String key = requestKey(TextNode.valueOf(requestId));
+    pendingServerRequests.put(key, result);
+    // However the request ends (answered, timed out, abandoned by its caller), it is not pending.
+    result.whenComplete((answer, failure) -> pendingServerRequests.remove(key, result));
+    CompletableFuture.delayedExecutor(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
+        .execute(() -> timeOut(result, method, requestId, via));
     ObjectNode message = NODES.objectNode();
     message.put("jsonrpc", "2.0");
     message.put("id", requestId);
@@ -177,6 +188,33 @@ public final class McpSession {
     }
     via.send(message);
     return result;
+  }
+
+  private void timeOut(
+      CompletableFuture<JsonNode> result, String method, String requestId, OutboundChannel via) {
+    boolean timedOut =
+        result.completeExceptionally(
+            new TimeoutException(
+                method + " got no answer within " + readable(requestTimeout) + " from the client"));
+    if (timedOut && !closed) {
+      ObjectNode params = NODES.objectNode().put("requestId", requestId);
+      params.put("reason", "no answer within " + readable(requestTimeout));
+      try {
+        via.send(notification("notifications/cancelled", params));
+      } catch (RuntimeException e) { // the call's stream may have ended meanwhile
+        LOG.debug("Session {}: cancellation of {} not sent: {}", id, requestId, e.toString());
+      }
+    }
+  }
+
+  /** A timeout as people write it: whole seconds when it is a whole number of them. */
+  static String readable(Duration timeout) {
+    return timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s" : timeout.toMillis() + " ms";
+  }
+
+  /** Requests to the client still waiting for an answer. */
+  int pendingServerRequests() {
+    return pendingServerRequests.size();
   }
 
   void completeServerRequest(JsonRpcMessage.Response response) {

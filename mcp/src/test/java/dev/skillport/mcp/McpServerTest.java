@@ -453,6 +453,47 @@ class McpServerTest {
   }
 
   @Test
+  void sendRequest_noAnswerInTime_failsNamingMethodAndTimeoutAndForgetsIt() throws Exception {
+    McpServer quick =
+        McpServer.builder(new ServerInfo("test-server", "1.2.3", null))
+            .clientRequestTimeout(Duration.ofMillis(300))
+            .build();
+    InMemoryClient silent = new InMemoryClient(quick);
+    silent.initialize("2025-11-25");
+
+    CompletableFuture<JsonNode> answer =
+        silent.session.sendRequest("roots/list", JsonNodeFactory.instance.objectNode());
+    JsonNode sent = silent.nextOutbound(Duration.ofSeconds(1));
+    assertThat(silent.session.pendingServerRequests()).isEqualTo(1);
+
+    assertThat(answer)
+        .failsWithin(Duration.ofSeconds(3))
+        .withThrowableThat()
+        .havingRootCause()
+        .isInstanceOf(java.util.concurrent.TimeoutException.class)
+        .withMessage("roots/list got no answer within 300 ms from the client");
+    JsonNode cancelled = silent.nextOutbound(Duration.ofSeconds(1));
+    assertThat(cancelled.path("method").asText()).isEqualTo("notifications/cancelled");
+    assertThat(cancelled.path("params").path("requestId")).isEqualTo(sent.path("id"));
+    assertThat(silent.session.pendingServerRequests()).isZero();
+    // A late answer finds nothing waiting and changes nothing.
+    silent.call("{\"jsonrpc\":\"2.0\",\"id\":" + sent.path("id") + ",\"result\":{}}");
+    assertThat(silent.session.pendingServerRequests()).isZero();
+    quick.close();
+  }
+
+  @Test
+  void sendRequest_abandonedByItsCaller_isNoLongerPending() throws Exception {
+    client.initialize("2025-11-25");
+
+    CompletableFuture<JsonNode> answer = client.session.sendRequest("roots/list", null);
+    client.nextOutbound(Duration.ofSeconds(1));
+    answer.cancel(false);
+
+    assertThat(client.session.pendingServerRequests()).isZero();
+  }
+
+  @Test
   void sessionIds_areDistinctAndLong() {
     McpSession a = server.openSession(m -> {});
     McpSession b = server.openSession(m -> {});

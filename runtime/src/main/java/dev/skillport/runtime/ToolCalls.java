@@ -11,6 +11,7 @@ import dev.skillport.api.tool.ToolWork;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.JobScheduler;
+import dev.skillport.runtime.jobs.StoreUnavailableException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
@@ -85,14 +86,19 @@ public final class ToolCalls {
       return new CallOutcome.Refused(ToolFailureCode.INVALID_ARGUMENTS, invalid, tool.nextTools());
     }
     if (meta.async() || execution == Execution.ASYNC || execution == Execution.TASK) {
-      return new CallOutcome.Queued(
-          submit(
-              tool.name(),
-              meta,
-              jobContext ->
-                  new CallOutcome.Completed(
-                      runner.run(bound, skill, tool, args, jobContext), tool.nextTools()),
-              args));
+      try {
+        return new CallOutcome.Queued(
+            submit(
+                tool.name(),
+                meta,
+                jobContext ->
+                    new CallOutcome.Completed(
+                        runner.run(bound, skill, tool, args, jobContext), tool.nextTools()),
+                args));
+      } catch (StoreUnavailableException e) {
+        return new CallOutcome.Refused(
+            ToolFailureCode.STORE_UNAVAILABLE, storeUnavailable(e), tool.nextTools());
+      }
     }
     return new CallOutcome.Completed(runner.run(bound, skill, tool, args, ctx), tool.nextTools());
   }
@@ -100,6 +106,8 @@ public final class ToolCalls {
   /**
    * Starts the rest of a call as a job ({@link ToolContext#continueAsJob}); audited like a queued
    * call.
+   *
+   * @throws StoreUnavailableException when the job cannot be recorded ({@link #storeUnavailable})
    */
   public JobRecord continueAsJob(String toolName, ToolWork rest, CallMeta meta) {
     return submit(
@@ -107,6 +115,22 @@ public final class ToolCalls {
         meta,
         jobContext -> new CallOutcome.Completed(runRest(rest, jobContext), null),
         null);
+  }
+
+  /**
+   * The failure a call gets when its job cannot be recorded: it was not queued, and the client may
+   * try again.
+   */
+  public static ToolResult storeUnavailable(StoreUnavailableException e) {
+    return ToolResult.failure(
+        ToolFailureCode.STORE_UNAVAILABLE,
+        "the call was not queued: the "
+            + e.fault().store()
+            + " store cannot write ("
+            + e.fault().error()
+            + ")",
+        "try again shortly; the store writes again by itself once the disk has room, and"
+            + " /readyz answers 200 then");
   }
 
   private static ToolResult runRest(ToolWork rest, ToolContext jobContext) {

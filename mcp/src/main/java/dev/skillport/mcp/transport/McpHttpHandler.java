@@ -27,7 +27,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -61,7 +61,7 @@ final class McpHttpHandler extends Handler.Abstract {
   private final McpServer server;
   private final StreamableHttpTransport.Settings settings;
   private final RequestGuard guard;
-  private final BooleanSupplier ready;
+  private final Supplier<Readiness> ready;
   private final HttpRoutes routes;
   private final Clock clock;
   private final Map<String, HttpSession> sessions = new ConcurrentHashMap<>();
@@ -73,7 +73,7 @@ final class McpHttpHandler extends Handler.Abstract {
       McpServer server,
       StreamableHttpTransport.Settings settings,
       RequestGuard guard,
-      BooleanSupplier ready,
+      Supplier<Readiness> ready,
       HttpRoutes routes) {
     this.server = server;
     this.settings = settings;
@@ -103,12 +103,8 @@ final class McpHttpHandler extends Handler.Abstract {
     if (path.equals("/healthz") && HttpMethod.GET.is(method)) {
       plainJson(response, callback, 200, "{\"status\":\"ok\"}");
     } else if (path.equals("/readyz") && HttpMethod.GET.is(method)) {
-      boolean isReady = ready.getAsBoolean();
-      plainJson(
-          response,
-          callback,
-          isReady ? 200 : 503,
-          isReady ? "{\"status\":\"ready\"}" : "{\"status\":\"starting\"}");
+      Readiness now = ready.get();
+      plainJson(response, callback, now.httpStatus(), now.body());
     } else if (path.equals(settings.path())) {
       RequestGuard.Verdict verdict = guard.check(request);
       if (verdict != RequestGuard.Verdict.ALLOWED) {

@@ -17,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -67,7 +68,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
 
   private final McpServer mcp;
   private final Settings settings;
-  private final BooleanSupplier readiness;
+  private final Supplier<Readiness> readiness;
   private final HttpRoutes routes;
   private final AtomicBoolean readyFlag = new AtomicBoolean();
   private Server jetty;
@@ -105,7 +106,8 @@ public final class StreamableHttpTransport implements AutoCloseable {
             builder.maxConnections > 0
                 ? builder.maxConnections
                 : ConnectionGuard.defaultCap(DEFAULT_MAX_CONNECTIONS));
-    this.readiness = builder.readiness != null ? builder.readiness : readyFlag::get;
+    this.readiness =
+        builder.readiness != null ? builder.readiness : () -> Readiness.of(readyFlag.get());
     this.routes = builder.routes;
   }
 
@@ -306,7 +308,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
     private Duration keepAliveInterval = Duration.ofSeconds(15);
     private Duration connectionIdleTimeout = Duration.ofMinutes(5);
     private Clock clock = Clock.systemUTC();
-    private BooleanSupplier readiness;
+    private Supplier<Readiness> readiness;
     private Duration headerTimeout = Duration.ofSeconds(10);
     private int maxConnections;
     private HttpRoutes routes;
@@ -473,6 +475,16 @@ public final class StreamableHttpTransport implements AutoCloseable {
      * decides.
      */
     public Builder readiness(BooleanSupplier readiness) {
+      Objects.requireNonNull(readiness, "readiness");
+      this.readiness = () -> Readiness.of(readiness.getAsBoolean());
+      return this;
+    }
+
+    /**
+     * Decides {@code /readyz} with the reason when not ready (the body names it); replaces {@link
+     * #readiness(BooleanSupplier)}.
+     */
+    public Builder readinessReport(Supplier<Readiness> readiness) {
       this.readiness = Objects.requireNonNull(readiness, "readiness");
       return this;
     }

@@ -71,6 +71,9 @@ public enum ToolFailureCode {
   JOB_FAILED("the job a workflow step waited for failed"),
   JOB_CANCELLED("the job a workflow step waited for was cancelled"),
   JOB_INTERRUPTED("the job a workflow step waited for was interrupted by a restart"),
+  STORE_UNAVAILABLE(
+      "the job store cannot write (a full or failing disk): the call was not queued; it writes"
+          + " again by itself once it can, and /readyz says so meanwhile"),
 
   // Workflows.
   WORKFLOW_INVALID("the workflow spec is not valid"),

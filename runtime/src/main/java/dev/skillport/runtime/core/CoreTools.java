@@ -1017,7 +1017,14 @@ public final class CoreTools {
       JsonNode result = ctx.request("roots/list", NODES.objectNode());
       result.path("roots").forEach(roots::add);
     } catch (ClientRequestException e) {
-      out.put("error", e.getMessage());
+      // The client declared roots but did not give them: a failure, not an empty list of roots.
+      return ToolResult.failure(
+          ToolFailureCode.CLIENT_REQUEST_FAILED,
+          e.getMessage(),
+          e.reason() == ClientRequestException.Reason.TIMED_OUT
+              ? "the client declared the roots capability but did not answer roots/list; the"
+                  + " server's limit is serve --client-request-timeout"
+              : null);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return ToolResult.failure(ToolFailureCode.CANCELLED, "the call was interrupted", null);

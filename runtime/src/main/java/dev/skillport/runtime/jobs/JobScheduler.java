@@ -151,6 +151,7 @@ public final class JobScheduler implements AutoCloseable {
    * @param parentId the parent job, or null; a job whose parent is already cancelled is cancelled
    * @param work the call; its {@link JobResult} says whether the job completed or failed
    * @param listener receives the wire status on every state change
+   * @throws StoreUnavailableException when the job cannot be recorded: nothing is queued
    */
   public JobRecord submit(
       String tool,
@@ -185,9 +186,15 @@ public final class JobScheduler implements AutoCloseable {
     JobRecord record =
         JobRecord.pending(
             UUID.randomUUID().toString(), tool, sessionId, parentId, owner, clock.instant());
+    try {
+      store.save(record);
+    } catch (StoreUnavailableException e) {
+      // Not acknowledged, so never written: the store forgets the record it holds.
+      store.delete(record.id());
+      throw e;
+    }
     Live job = new Live(record, listener, client);
     live.put(record.id(), job);
-    store.save(record);
     if (shared != null) {
       shared.publish(record);
     }
@@ -375,12 +382,16 @@ public final class JobScheduler implements AutoCloseable {
     Instant now = clock.instant();
     for (JobRecord r : store.all()) {
       if (!r.status().terminal()) {
-        store.save(
-            r.finished(
-                JobStatus.INTERRUPTED,
-                now,
-                "the server stopped while the job was " + r.status().wire(),
-                null));
+        try {
+          store.save(
+              r.finished(
+                  JobStatus.INTERRUPTED,
+                  now,
+                  "the server stopped while the job was " + r.status().wire(),
+                  null));
+        } catch (StoreUnavailableException e) {
+          LOG.warn("job {} is marked interrupted in memory until the store can write", r.id());
+        }
         interrupted++;
       }
     }
@@ -581,6 +592,8 @@ public final class JobScheduler implements AutoCloseable {
     private void save() {
       try {
         store.save(record);
+      } catch (StoreUnavailableException e) {
+        LOG.debug("job {} is kept in memory until the store can write: {}", record.id(), e);
       } catch (RuntimeException e) {
         LOG.warn("job {} could not be saved: {}", record.id(), e.toString());
       }

@@ -4,6 +4,7 @@ import dev.skillport.api.resource.ResourceProvider;
 import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
+import dev.skillport.mcp.McpServer;
 import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.server.app.SkillportService;
 import java.time.Duration;
@@ -24,6 +25,8 @@ import java.util.ServiceLoader;
  * @param resourceProviders Java code serving dynamic resources to every session
  * @param pageSize entries per page of {@code tools/list}, {@code prompts/list} and {@code
  *     resources/list} (and resource templates)
+ * @param clientRequestTimeout how long a request to a client (roots, sampling, elicitation) waits
+ *     for its answer
  */
 public record ServeConfig(
     List<SkillRoot> roots,
@@ -33,7 +36,8 @@ public record ServeConfig(
     Duration scriptTimeout,
     boolean watch,
     List<ResourceProvider> resourceProviders,
-    int pageSize) {
+    int pageSize,
+    Duration clientRequestTimeout) {
   /** Entries per list page unless configured: {@link SkillportService#DEFAULT_PAGE_SIZE}. */
   public static final int DEFAULT_PAGE_SIZE = SkillportService.DEFAULT_PAGE_SIZE;
 
@@ -47,6 +51,32 @@ public record ServeConfig(
     if (pageSize < 1) {
       throw new IllegalArgumentException("pageSize must be at least 1, not " + pageSize);
     }
+    Objects.requireNonNull(clientRequestTimeout, "clientRequestTimeout");
+    if (clientRequestTimeout.isNegative() || clientRequestTimeout.isZero()) {
+      throw new IllegalArgumentException("clientRequestTimeout must be positive");
+    }
+  }
+
+  /** A configuration with the default client request timeout. */
+  public ServeConfig(
+      List<SkillRoot> roots,
+      LoaderOptions loaderOptions,
+      List<String> preload,
+      Map<String, ToolHandler> handlers,
+      Duration scriptTimeout,
+      boolean watch,
+      List<ResourceProvider> resourceProviders,
+      int pageSize) {
+    this(
+        roots,
+        loaderOptions,
+        preload,
+        handlers,
+        scriptTimeout,
+        watch,
+        resourceProviders,
+        pageSize,
+        McpServer.DEFAULT_CLIENT_REQUEST_TIMEOUT);
   }
 
   /** A configuration with the default page size. */
@@ -96,27 +126,60 @@ public record ServeConfig(
         ServiceLoader.load(ResourceProvider.class, loader).stream()
             .map(ServiceLoader.Provider::get)
             .toList(),
-        DEFAULT_PAGE_SIZE);
+        DEFAULT_PAGE_SIZE,
+        McpServer.DEFAULT_CLIENT_REQUEST_TIMEOUT);
   }
 
   public ServeConfig withPreload(List<String> names) {
     return new ServeConfig(
-        roots, loaderOptions, names, handlers, scriptTimeout, watch, resourceProviders, pageSize);
+        roots,
+        loaderOptions,
+        names,
+        handlers,
+        scriptTimeout,
+        watch,
+        resourceProviders,
+        pageSize,
+        clientRequestTimeout);
   }
 
   public ServeConfig withLoaderOptions(LoaderOptions options) {
     return new ServeConfig(
-        roots, options, preload, handlers, scriptTimeout, watch, resourceProviders, pageSize);
+        roots,
+        options,
+        preload,
+        handlers,
+        scriptTimeout,
+        watch,
+        resourceProviders,
+        pageSize,
+        clientRequestTimeout);
   }
 
   public ServeConfig withWatch(boolean value) {
     return new ServeConfig(
-        roots, loaderOptions, preload, handlers, scriptTimeout, value, resourceProviders, pageSize);
+        roots,
+        loaderOptions,
+        preload,
+        handlers,
+        scriptTimeout,
+        value,
+        resourceProviders,
+        pageSize,
+        clientRequestTimeout);
   }
 
   public ServeConfig withResourceProviders(List<ResourceProvider> providers) {
     return new ServeConfig(
-        roots, loaderOptions, preload, handlers, scriptTimeout, watch, providers, pageSize);
+        roots,
+        loaderOptions,
+        preload,
+        handlers,
+        scriptTimeout,
+        watch,
+        providers,
+        pageSize,
+        clientRequestTimeout);
   }
 
   /**
@@ -127,11 +190,40 @@ public record ServeConfig(
     Map<String, ToolHandler> all = new LinkedHashMap<>(handlers);
     more.forEach((id, handler) -> HandlerRegistry.putFirst(all, id, handler));
     return new ServeConfig(
-        roots, loaderOptions, preload, all, scriptTimeout, watch, resourceProviders, pageSize);
+        roots,
+        loaderOptions,
+        preload,
+        all,
+        scriptTimeout,
+        watch,
+        resourceProviders,
+        pageSize,
+        clientRequestTimeout);
   }
 
   public ServeConfig withPageSize(int value) {
     return new ServeConfig(
-        roots, loaderOptions, preload, handlers, scriptTimeout, watch, resourceProviders, value);
+        roots,
+        loaderOptions,
+        preload,
+        handlers,
+        scriptTimeout,
+        watch,
+        resourceProviders,
+        value,
+        clientRequestTimeout);
+  }
+
+  public ServeConfig withClientRequestTimeout(Duration value) {
+    return new ServeConfig(
+        roots,
+        loaderOptions,
+        preload,
+        handlers,
+        scriptTimeout,
+        watch,
+        resourceProviders,
+        pageSize,
+        value);
   }
 }

@@ -23,8 +23,10 @@ import dev.skillport.runtime.CallMeta;
 import dev.skillport.runtime.CapabilityRequiredException;
 import dev.skillport.runtime.ClientReplies;
 import dev.skillport.runtime.SessionState;
+import dev.skillport.runtime.ToolCalls;
 import dev.skillport.runtime.UnknownToolException;
 import dev.skillport.runtime.jobs.JobRecord;
+import dev.skillport.runtime.jobs.StoreUnavailableException;
 import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.app.TaskView;
@@ -265,8 +267,6 @@ public final class SkillportMcp {
    * numbered in the order the call asks them, which is the same in every round of the call.
    */
   private static final class ContextAdapter implements ToolContext {
-    /** How long a request to the client (often a person answering) may take. */
-    private static final Duration CLIENT_TIMEOUT = Duration.ofMinutes(10);
 
     private final RequestContext ctx;
     private final Thread worker;
@@ -294,7 +294,12 @@ public final class SkillportMcp {
 
     @Override
     public ToolResult continueAsJob(ToolWork rest) {
-      JobRecord job = jobs.apply(rest);
+      JobRecord job;
+      try {
+        job = jobs.apply(rest);
+      } catch (StoreUnavailableException e) {
+        return ToolCalls.storeUnavailable(e);
+      }
       continued = job;
       return ToolResult.text("continued as job " + job.id());
     }
@@ -325,7 +330,7 @@ public final class SkillportMcp {
       if (round != null) {
         return ask(nextKey(), new ClientRequest(method, params));
       }
-      return ClientReplies.await(ctx.sendRequest(method, params), method, CLIENT_TIMEOUT);
+      return ClientReplies.await(ctx.sendRequest(method, params), method);
     }
 
     @Override

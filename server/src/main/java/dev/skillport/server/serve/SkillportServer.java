@@ -13,10 +13,12 @@ import dev.skillport.mcp.McpException;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.RequestContext;
 import dev.skillport.mcp.ServerInfo;
+import dev.skillport.mcp.transport.Readiness;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
 import dev.skillport.runtime.HandlerRegistry;
+import dev.skillport.runtime.jobs.StoreFault;
 import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.app.CatalogReloader;
 import dev.skillport.server.app.SkillportService;
@@ -39,8 +41,11 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
@@ -100,6 +105,22 @@ public final class SkillportServer implements AutoCloseable {
    */
   public boolean isReady() {
     return ready(catalogLoaded, plugins);
+  }
+
+  /**
+   * What {@code /readyz} answers: unavailable, naming the store and its error, while the job store
+   * cannot write; else {@link #isReady()}.
+   */
+  public Readiness readiness() {
+    Optional<StoreFault> fault = service.jobs().store().fault();
+    if (fault.isPresent()) {
+      Map<String, String> report = new LinkedHashMap<>();
+      report.put("store", fault.get().store());
+      report.put("error", fault.get().error());
+      report.put("since", fault.get().since().toString());
+      return Readiness.unavailable(report);
+    }
+    return Readiness.of(isReady());
   }
 
   private static boolean ready(CompletableFuture<LoadResult> catalogLoaded, PluginHost plugins) {
@@ -282,6 +303,8 @@ public final class SkillportServer implements AutoCloseable {
     List<McpFeature> all =
         new ArrayList<>(workflowFeatures(surfaces.features(), workflows, metrics));
     all.add(new Surface(CatalogApp::declare, b -> {}));
+    // Every request to a client (roots, sampling, elicitation) gives up after this long.
+    all.add(new Surface(c -> {}, b -> b.clientRequestTimeout(config.clientRequestTimeout())));
     McpServer mcp =
         SkillportMcp.create(
             service,

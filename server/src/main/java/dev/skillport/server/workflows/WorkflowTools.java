@@ -40,7 +40,6 @@ import dev.skillport.workflows.WorkflowStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -66,9 +65,6 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_RUNS = 8;
-
-  /** How long an elicitation (a person answering) may take before the run waits for a call. */
-  private static final Duration CLIENT_TIMEOUT = Duration.ofMinutes(10);
 
   /** How often a step that started a job looks at it. */
   /** How often a step waiting for its job looks whether the step was cancelled. */
@@ -606,7 +602,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
       @Override
       public JsonNode request(String method, JsonNode params)
           throws ClientRequestException, InterruptedException {
-        return ClientReplies.await(session.sendRequest(method, params), method, CLIENT_TIMEOUT);
+        return ClientReplies.await(session.sendRequest(method, params), method);
       }
     };
   }
