@@ -192,6 +192,12 @@ class ArgumentGuardsIT {
           call(client, "search_skills", JSON.createObjectNode().put("query", "fixture"));
       assertThat(names(search.path("structuredContent").path("skills"))).containsExactly("open");
 
+      // Nor are its files served through the Skills extension or as skill:// resources.
+      JsonNode served = client.result("skills/list", JSON.createObjectNode());
+      assertThat(served.toString()).contains("skill://open/").doesNotContain("skill://secret/");
+      ObjectNode read = JSON.createObjectNode().put("uri", "skill://secret/SKILL.md");
+      assertThat(client.result("resources/read", read).toString()).doesNotContain("The secret");
+
       List<String> listed = toolNames(client.result("tools/list", JSON.createObjectNode()));
       assertThat(listed).contains("__skill__open");
       assertThat(listed).noneMatch(n -> n.contains("secret") || n.contains("other"));
