@@ -104,6 +104,10 @@ class ArgumentGuardsIT {
       JsonNode loaded =
           call(client, "load_skill", JSON.createObjectNode().put("skill_name", "files"));
       assertThat(loaded.path("isError").asBoolean()).as(loaded.toString()).isFalse();
+      JsonNode info =
+          call(client, "get_skill_info", JSON.createObjectNode().put("skill_name", "files"));
+      assertThat(info.at("/structuredContent/tools/0/paths/file/inside").toString())
+          .isEqualTo("[\"skill\",\"allowed:assets\"]");
 
       for (String bad :
           List.of(

@@ -9,6 +9,8 @@ import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.DccExtensions;
 import dev.skillport.api.skill.GroupSpec;
+import dev.skillport.api.skill.PathArgument;
+import dev.skillport.api.skill.PathPlace;
 import dev.skillport.api.skill.PromptSpec;
 import dev.skillport.api.skill.RuntimeSpec;
 import dev.skillport.api.skill.Scope;
@@ -669,6 +671,14 @@ public final class CoreTools {
       o.set("search_aliases", strings(t.searchAliases()));
     }
     t.extras().forEach((k, v) -> o.set(k, JSON.valueToTree(v)));
+    if (!t.paths().isEmpty()) {
+      ObjectNode paths = o.putObject("paths");
+      for (PathArgument p : t.paths()) {
+        paths
+            .putObject(p.argument())
+            .set("inside", strings(p.inside().stream().map(PathPlace::label).toList()));
+      }
+    }
     o.put("binding", t.binding().describe());
     return o;
   }
