@@ -10,8 +10,10 @@ import dev.skillport.loader.SkillRoots;
 import dev.skillport.mcp.transport.StdioTransport;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
 import dev.skillport.runtime.CallGuard;
+import dev.skillport.runtime.PathRules;
 import dev.skillport.runtime.ScriptPolicy;
 import dev.skillport.runtime.ScriptToolRunner;
+import dev.skillport.runtime.SkillAccess;
 import dev.skillport.runtime.StateSigner;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.MvStoreJobStore;
@@ -320,8 +322,43 @@ final class ServeCommand implements Callable<Integer> {
       names = "--deny-skill",
       split = ",",
       paramLabel = "SKILL",
-      description = "Refuse every tool call of this skill (repeatable).")
+      description =
+          "Deny this skill (repeatable): listed as denied, never loadable, its tools never listed"
+              + " or called.")
   private List<String> deniedSkills = new ArrayList<>();
+
+  @Option(
+      names = "--allow-skill",
+      split = ",",
+      paramLabel = "SKILL",
+      description =
+          "Serve only the skills named (repeatable); every other skill is denied, bundled ones"
+              + " too.")
+  private List<String> allowedSkills = new ArrayList<>();
+
+  @Option(
+      names = "--allow-tool",
+      split = ",",
+      paramLabel = "SKILL/TOOL",
+      description =
+          "Serve only the tools named (repeatable); the other tools are removed, and a skill"
+              + " none of whose tools is named is denied.")
+  private List<String> allowedTools = new ArrayList<>();
+
+  @Option(
+      names = "--deny-tool",
+      split = ",",
+      paramLabel = "SKILL/TOOL",
+      description = "Remove this tool from its skill (repeatable): never listed or called.")
+  private List<String> deniedTools = new ArrayList<>();
+
+  @Option(
+      names = "--allow-path",
+      paramLabel = "[NAME=]DIR",
+      description =
+          "A folder that tool arguments declared as paths may point into when the tool's"
+              + " paths: names allowed, or allowed:NAME (repeatable).")
+  private List<String> allowedPaths = new ArrayList<>();
 
   @Option(
       names = "--audit-log",
@@ -395,6 +432,8 @@ final class ServeCommand implements Callable<Integer> {
     authTokens.forEach(Redactor.shared()::addSecret);
     checkTokens();
     checkListing();
+    SkillAccess access = skillAccess();
+    PathRules pathRules = pathRules(env);
     StateSigner signer = stateSigner(env);
     List<SkillRoot> roots = new ArrayList<>(commandLineRoots(env));
     roots.addAll(SkillRoots.resolve(List.of(), env.variables(), env.userHome(), null, List.of()));
@@ -445,8 +484,7 @@ final class ServeCommand implements Callable<Integer> {
       if (sharedTasks != null) {
         jobs.share(sharedTaskFolder(env));
       }
-      CallGuard guard =
-          resources.add("call guard", CallGuard.of(Set.copyOf(deniedSkills), auditLog));
+      CallGuard guard = resources.add("call guard", CallGuard.of(access, pathRules, auditLog));
       ServeExecution execution =
           new ServeExecution(
               scripts,
@@ -602,6 +640,23 @@ final class ServeCommand implements Callable<Integer> {
     if (toolListingThreshold < 0) {
       throw StartupFailure.usage(
           "--tool-listing-threshold " + toolListingThreshold + " is negative: give 0 or more");
+    }
+  }
+
+  private SkillAccess skillAccess() {
+    try {
+      return SkillAccess.ofSkills(allowedSkills, deniedSkills).withTools(allowedTools, deniedTools);
+    } catch (IllegalArgumentException e) {
+      throw StartupFailure.usage(e.getMessage());
+    }
+  }
+
+  /** The places path arguments may name: the working directory and the --allow-path folders. */
+  private PathRules pathRules(CliEnvironment env) {
+    try {
+      return PathRules.of(env.workingDirectory(), allowedPaths);
+    } catch (IllegalArgumentException e) {
+      throw StartupFailure.usage(e.getMessage());
     }
   }
 

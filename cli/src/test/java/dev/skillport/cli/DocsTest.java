@@ -281,6 +281,7 @@ class DocsTest {
     GROUPS.put(DiagnosticCode.PROMPT_INVALID, "Prompts, resources, workflows");
     GROUPS.put(DiagnosticCode.EXTERNAL_DEPS_INVALID, "External requirements and bridges");
     GROUPS.put(DiagnosticCode.DEPENDENCY_MISSING, "Across skills");
+    GROUPS.put(DiagnosticCode.SKILL_DENIED, "The operator's allow and deny lists");
     GROUPS.put(DiagnosticCode.LOADER_INTERNAL_ERROR, "The loader itself");
     GROUPS.put(DiagnosticCode.PLUGIN_INVALID, "Host-adapter plugins");
   }

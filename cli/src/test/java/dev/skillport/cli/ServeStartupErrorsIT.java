@@ -65,6 +65,25 @@ class ServeStartupErrorsIT {
   }
 
   @Test
+  void allowListsMalformed_oneLineExitTwo() throws Exception {
+    Path missing = tmp.resolve("missing");
+    assertOneLine(
+        serve("--allow-tool", "create_cube"),
+        2,
+        "--allow-tool create_cube does not name a tool",
+        "SKILL/TOOL");
+    assertOneLine(
+        serve("--allow-path", "assets=" + missing),
+        2,
+        "--allow-path assets=" + missing,
+        "is not an existing folder");
+    assertOneLine(
+        serve("--allow-path", "a=" + skills, "--allow-path", "a=" + home),
+        2,
+        "--allow-path gives one NAME to two folders");
+  }
+
+  @Test
   void pageSizeZero_oneLineExitTwo() throws Exception {
     assertOneLine(serve("--page-size", "0"), 2, "--page-size 0 is not a page size");
   }

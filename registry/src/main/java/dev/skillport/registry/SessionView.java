@@ -139,10 +139,21 @@ public final class SessionView {
     if (skill.state() == SkillState.PENDING_DEPS) {
       return "skill '" + skill.name() + "' is waiting for a missing dependency";
     }
+    if (skill.state() == SkillState.DENIED) {
+      return denied(skill.name());
+    }
     if (skill.state() != SkillState.AVAILABLE) {
       return "skill '" + skill.name() + "' is " + skill.state().label();
     }
     return null;
+  }
+
+  /** Why a {@link SkillState#DENIED} skill cannot be loaded, as load_skill says it. */
+  public static String denied(String skill) {
+    return "skill '"
+        + skill
+        + "' is denied by the server's configuration and cannot be loaded (get_skill_info says"
+        + " why)";
   }
 
   /** Unloads a skill; unloading one that is not loaded is a no-op (returns false). */

@@ -30,6 +30,7 @@ public final class TestSkills {
   private Layer layer = Layer.DOMAIN;
   private Scope scope = Scope.REPO;
   private SkillState state = SkillState.AVAILABLE;
+  private Path directory;
   private final List<ToolSpec> tools = new ArrayList<>();
   private final List<GroupSpec> groups = new ArrayList<>();
 
@@ -94,6 +95,12 @@ public final class TestSkills {
     return this;
   }
 
+  /** The skill's folder (default {@code /skills/NAME}, which does not exist). */
+  public TestSkills at(Path folder) {
+    this.directory = folder;
+    return this;
+  }
+
   public TestSkills tool(String toolName) {
     return tool(toolName, null);
   }
@@ -132,9 +139,8 @@ public final class TestSkills {
             .build();
     SkillManifest manifest =
         new SkillManifest(name, description, null, null, List.of(), Map.of(), Map.of(), "", ext);
-    Path dir = Path.of("/skills", name);
-    SkillLocation loc =
-        new SkillLocation(dir, dir.resolve("SKILL.md"), Path.of("/skills"), scope, 0);
+    Path dir = directory != null ? directory : Path.of("/skills", name);
+    SkillLocation loc = new SkillLocation(dir, dir.resolve("SKILL.md"), dir.getParent(), scope, 0);
     return new Skill(
         manifest,
         loc,

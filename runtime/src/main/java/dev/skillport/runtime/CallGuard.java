@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.skill.Skill;
+import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.runtime.secrets.Redactor;
 import java.io.BufferedWriter;
@@ -19,29 +21,35 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operator's guardrails around tool calls: skills that must not run, and an audit trail of
- * every call (JSON lines: time, session, tool, duration, outcome and the argument names; values are
- * never written, so secrets passed as arguments cannot leak into it).
+ * The operator's guardrails around tool calls: skills and tools that must not run ({@link
+ * SkillAccess}), the places path arguments may point into ({@link PathRules}, checked against each
+ * tool's {@code paths:} declaration), and an audit trail of every call (JSON lines: time, session,
+ * tool, duration, outcome and the argument names; values are never written, so secrets passed as
+ * arguments cannot leak into it).
  */
 public final class CallGuard implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CallGuard.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** No denied skill, no audit trail. */
-  public static final CallGuard NONE = new CallGuard(Set.of(), null, Clock.systemUTC());
+  /** No denied skill, no operator folder for paths, no audit trail. */
+  public static final CallGuard NONE =
+      new CallGuard(SkillAccess.OPEN, PathRules.NONE, null, Clock.systemUTC());
 
-  private final Set<String> deniedSkills;
+  private final SkillAccess access;
+  private final PathGuard paths;
   private final BufferedWriter audit;
   private final Clock clock;
 
-  private CallGuard(Set<String> deniedSkills, BufferedWriter audit, Clock clock) {
-    this.deniedSkills = Set.copyOf(deniedSkills);
+  private CallGuard(SkillAccess access, PathRules paths, BufferedWriter audit, Clock clock) {
+    this.access = access;
+    this.paths = new PathGuard(paths);
     this.audit = audit;
     this.clock = clock;
   }
@@ -51,6 +59,18 @@ public final class CallGuard implements AutoCloseable {
    * when null).
    */
   public static CallGuard of(Set<String> deniedSkills, Path auditFile) throws IOException {
+    return of(
+        SkillAccess.ofSkills(List.of(), List.copyOf(deniedSkills)), PathRules.NONE, auditFile);
+  }
+
+  /**
+   * A guard with the operator's {@code access} lists and {@code paths}, appending its audit trail
+   * to {@code auditFile} (none when null).
+   */
+  public static CallGuard of(SkillAccess access, PathRules paths, Path auditFile)
+      throws IOException {
+    Objects.requireNonNull(access, "access");
+    Objects.requireNonNull(paths, "paths");
     BufferedWriter writer = null;
     if (auditFile != null) {
       Path parent = auditFile.toAbsolutePath().getParent();
@@ -65,19 +85,37 @@ public final class CallGuard implements AutoCloseable {
               StandardOpenOption.APPEND,
               StandardOpenOption.WRITE);
     }
-    return new CallGuard(deniedSkills, writer, Clock.systemUTC());
+    return new CallGuard(access, paths, writer, Clock.systemUTC());
+  }
+
+  /** The operator's allow and deny lists, which the catalog applies too. */
+  public SkillAccess access() {
+    return access;
   }
 
   /** The refusal for a denied skill; empty when it may run. */
   public Optional<CallOutcome.Refused> refusal(Skill skill) {
-    if (!deniedSkills.contains(skill.name())) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        CallOutcome.refused(
-            ToolFailureCode.SKILL_DENIED,
-            "skill '" + skill.name() + "' is denied by the server's configuration",
-            "ask the operator"));
+    return access.skillDenial(skill.name()).map(CallGuard::denied);
+  }
+
+  /** The refusal for a denied skill or tool; empty when the tool may run. */
+  public Optional<CallOutcome.Refused> refusal(Skill skill, ToolSpec tool) {
+    return refusal(skill)
+        .or(() -> access.toolDenial(skill.name(), tool.name()).map(CallGuard::denied));
+  }
+
+  private static CallOutcome.Refused denied(String why) {
+    return CallOutcome.refused(ToolFailureCode.SKILL_DENIED, why, "ask the operator");
+  }
+
+  /**
+   * The refusal for a call whose declared path arguments point where they may not ({@code
+   * PATH_NOT_ALLOWED}, the hint naming the argument and its places); empty when they all may. The
+   * client's roots are asked for only when a declaration names them and nothing else admits.
+   */
+  public Optional<CallOutcome.Refused> pathRefusal(
+      Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx, CallMeta meta) {
+    return paths.check(skill, tool, args, ctx, meta);
   }
 
   /**

@@ -61,9 +61,10 @@ public final class ToolCalls {
 
   /**
    * Calls a skill's active tool with an arguments object: refused when the guard denies the skill
-   * or the arguments break the input schema, queued as a job when {@code meta} asks for it or the
-   * tool declares {@code execution: async} or {@code task}, else run now. The caller audits the
-   * call ({@link #audit}); a job audits itself when it ends.
+   * or tool, the arguments break the input schema, or a declared path argument points outside its
+   * places; queued as a job when {@code meta} asks for it or the tool declares {@code execution:
+   * async} or {@code task}, else run now. The caller audits the call ({@link #audit}); a job audits
+   * itself when it ends.
    *
    * @param bound the handlers of the catalog generation {@code skill} belongs to
    * @throws CapabilityRequiredException when the tool runs only as a task and a stateless client
@@ -72,7 +73,7 @@ public final class ToolCalls {
   public CallOutcome call(
       ToolBindings bound, Skill skill, ToolSpec tool, JsonNode args, ToolContext ctx, CallMeta meta)
       throws CapabilityRequiredException {
-    CallOutcome.Refused refused = guard.refusal(skill).orElse(null);
+    CallOutcome.Refused refused = guard.refusal(skill, tool).orElse(null);
     if (refused != null) {
       return refused;
     }
@@ -84,6 +85,11 @@ public final class ToolCalls {
     ToolResult invalid = runner.invalidArguments(skill, tool, args);
     if (invalid != null) {
       return new CallOutcome.Refused(ToolFailureCode.INVALID_ARGUMENTS, invalid, tool.nextTools());
+    }
+    // Path arguments too, so a job is never queued with a path the tool may not use.
+    refused = guard.pathRefusal(skill, tool, args, ctx, meta).orElse(null);
+    if (refused != null) {
+      return refused;
     }
     if (meta.async() || execution == Execution.ASYNC || execution == Execution.TASK) {
       try {

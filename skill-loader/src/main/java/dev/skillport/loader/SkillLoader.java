@@ -193,7 +193,7 @@ public final class SkillLoader {
   /** The skill that answers to its name first, then rejected ones, then shadowed ones. */
   private static int rank(Skill s) {
     return switch (s.state()) {
-      case AVAILABLE, PENDING_DEPS -> 0;
+      case AVAILABLE, PENDING_DEPS, DENIED -> 0;
       case SKIPPED -> 1;
       case SHADOWED -> 2;
     };

@@ -204,6 +204,10 @@ public enum DiagnosticCode {
       Severity.WARNING,
       "a tool has an unknown thread affinity",
       "use thread-affinity: any (the default) or main"),
+  TOOL_PATHS_INVALID(
+      Severity.WARNING,
+      "a tool's paths: declaration is invalid; the entry was dropped so it never runs unguarded",
+      "map each path argument to inside: [skill, roots, workdir, allowed or allowed:NAME]"),
   TOOL_KEY_ALIAS(
       Severity.NOTICE, "a tool uses an accepted alias for a key", "use the documented key name"),
   TOOL_KEY_UNKNOWN(
@@ -362,6 +366,16 @@ public enum DiagnosticCode {
       "another skill with the same name wins by scope or root order",
       "rename one of the skills if both are needed"),
 
+  // The operator's allow and deny lists.
+  SKILL_DENIED(
+      Severity.NOTICE,
+      "the operator's allow or deny list keeps the skill from being loaded or called",
+      "ask the operator; serve --allow-skill and --deny-skill decide"),
+  TOOL_DENIED(
+      Severity.NOTICE,
+      "the operator's allow or deny list removed a tool from its skill",
+      "ask the operator; serve --allow-tool and --deny-tool decide"),
+
   // The loader itself.
   LOADER_INTERNAL_ERROR(
       Severity.ERROR,
@@ -429,7 +443,8 @@ public enum DiagnosticCode {
 
   /**
    * Whether the running server reports this code about a skill's bridge (trust, the bridged
-   * server's life), rather than the loader about its files: strict loading does not apply to it.
+   * server's life) or the operator's allow and deny lists, rather than the loader about its files:
+   * strict loading does not apply to it.
    */
   public boolean isServerSide() {
     return switch (this) {
@@ -440,7 +455,9 @@ public enum DiagnosticCode {
           MCP_BRIDGE_START_FAILED,
           MCP_BRIDGE_CRASHED,
           MCP_BRIDGE_PROTOCOL,
-          MCP_BRIDGE_TOOL_DROPPED ->
+          MCP_BRIDGE_TOOL_DROPPED,
+          SKILL_DENIED,
+          TOOL_DENIED ->
           true;
       default -> false;
     };

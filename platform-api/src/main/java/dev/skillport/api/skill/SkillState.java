@@ -2,7 +2,7 @@ package dev.skillport.api.skill;
 
 import java.util.Locale;
 
-/** What the loader concluded about a discovered skill. */
+/** What the loader, and then the server's operator, concluded about a discovered skill. */
 public enum SkillState {
   /** Valid, with all dependencies present: it may be loaded into a session. */
   AVAILABLE,
@@ -11,7 +11,12 @@ public enum SkillState {
   /** Another skill with the same name wins by scope or root order. */
   SHADOWED,
   /** Rejected by an error diagnostic. */
-  SKIPPED;
+  SKIPPED,
+  /**
+   * Valid, but the operator's allow or deny list keeps it from being listed, loaded or called; a
+   * {@code SKILL_DENIED} diagnostic says why.
+   */
+  DENIED;
 
   /** The lower-case word used in output and on the wire, e.g. {@code pending_deps}. */
   public String label() {

@@ -26,6 +26,8 @@ import java.util.Objects;
  * @param requiredCapabilities capabilities the server or adapter must declare
  * @param searchAliases extra search terms
  * @param extras the other documented keys kept verbatim ({@code call_examples}, {@code risk}, …)
+ * @param paths the arguments that are file-system paths and where each may point; checked before
+ *     the tool runs, at most one entry per argument
  */
 public record ToolSpec(
     String name,
@@ -41,7 +43,8 @@ public record ToolSpec(
     ToolBinding binding,
     List<String> requiredCapabilities,
     List<String> searchAliases,
-    Map<String, Object> extras) {
+    Map<String, Object> extras,
+    List<PathArgument> paths) {
 
   public ToolSpec {
     Objects.requireNonNull(name, "name");
@@ -64,6 +67,10 @@ public record ToolSpec(
     requiredCapabilities = Immutables.list(requiredCapabilities);
     searchAliases = Immutables.list(searchAliases);
     extras = Immutables.map(extras);
+    paths = Immutables.list(paths);
+    if (paths.stream().map(PathArgument::argument).distinct().count() != paths.size()) {
+      throw new IllegalArgumentException("tool '" + name + "' declares a path argument twice");
+    }
   }
 
   /**
@@ -133,7 +140,8 @@ public record ToolSpec(
         .binding(binding)
         .requiredCapabilities(requiredCapabilities)
         .searchAliases(searchAliases)
-        .extras(extras);
+        .extras(extras)
+        .paths(paths);
   }
 
   /** Builds a {@link ToolSpec}; required fields are the constructor's arguments. */
@@ -152,6 +160,7 @@ public record ToolSpec(
     private List<String> requiredCapabilities = List.of();
     private List<String> searchAliases = List.of();
     private Map<String, Object> extras = Map.of();
+    private List<PathArgument> paths = List.of();
 
     private Builder(String name, JsonNode inputSchema) {
       this.name = name;
@@ -218,6 +227,11 @@ public record ToolSpec(
       return this;
     }
 
+    public Builder paths(List<PathArgument> value) {
+      this.paths = value;
+      return this;
+    }
+
     public ToolSpec build() {
       return new ToolSpec(
           name,
@@ -233,7 +247,8 @@ public record ToolSpec(
           binding,
           requiredCapabilities,
           searchAliases,
-          extras);
+          extras,
+          paths);
     }
   }
 }

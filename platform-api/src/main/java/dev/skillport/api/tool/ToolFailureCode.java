@@ -15,7 +15,12 @@ public enum ToolFailureCode {
   SKILL_NOT_LOADABLE("the skill cannot be loaded: it has errors or missing dependencies"),
   SKILL_NOT_AVAILABLE("the skill's tools cannot be called on this server (stateless call)"),
   SKILL_NOT_LOADED("the tool's skill is not loaded in this session"),
-  SKILL_DENIED("the operator denies calls to this skill (serve --deny-skill)"),
+  SKILL_DENIED(
+      "the operator's allow or deny list keeps this skill from being loaded or called (serve"
+          + " --allow-skill, --deny-skill)"),
+  PATH_NOT_ALLOWED(
+      "an argument the tool declares as a path points outside the places it may; the hint names"
+          + " the argument and the places"),
   GROUP_NOT_FOUND("the skill has no tool group of that name"),
   GROUP_AMBIGUOUS("several loaded skills have a tool group of that name; name the skill"),
   GROUP_NOT_ACTIVATED("the tool's group is not active"),

@@ -6,8 +6,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.diagnostic.Diagnostic;
+import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.DccExtensions;
 import dev.skillport.api.skill.GroupSpec;
+import dev.skillport.api.skill.PathArgument;
+import dev.skillport.api.skill.PathPlace;
 import dev.skillport.api.skill.PromptSpec;
 import dev.skillport.api.skill.RuntimeSpec;
 import dev.skillport.api.skill.Scope;
@@ -83,7 +86,8 @@ public final class CoreTools {
           "tool_names",
           "runtime",
           "path",
-          "shadowed_by");
+          "shadowed_by",
+          "denied_reason");
 
   /** The {@code list_skills} statuses a caller may filter by; {@code all} is every skill. */
   static final List<String> LIST_STATUSES =
@@ -95,7 +99,8 @@ public final class CoreTools {
           "pending_deps",
           "error",
           "skipped",
-          "shadowed");
+          "shadowed",
+          "denied");
 
   private static final int SUMMARY_CHARS = 200;
   private static final long MAX_MARKDOWN_BYTES = 1 << 20;
@@ -131,11 +136,12 @@ public final class CoreTools {
               true),
           definition(
               "list_skills",
-              "List skills with their status (loaded, unloaded, pending_deps, skipped, shadowed)."
+              "List skills with their status (loaded, unloaded, pending_deps, skipped, shadowed,"
+                  + " denied)."
                   + " fields picks the item fields; limit/offset page through.",
               """
         {"type":"object","properties":{
-          "status":{"type":"string","enum":["all","loaded","unloaded","discovered","pending_deps","error","skipped","shadowed"],"default":"all"},
+          "status":{"type":"string","enum":["all","loaded","unloaded","discovered","pending_deps","error","skipped","shadowed","denied"],"default":"all"},
           "limit":{"type":"integer","minimum":1,"maximum":50},
           "offset":{"type":"integer","minimum":0,"default":0},
           "fields":{"type":"array","items":{"type":"string"}}}}""",
@@ -454,6 +460,9 @@ public final class CoreTools {
     if (s.shadowedBy() != null) {
       full.put("shadowed_by", s.shadowedBy());
     }
+    if (s.state() == SkillState.DENIED) {
+      full.put("denied_reason", deniedReason(s, catalog));
+    }
     if (fields == null) {
       return full;
     }
@@ -574,6 +583,9 @@ public final class CoreTools {
     if (s.shadowedBy() != null) {
       out.put("shadowed_by", s.shadowedBy());
     }
+    if (s.state() == SkillState.DENIED) {
+      out.put("denied_reason", deniedReason(s, catalog));
+    }
     return ToolResult.structured(out);
   }
 
@@ -659,6 +671,14 @@ public final class CoreTools {
       o.set("search_aliases", strings(t.searchAliases()));
     }
     t.extras().forEach((k, v) -> o.set(k, JSON.valueToTree(v)));
+    if (!t.paths().isEmpty()) {
+      ObjectNode paths = o.putObject("paths");
+      for (PathArgument p : t.paths()) {
+        paths
+            .putObject(p.argument())
+            .set("inside", strings(p.inside().stream().map(PathPlace::label).toList()));
+      }
+    }
     o.put("binding", t.binding().describe());
     return o;
   }
@@ -807,13 +827,32 @@ public final class CoreTools {
       List<String> messages = new ArrayList<>();
       errors.forEach(e -> messages.add(e.get("message").asText()));
       String message = String.join("; ", messages);
-      out.put("code", ToolFailureCode.SKILL_NOT_LOADABLE.name()).put("message", message);
-      return new ToolResult(
-          List.of(new Content.Text(ToolFailureCode.SKILL_NOT_LOADABLE.name() + ": " + message)),
-          out,
-          true);
+      ToolFailureCode code = loadFailure(catalog, names);
+      out.put("code", code.name()).put("message", message);
+      return new ToolResult(List.of(new Content.Text(code.name() + ": " + message)), out, true);
     }
     return ToolResult.structured(out);
+  }
+
+  /**
+   * The code of a load_skill that loaded nothing: {@code SKILL_DENIED} when the operator denies
+   * every skill it named, else {@code SKILL_NOT_LOADABLE}.
+   */
+  static ToolFailureCode loadFailure(Catalog catalog, List<String> names) {
+    boolean allDenied =
+        names.stream()
+            .allMatch(n -> catalog.skill(n).map(s -> s.state() == SkillState.DENIED).orElse(false));
+    return allDenied ? ToolFailureCode.SKILL_DENIED : ToolFailureCode.SKILL_NOT_LOADABLE;
+  }
+
+  /** The operator's reason a {@link SkillState#DENIED} skill is denied, from its diagnostic. */
+  private static String deniedReason(Skill s, Catalog catalog) {
+    for (Diagnostic d : catalog.diagnostics()) {
+      if (d.code() == DiagnosticCode.SKILL_DENIED && s.name().equals(d.skill())) {
+        return d.message();
+      }
+    }
+    return "denied by the server's configuration";
   }
 
   private static String firstText(JsonNode a, String... keys) {

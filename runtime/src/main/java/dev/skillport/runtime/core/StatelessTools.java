@@ -15,6 +15,7 @@ import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.ListedTool;
+import dev.skillport.registry.SessionView;
 import dev.skillport.registry.ToolNames;
 import dev.skillport.runtime.CallRouter;
 import dev.skillport.runtime.HostExecutors;
@@ -260,11 +261,10 @@ public final class StatelessTools {
       out.set("errors", errors);
       if (ready.isEmpty()) {
         String message = String.join("; ", (Iterable<String>) () -> values(errors));
+        ToolFailureCode code = CoreTools.loadFailure(catalog, names);
         return new ToolResult(
-            List.of(
-                new dev.skillport.api.tool.Content.Text(
-                    ToolFailureCode.SKILL_NOT_LOADABLE.name() + ": " + message)),
-            out.put("code", ToolFailureCode.SKILL_NOT_LOADABLE.name()).put("message", message),
+            List.of(new dev.skillport.api.tool.Content.Text(code.name() + ": " + message)),
+            out.put("code", code.name()).put("message", message),
             true);
       }
     }
@@ -355,6 +355,9 @@ public final class StatelessTools {
     }
     if (skill.state() == SkillState.PENDING_DEPS) {
       return "skill '" + skill.name() + "' is waiting for a missing dependency";
+    }
+    if (skill.state() == SkillState.DENIED) {
+      return SessionView.denied(skill.name());
     }
     if (skill.state() != SkillState.AVAILABLE) {
       return "skill '" + skill.name() + "' is " + skill.state().label();

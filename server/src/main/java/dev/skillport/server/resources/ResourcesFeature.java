@@ -463,7 +463,7 @@ public final class ResourcesFeature {
   }
 
   private static Optional<Skill> discoverable(Catalog snapshot, String name) {
-    return snapshot.skill(name).filter(s -> s.name().equals(name));
+    return snapshot.skill(name).filter(s -> s.name().equals(name) && SkillFiles.isServed(s));
   }
 
   private static List<Skill> loaded(Catalog snapshot, SessionView view) {

@@ -345,16 +345,21 @@ public final class SkillFiles {
 
   /**
    * The skills whose files are served: every skill of the snapshot that answers to its own name
-   * (shadowed skills are left out, whatever their state).
+   * (shadowed skills are left out, whatever their state), unless the operator denies it.
    */
   public static List<Skill> discoverable(Catalog catalog) {
     List<Skill> out = new ArrayList<>();
     for (Skill s : catalog.skills()) {
-      if (s.state() != SkillState.SHADOWED && catalog.skill(s.name()).orElse(null) == s) {
+      if (isServed(s) && catalog.skill(s.name()).orElse(null) == s) {
         out.add(s);
       }
     }
     return out;
+  }
+
+  /** Whether a skill's files may be served: neither shadowed nor denied by the operator. */
+  public static boolean isServed(Skill s) {
+    return s.state() != SkillState.SHADOWED && s.state() != SkillState.DENIED;
   }
 
   /** The MIME type for a file name, {@code application/octet-stream} when unknown. */

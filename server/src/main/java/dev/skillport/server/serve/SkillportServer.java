@@ -17,10 +17,12 @@ import dev.skillport.mcp.transport.Readiness;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
+import dev.skillport.runtime.CallGuard;
 import dev.skillport.runtime.HandlerRegistry;
 import dev.skillport.runtime.jobs.StoreFault;
 import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.app.CatalogReloader;
+import dev.skillport.server.app.SkillAccessVerdicts;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.bridge.BridgeRuntime;
 import dev.skillport.server.metrics.ServerMetrics;
@@ -49,6 +51,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -175,6 +178,12 @@ public final class SkillportServer implements AutoCloseable {
             Objects.requireNonNull(execution, "execution")));
   }
 
+  private static UnaryOperator<LoadResult> guarded(
+      CallGuard guard, UnaryOperator<LoadResult> decorator) {
+    SkillAccessVerdicts verdicts = new SkillAccessVerdicts(guard.access());
+    return loaded -> verdicts.apply(decorator.apply(verdicts.apply(loaded)));
+  }
+
   private static SkillportServer started(SkillportServer server) throws IOException {
     try {
       server.catalogLoaded().join();
@@ -247,7 +256,9 @@ public final class SkillportServer implements AutoCloseable {
             roots,
             holder,
             Duration.ofMillis(300),
-            bridges::decorate);
+            // The operator's lists before the bridges (a denied skill's bridge never starts) and
+            // after them (a bridged tool is denied like any other).
+            guarded(run.guard(), bridges::decorate));
     bridges.onCatalogChange(reloader::republish);
     CompletableFuture<LoadResult> first = new CompletableFuture<>();
     // The skills load while the rest of the server is built: on a stdio start the two together

@@ -184,6 +184,7 @@ final class CatalogViews {
             case PENDING_DEPS -> "Awaiting dependencies";
             case SHADOWED -> "Shadowed";
             case SKIPPED -> "Skipped";
+            case DENIED -> "Denied";
           },
           n);
       total += n;
@@ -454,6 +455,9 @@ final class CatalogViews {
             + ": it becomes available when they are.";
       }
       case SKIPPED -> "Rejected by the errors below; fix them and it is read again.";
+      case DENIED ->
+          "Denied by the server's allow or deny list (see below); only its operator can"
+              + " change that.";
     };
   }
 

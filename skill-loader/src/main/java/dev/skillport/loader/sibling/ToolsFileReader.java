@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.Execution;
 import dev.skillport.api.skill.NextTools;
+import dev.skillport.api.skill.PathArgument;
 import dev.skillport.api.skill.ThreadAffinity;
 import dev.skillport.api.skill.ToolAnnotations;
 import dev.skillport.api.skill.ToolSpec;
@@ -80,10 +81,12 @@ final class ToolsFileReader {
           "read_only",
           "destructive",
           "idempotent",
-          "enforce_thread_affinity");
+          "enforce_thread_affinity",
+          "paths");
 
   private final SiblingContext ctx;
   private final SiblingYaml yaml;
+  private final PathDeclarations pathDeclarations;
 
   /** What a tools file yields; {@code groups} is empty when the file declares none. */
   record Result(List<DeclaredTool> tools, List<DeclaredGroup> groups) {}
@@ -91,6 +94,7 @@ final class ToolsFileReader {
   ToolsFileReader(SiblingContext ctx, SiblingYaml yaml) {
     this.ctx = ctx;
     this.yaml = yaml;
+    this.pathDeclarations = new PathDeclarations(ctx);
   }
 
   /** Reads the tools file at {@code file}; an unreadable or misshapen file yields nothing. */
@@ -256,6 +260,11 @@ final class ToolsFileReader {
         || !schemaValid(output, "output_schema", doc, pointer, file, name, false)) {
       return Optional.empty();
     }
+    Optional<List<PathArgument>> paths =
+        pathDeclarations.read(entry, input, doc, pointer, file, name);
+    if (paths.isEmpty()) {
+      return Optional.empty();
+    }
     input = servableInput(input, entry, doc, pointer, file, name);
     output = servableOutput(output, entry, doc, pointer, file, name);
     reportUnknownKeys(entry, doc, pointer, file, name);
@@ -276,7 +285,8 @@ final class ToolsFileReader {
             .affinity(affinity.get())
             .requiredCapabilities(YamlValues.stringList(entry.get("required_capabilities")))
             .searchAliases(YamlValues.stringList(entry.get("search_aliases")))
-            .extras(extras(entry));
+            .extras(extras(entry))
+            .paths(paths.get());
     String source = blankToNull(YamlValues.text(entry.get("source_file")));
     return Optional.of(
         new DeclaredTool(
