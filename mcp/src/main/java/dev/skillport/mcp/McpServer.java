@@ -156,13 +156,21 @@ public final class McpServer implements AutoCloseable {
    * id is 128 bits from a secure random source.
    */
   public McpSession openSession(OutboundChannel channel) {
+    return openSession(channel, Caller.LOCAL);
+  }
+
+  /**
+   * Opens a new session as {@link #openSession(OutboundChannel)} does, owned by {@code owner}: its
+   * requests act for that caller.
+   */
+  public McpSession openSession(OutboundChannel channel, Caller owner) {
     byte[] bytes = new byte[16];
     random.nextBytes(bytes);
     StringBuilder id = new StringBuilder(32);
     for (byte b : bytes) {
       id.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
     }
-    return new McpSession(id.toString(), channel, clock);
+    return new McpSession(id.toString(), channel, clock, owner);
   }
 
   /** Ends a session: cancels its calls in flight and tells the listeners if it had been opened. */

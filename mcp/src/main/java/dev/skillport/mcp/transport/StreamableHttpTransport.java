@@ -69,6 +69,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
   private final Settings settings;
   private final BooleanSupplier readiness;
   private final HttpRoutes routes;
+  private final List<String> adminTokens;
   private final AtomicBoolean readyFlag = new AtomicBoolean();
   private Server jetty;
   private ServerConnector connector;
@@ -107,6 +108,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
                 : ConnectionGuard.defaultCap(DEFAULT_MAX_CONNECTIONS));
     this.readiness = builder.readiness != null ? builder.readiness : readyFlag::get;
     this.routes = builder.routes;
+    this.adminTokens = List.copyOf(builder.adminTokens);
   }
 
   /** Starts describing a transport for {@code server}; defaults: 127.0.0.1:8765, path /mcp. */
@@ -125,7 +127,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
       throw new IllegalStateException("already started");
     }
     boolean loopback = isLoopback(settings.host());
-    if (!loopback && settings.authTokens().isEmpty()) {
+    if (!loopback && settings.authTokens().isEmpty() && adminTokens.isEmpty()) {
       throw new IllegalStateException(
           "Listening on " + settings.host() + " (not loopback) requires an auth token");
     }
@@ -150,7 +152,8 @@ public final class StreamableHttpTransport implements AutoCloseable {
         new McpHttpHandler(
             mcp,
             settings,
-            new RequestGuard(loopback, settings.authTokens(), settings.allowedOrigins()),
+            new RequestGuard(
+                loopback, settings.authTokens(), adminTokens, settings.allowedOrigins()),
             readiness,
             routes);
     jetty.setHandler(connections.tracking(handler));
@@ -295,6 +298,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
     private int port = 8765;
     private String path = "/mcp";
     private final List<String> authTokens = new ArrayList<>();
+    private final List<String> adminTokens = new ArrayList<>();
     private final Set<String> allowedOrigins = new HashSet<>();
     private int maxBodyBytes = 4 * 1024 * 1024;
     private Duration sessionIdleTimeout = Duration.ofHours(1);
@@ -364,6 +368,21 @@ public final class StreamableHttpTransport implements AutoCloseable {
           throw new IllegalArgumentException("token must not be blank");
         }
         authTokens.add(token);
+      }
+      return this;
+    }
+
+    /**
+     * Also accepts each of {@code tokens}, naming an operator: a caller that owns its own work like
+     * any other, and sees every caller's calls in the diagnostics views.
+     */
+    public Builder adminTokens(List<String> tokens) {
+      adminTokens.clear();
+      for (String token : tokens) {
+        if (token == null || token.isBlank()) {
+          throw new IllegalArgumentException("token must not be blank");
+        }
+        adminTokens.add(token);
       }
       return this;
     }

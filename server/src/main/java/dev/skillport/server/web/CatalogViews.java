@@ -2,6 +2,7 @@ package dev.skillport.server.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.diagnostic.Diagnostic;
+import dev.skillport.api.owner.Principal;
 import dev.skillport.api.skill.PromptArgument;
 import dev.skillport.api.skill.PromptSpec;
 import dev.skillport.api.skill.ResourceSpec;
@@ -488,9 +489,10 @@ final class CatalogViews {
     return out;
   }
 
-  CallsPage calls() {
+  /** The calls {@code viewer} may see: its own, or every caller's for an operator. */
+  CallsPage calls(Principal viewer) {
     List<CallView> calls = new ArrayList<>();
-    for (AuditEntry e : sources.introspection().recentCalls()) {
+    for (AuditEntry e : sources.introspection().recentCalls(viewer)) {
       if (calls.size() >= CALLS_SHOWN) {
         break;
       }
@@ -505,7 +507,7 @@ final class CatalogViews {
               String.join(", ", e.argumentNames())));
     }
     List<MetricView> metrics = new ArrayList<>();
-    for (ToolMetrics t : sources.introspection().toolMetrics()) {
+    for (ToolMetrics t : sources.introspection().toolMetrics(viewer)) {
       metrics.add(
           new MetricView(
               t.tool(), t.calls(), t.errors(), millis(t.p50()), millis(t.p95()), millis(t.max())));

@@ -1,5 +1,6 @@
 package dev.skillport.server.web;
 
+import dev.skillport.api.owner.Principal;
 import dev.skillport.mcp.transport.HttpRoutes;
 import dev.skillport.server.metrics.ServerMetrics;
 import java.io.IOException;
@@ -159,7 +160,7 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
       }
       case "/calls" -> {
         Map<String, Object> model = model("Recent calls", "calls", request, creds);
-        model.put("page", views.calls());
+        model.put("page", views.calls(viewer(request, creds)));
         page(response, callback, 200, "calls", model);
       }
       case "/server" -> {
@@ -257,7 +258,7 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
       page(response, callback, 401, "login", model);
       return;
     }
-    String id = sessions.open();
+    String id = sessions.open(creds.identify(form.getOrDefault("token", "")).orElseThrow());
     HttpCookie cookie =
         HttpCookie.build(PageSessions.COOKIE, id)
             .path("/")
@@ -274,6 +275,17 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
     return !creds.required()
         || creds.presentedBy(request)
         || sessions.valid(cookie(request).orElse(null));
+  }
+
+  /**
+   * Who is looking at the page: the token the request presents, else the one signed in with its
+   * cookie; the local caller where the server takes no tokens.
+   */
+  private Principal viewer(Request request, Credentials creds) {
+    if (!creds.required() || creds.presentedBy(request)) {
+      return creds.caller(request);
+    }
+    return cookie(request).flatMap(sessions::who).orElse(Principal.LOCAL);
   }
 
   private static Optional<String> cookie(Request request) {
