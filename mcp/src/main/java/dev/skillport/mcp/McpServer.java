@@ -133,6 +133,19 @@ public final class McpServer implements AutoCloseable {
     return new Builder(info);
   }
 
+  /**
+   * The JSON-RPC request methods this server answers in either era: its own ({@code initialize},
+   * {@code ping}, {@code logging/setLevel}, {@code server/discover}, {@code subscriptions/listen})
+   * and every registered handler's.
+   */
+  public Set<String> methods() {
+    Set<String> all = new java.util.TreeSet<>(handlers.keySet());
+    all.addAll(
+        List.of(
+            "initialize", "ping", "logging/setLevel", "server/discover", "subscriptions/listen"));
+    return java.util.Collections.unmodifiableSet(all);
+  }
+
   /** The identity reported in {@code initialize}. */
   public ServerInfo info() {
     return info;
