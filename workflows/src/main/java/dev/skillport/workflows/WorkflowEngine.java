@@ -201,18 +201,28 @@ public final class WorkflowEngine implements AutoCloseable {
   }
 
   /**
-   * The most recently created runs in their {@code workflows_get_status} shape, newest first, at
-   * most {@code limit}.
+   * The most recently created runs {@code viewer} may see ({@link Principal#sees(String)}) in their
+   * {@code workflows_get_status} shape, newest first, at most {@code limit}.
    */
-  public List<JsonNode> recent(int limit) {
+  public List<JsonNode> recent(int limit, Principal viewer) {
     Map<String, JsonNode> byId = new LinkedHashMap<>();
     for (JsonNode doc : store.runs()) {
+      if (!viewer.sees(doc.path(RunRecord.OWNER).textValue())) {
+        continue;
+      }
       ObjectNode o = doc.deepCopy();
       o.remove("session_id");
       o.remove(RunRecord.OWNER);
       byId.put(o.path("run_id").asText(), o);
     }
-    live.forEach((id, run) -> byId.put(id, run.record.toWire()));
+    live.forEach(
+        (id, run) -> {
+          if (viewer.sees(run.record.owner())) {
+            byId.put(id, run.record.toWire());
+          } else {
+            byId.remove(id);
+          }
+        });
     return byId.values().stream()
         .sorted(Comparator.comparing((JsonNode d) -> d.path("created_at").asText()).reversed())
         .limit(Math.max(0, limit))

@@ -515,13 +515,14 @@ final class CatalogViews {
     return new CallsPage(calls, metrics);
   }
 
-  JobsPage jobs() {
+  /** The jobs and runs {@code viewer} may see: its own, or every caller's for an operator. */
+  JobsPage jobs(Principal viewer) {
     List<JobView> jobs = new ArrayList<>();
-    for (JobRecord j : sources.recentJobs().apply(JOBS_SHOWN)) {
+    for (JobRecord j : sources.recentJobs().apply(viewer, JOBS_SHOWN)) {
       jobs.add(job(j));
     }
     List<RunView> runs = new ArrayList<>();
-    for (JsonNode r : sources.recentRuns().apply(RUNS_SHOWN)) {
+    for (JsonNode r : sources.recentRuns().apply(viewer, RUNS_SHOWN)) {
       runs.add(run(r));
     }
     return new JobsPage(jobs, runs);

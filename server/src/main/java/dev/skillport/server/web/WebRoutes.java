@@ -66,7 +66,7 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
     this.views = new CatalogViews(sources);
     this.metrics = metrics;
     this.sessions = new PageSessions(clock);
-    this.live = new LiveEvents(views);
+    this.live = new LiveEvents(views, sources.seesRun());
     for (String asset : List.of("app.css", "app.js")) {
       assets.put(asset, asset(asset));
     }
@@ -155,7 +155,7 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
       }
       case "/jobs" -> {
         Map<String, Object> model = model("Jobs and workflow runs", "jobs", request, creds);
-        model.put("page", views.jobs());
+        model.put("page", views.jobs(viewer(request, creds)));
         page(response, callback, 200, "jobs", model);
       }
       case "/calls" -> {
@@ -168,7 +168,7 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
         model.put("page", views.server());
         page(response, callback, 200, "server", model);
       }
-      case "/events" -> events(request, response, callback);
+      case "/events" -> events(request, response, callback, viewer(request, creds));
       case "/metrics" -> {
         byte[] body = metrics.scrape();
         response.setStatus(200);
@@ -193,9 +193,9 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
     }
   }
 
-  private void events(Request request, Response response, Callback callback) {
+  private void events(Request request, Response response, Callback callback, Principal viewer) {
     EventStream[] holder = new EventStream[1];
-    EventStream stream = new EventStream(response, callback, () -> live.remove(holder[0]));
+    EventStream stream = new EventStream(response, callback, () -> live.remove(holder[0]), viewer);
     holder[0] = stream;
     if (!live.add(stream)) {
       text(response, callback, 503, "text/plain; charset=utf-8", "too many live pages open\n");

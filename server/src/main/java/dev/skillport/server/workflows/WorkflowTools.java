@@ -173,9 +173,17 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
     runObservers.add(Objects.requireNonNull(observer, "observer"));
   }
 
-  /** The most recently started runs in the {@code workflows_get_status} shape, newest first. */
-  public List<JsonNode> recentRuns(int limit) {
-    return engine.recent(limit);
+  /**
+   * The most recently started runs {@code viewer} may see ({@link Principal#sees(String)}) in the
+   * {@code workflows_get_status} shape, newest first.
+   */
+  public List<JsonNode> recentRuns(Principal viewer, int limit) {
+    return engine.recent(limit, viewer);
+  }
+
+  /** Whether {@code viewer} may see run {@code runId}: its own, or any for an operator. */
+  public boolean seesRun(Principal viewer, String runId) {
+    return viewer.operator() || engine.ownedBy(runId, viewer);
   }
 
   /** Tracks the MCP sessions, so a run reaches the session that started it. */
