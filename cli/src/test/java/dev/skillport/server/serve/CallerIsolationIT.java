@@ -60,7 +60,8 @@ class CallerIsolationIT {
           "tasks/get", "tasks_anotherCallersTask_answersAsAnUnknownTask",
           "tasks/update", "tasks_anotherCallersTask_answersAsAnUnknownTask",
           "tasks/cancel", "tasks_anotherCallersTask_answersAsAnUnknownTask",
-          "tools/call", "inputRound_anotherCallersRequestState_answersAsAForgedOne");
+          "tools/call", "inputRound_anotherCallersRequestState_answersAsAForgedOne",
+          "prompts/get", "promptRound_anotherCallersRequestState_answersAsAForgedOne");
 
   /** Methods that name no state of a caller's own (what they read is the catalog's). */
   private static final Set<String> METHODS_NAMING_NONE =
@@ -72,14 +73,15 @@ class CallerIsolationIT {
           "subscriptions/listen",
           "tools/list",
           "prompts/list",
-          "prompts/get",
           "resources/list",
           "resources/read",
           "resources/templates/list",
           "resources/subscribe",
           "resources/unsubscribe",
           "completion/complete",
-          "skills/list");
+          "skills/list",
+          "skills/get",
+          "resources/directory/read");
 
   /** Core tools (both eras) and diagnostics tools that name owned state: the row of each. */
   private static final Map<String, String> TOOLS_NAMING_OWNED_STATE =
@@ -161,6 +163,8 @@ class CallerIsolationIT {
         metadata:
           dcc-mcp:
             tools: tools.yaml
+            workflows: workflows/*.workflow.yaml
+            prompts: prompts.yaml
         ---
         Jobs with quick and slow; ask_name asks first; the gate workflow waits for approval.
         """);
@@ -185,6 +189,18 @@ class CallerIsolationIT {
           - name: extra
             description: Extra tools
             tools: [hidden]
+        """);
+    Files.writeString(
+        dir.resolve("prompts.yaml"),
+        """
+        prompts:
+          - name: welcome
+            description: Welcomes someone
+            arguments:
+              - name: who
+                description: Who
+                required: true
+            template: "Welcome, {{who}}!"
         """);
     Files.writeString(
         dir.resolve("scripts/quick.sh"),
@@ -232,29 +248,31 @@ class CallerIsolationIT {
     CoreTools.DEFINITIONS.forEach(t -> tools.add(t.name()));
     StatelessTools.definitions(CoreTools.DEFINITIONS).forEach(t -> tools.add(t.name()));
     // What the launched server lists besides: the workflow tools and the diagnostics skill's.
-    Set<String> fixture = Set.of("quick", "slow", "ask_name", "hidden");
+    Set<String> fixture = Set.of("quick", "slow", "ask_name", "hidden", "extra");
     for (JsonNode tool :
         legacy(A, sessionA, "tools/list", JSON.createObjectNode()).at("/result/tools")) {
       String name = tool.path("name").asText();
-      if (!fixture.contains(name) && !name.startsWith("__skill__")) {
+      boolean fixtures = fixture.contains(name) || name.startsWith("ownedwork__");
+      if (!fixtures && !name.startsWith("__skill__")) {
         tools.add(name.contains("__") ? name.substring(name.lastIndexOf("__") + 2) : name);
       }
     }
 
     assertThat(methods).contains("tools/call", "tasks/get");
     assertThat(tools).contains("jobs_cleanup", "workflows_run", "recent_calls", "call_tool");
-    for (String method : methods) {
-      assertThat(
-              METHODS_NAMING_OWNED_STATE.containsKey(method)
-                  || METHODS_NAMING_NONE.contains(method))
-          .as("method %s needs a row: does it name a caller's state?", method)
-          .isTrue();
-    }
-    for (String tool : tools) {
-      assertThat(TOOLS_NAMING_OWNED_STATE.containsKey(tool) || TOOLS_NAMING_NONE.contains(tool))
-          .as("tool %s needs a row: does it name a caller's state?", tool)
-          .isTrue();
-    }
+    Set<String> methodsWithoutRow = new TreeSet<>(methods);
+    methodsWithoutRow.removeAll(METHODS_NAMING_OWNED_STATE.keySet());
+    methodsWithoutRow.removeAll(METHODS_NAMING_NONE);
+    Set<String> toolsWithoutRow = new TreeSet<>(tools);
+    toolsWithoutRow.removeAll(TOOLS_NAMING_OWNED_STATE.keySet());
+    toolsWithoutRow.removeAll(TOOLS_NAMING_NONE);
+
+    assertThat(methodsWithoutRow)
+        .as("methods need a row here: do they name a caller's state?")
+        .isEmpty();
+    assertThat(toolsWithoutRow)
+        .as("tools need a row here: do they name a caller's state?")
+        .isEmpty();
     Set<String> rows = new TreeSet<>(METHODS_NAMING_OWNED_STATE.values());
     rows.addAll(TOOLS_NAMING_OWNED_STATE.values());
     for (String row : rows) {
@@ -447,10 +465,47 @@ class CallerIsolationIT {
     Reply mine = modern(A, "tools/call", retry.deepCopy().put("requestState", state), ELICIT);
 
     assertThat(asked.path("resultType").asText()).isEqualTo("input_required");
+    assertThat(theirs.body().path("error").isObject()).isTrue();
     assertThat(theirs.body().path("error")).isEqualTo(forged.body().path("error"));
     assertThat(theirs.status()).isEqualTo(forged.status());
     assertThat(mine.body().at("/result/structuredContent/message").asText())
         .isEqualTo("Hello, Ada!");
+  }
+
+  @Test
+  void promptRound_anotherCallersRequestState_answersAsAForgedOne() throws Exception {
+    String prompt = null;
+    for (JsonNode p :
+        modern(A, "prompts/list", JSON.createObjectNode(), "{}").body().at("/result/prompts")) {
+      if (p.path("name").asText().endsWith("welcome")) {
+        prompt = p.path("name").asText();
+      }
+    }
+    ObjectNode get = JSON.createObjectNode().put("name", prompt);
+    get.putObject("arguments");
+    JsonNode asked = modern(A, "prompts/get", get.deepCopy(), ELICIT).body().get("result");
+    String state = asked.path("requestState").asText();
+    String key = asked.path("inputRequests").fieldNames().next();
+    ObjectNode retry = get.deepCopy();
+    retry
+        .putObject("inputResponses")
+        .putObject(key)
+        .put("action", "accept")
+        .putObject("content")
+        .put("who", "Ada");
+    char last = state.charAt(state.length() - 1);
+    String forgedState = state.substring(0, state.length() - 1) + (last == 'A' ? 'B' : 'A');
+
+    Reply theirs = modern(B, "prompts/get", retry.deepCopy().put("requestState", state), ELICIT);
+    Reply forged =
+        modern(B, "prompts/get", retry.deepCopy().put("requestState", forgedState), ELICIT);
+    Reply mine = modern(A, "prompts/get", retry.deepCopy().put("requestState", state), ELICIT);
+
+    assertThat(asked.path("resultType").asText()).isEqualTo("input_required");
+    assertThat(theirs.body().path("error").isObject()).isTrue();
+    assertThat(theirs.body().path("error")).isEqualTo(forged.body().path("error"));
+    assertThat(theirs.status()).isEqualTo(forged.status());
+    assertThat(mine.body().toString()).contains("Welcome, Ada!");
   }
 
   @Test
