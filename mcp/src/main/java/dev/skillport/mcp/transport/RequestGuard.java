@@ -103,15 +103,10 @@ final class RequestGuard implements HttpRoutes.Credentials {
   }
 
   /**
-   * The caller a request authenticated as: a short, stable name derived from its token (the same on
-   * every server configured with that token, and revealing nothing usable about it); null when the
-   * server takes no tokens.
+   * The name of the caller accepted token {@code index} stands for: a short, stable name derived
+   * from the token (the same on every server configured with that token, and revealing nothing
+   * usable about it).
    */
-  String principal(Request request) {
-    int index = matchedToken(request);
-    return index < 0 ? null : name(index);
-  }
-
   private String name(int index) {
     byte[] digest = tokenDigests.get(index);
     StringBuilder name = new StringBuilder("token:");
