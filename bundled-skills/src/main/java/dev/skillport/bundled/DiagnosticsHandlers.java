@@ -127,7 +127,7 @@ public final class DiagnosticsHandlers implements ToolHandlerProvider {
     long limit = args.integer("limit", 20);
     Optional<String> tool = args.optionalString("tool");
     Optional<String> outcome = args.optionalString("outcome");
-    List<AuditEntry> kept = server.recentCalls();
+    List<AuditEntry> kept = server.recentCalls(invocation.context().principal());
     ArrayNode calls = JSON.arrayNode();
     for (AuditEntry e : kept) {
       if (calls.size() >= limit) {
@@ -157,7 +157,7 @@ public final class DiagnosticsHandlers implements ToolHandlerProvider {
   private ToolResult metrics(ToolInvocation invocation) {
     Optional<String> tool = Arguments.of(invocation).optionalString("tool");
     ArrayNode tools = JSON.arrayNode();
-    for (ToolMetrics m : server.toolMetrics()) {
+    for (ToolMetrics m : server.toolMetrics(invocation.context().principal())) {
       if (tool.map(t -> t.equals(m.tool())).orElse(true)) {
         ObjectNode item = tools.addObject();
         item.put("tool", m.tool());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.diagnostic.DiagnosticCode;
+import dev.skillport.api.owner.Principal;
 import dev.skillport.api.skill.SkillState;
 import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.status.AdapterStatus;
@@ -43,6 +44,7 @@ class DiagnosticsSkillTest {
     List<Diagnostic> pluginDiagnostics = List.of();
     List<AuditEntry> calls = List.of();
     List<ToolMetrics> metrics = List.of();
+    Principal viewer;
 
     @Override
     public ServerStatus status() {
@@ -60,12 +62,14 @@ class DiagnosticsSkillTest {
     }
 
     @Override
-    public List<AuditEntry> recentCalls() {
-      return calls;
+    public List<AuditEntry> recentCalls(Principal viewer) {
+      this.viewer = viewer;
+      return calls.stream().filter(e -> viewer.sees(e.caller())).toList();
     }
 
     @Override
-    public List<ToolMetrics> toolMetrics() {
+    public List<ToolMetrics> toolMetrics(Principal viewer) {
+      this.viewer = viewer;
       return metrics;
     }
   }
@@ -232,6 +236,26 @@ class DiagnosticsSkillTest {
     assertThat(failed.path("calls").findValuesAsText("outcome")).containsExactly("HANDLER_FAILED");
     assertThat(failed.at("/calls/0/arguments/0").asText()).isEqualTo("size");
     assertThat(failed.at("/calls/0/duration_ms").asDouble()).isEqualTo(4.0);
+  }
+
+  @Test
+  void recentCalls_anotherCallersEntries_leftOutForTheCallingPrincipal() {
+    SERVER.calls =
+        List.of(
+            call(2, "mine", "ok"),
+            new AuditEntry(
+                START.plusSeconds(1),
+                "s2",
+                "theirs",
+                Duration.ofMillis(1),
+                "ok",
+                List.of(),
+                "token:0123456789ab"));
+
+    JsonNode out = kit.call("recent_calls", Map.of()).structured();
+
+    assertThat(SERVER.viewer).isEqualTo(Principal.LOCAL);
+    assertThat(out.path("calls").findValuesAsText("tool")).containsExactly("mine");
   }
 
   @Test

@@ -146,6 +146,14 @@ final class ServeCommand implements Callable<Integer> {
   private List<String> authTokens = new ArrayList<>();
 
   @Option(
+      names = "--admin-token",
+      paramLabel = "TOKEN",
+      description =
+          "A token whose caller is an operator (repeatable): accepted like --auth-token, and"
+              + " recent_calls, tool_metrics and the page show it every caller's calls.")
+  private List<String> adminTokens = new ArrayList<>();
+
+  @Option(
       names = "--tool-listing",
       defaultValue = "auto",
       paramLabel = "all|catalog|auto",
@@ -430,6 +438,7 @@ final class ServeCommand implements Callable<Integer> {
     // Before anything is read or logged: every output channel masks what is secret.
     Redactor.shared().configure(SecretNames.defaults().with(secretNames), env.variables());
     authTokens.forEach(Redactor.shared()::addSecret);
+    adminTokens.forEach(Redactor.shared()::addSecret);
     checkTokens();
     checkListing();
     SkillAccess access = skillAccess();
@@ -542,6 +551,7 @@ final class ServeCommand implements Callable<Integer> {
     if (!authTokens.isEmpty()) {
       builder.authTokens(authTokens);
     }
+    builder.adminTokens(adminTokens);
     builder
         .maxSessions(maxSessions)
         .sessionIdleTimeout(Duration.ofSeconds(sessionIdleSecs))
@@ -608,7 +618,7 @@ final class ServeCommand implements Callable<Integer> {
       throw StartupFailure.usage(
           "--host " + host + " is not an address of this machine: give an IP address or name");
     }
-    if (!address.isLoopbackAddress() && authTokens.isEmpty()) {
+    if (!address.isLoopbackAddress() && authTokens.isEmpty() && adminTokens.isEmpty()) {
       throw StartupFailure.usage(
           "--host "
               + host
@@ -621,6 +631,11 @@ final class ServeCommand implements Callable<Integer> {
     for (String token : authTokens) {
       if (token.isBlank()) {
         throw StartupFailure.usage("--auth-token is empty: give a token of printable characters");
+      }
+    }
+    for (String token : adminTokens) {
+      if (token.isBlank()) {
+        throw StartupFailure.usage("--admin-token is empty: give a token of printable characters");
       }
     }
   }

@@ -1,12 +1,14 @@
 package dev.skillport.mcp;
 
+import dev.skillport.api.owner.Principal;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What the transport knows about who sent a request and how: the authenticated principal (when the
- * transport authenticates) and, over HTTP, the request's headers. Handlers use the principal to
- * bind state to its owner and the headers to check values the client mirrored into them.
+ * What the transport knows about who sent a request and how: the principal it acts for (the local
+ * one where the transport does not authenticate) and, over HTTP, the request's headers. Handlers
+ * use the principal to bind state to its owner and the headers to check values the client mirrored
+ * into them.
  */
 public final class Caller {
   /** Reads one header of the request; null when absent. Names are case-insensitive. */
@@ -16,23 +18,28 @@ public final class Caller {
   }
 
   /** A caller with no principal and no headers (stdio, in-process). */
-  public static final Caller LOCAL = new Caller(null, null);
+  public static final Caller LOCAL = new Caller(Principal.LOCAL, null);
 
-  private final String principal;
+  private final Principal identity;
   private final Headers headers;
 
   /**
-   * @param principal a stable, non-secret name of the authenticated caller, or null
+   * @param identity who the request acts for
    * @param headers the request's headers, or null when the transport has none
    */
-  public Caller(String principal, Headers headers) {
-    this.principal = principal;
+  public Caller(Principal identity, Headers headers) {
+    this.identity = Objects.requireNonNull(identity, "identity");
     this.headers = headers;
   }
 
-  /** The authenticated caller, if the transport authenticates. */
+  /** Who the request acts for: whatever it makes is recorded as this principal's. */
+  public Principal identity() {
+    return identity;
+  }
+
+  /** The name of the authenticated caller, if the transport authenticates. */
   public Optional<String> principal() {
-    return Optional.ofNullable(principal);
+    return Optional.ofNullable(identity.name());
   }
 
   /** Whether the request came with HTTP headers. */
@@ -46,8 +53,8 @@ public final class Caller {
     return headers == null ? Optional.empty() : Optional.ofNullable(headers.get(name));
   }
 
-  /** The same caller with another principal. */
-  public Caller withPrincipal(String other) {
-    return new Caller(other, headers);
+  /** The same principal without the request's headers: what a session keeps of its opener. */
+  public Caller withoutHeaders() {
+    return headers == null ? this : new Caller(identity, null);
   }
 }

@@ -139,6 +139,19 @@ public final class McpServer implements AutoCloseable {
     return new Builder(info);
   }
 
+  /**
+   * The JSON-RPC request methods this server answers in either era: its own ({@code initialize},
+   * {@code ping}, {@code logging/setLevel}, {@code server/discover}, {@code subscriptions/listen})
+   * and every registered handler's.
+   */
+  public Set<String> methods() {
+    Set<String> all = new java.util.TreeSet<>(handlers.keySet());
+    all.addAll(
+        List.of(
+            "initialize", "ping", "logging/setLevel", "server/discover", "subscriptions/listen"));
+    return java.util.Collections.unmodifiableSet(all);
+  }
+
   /** The identity reported in {@code initialize}. */
   public ServerInfo info() {
     return info;
@@ -162,13 +175,21 @@ public final class McpServer implements AutoCloseable {
    * id is 128 bits from a secure random source.
    */
   public McpSession openSession(OutboundChannel channel) {
+    return openSession(channel, Caller.LOCAL);
+  }
+
+  /**
+   * Opens a new session as {@link #openSession(OutboundChannel)} does, owned by {@code owner}: its
+   * requests act for that caller.
+   */
+  public McpSession openSession(OutboundChannel channel, Caller owner) {
     byte[] bytes = new byte[16];
     random.nextBytes(bytes);
     StringBuilder id = new StringBuilder(32);
     for (byte b : bytes) {
       id.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
     }
-    return new McpSession(id.toString(), channel, clock, clientRequestTimeout);
+    return new McpSession(id.toString(), channel, clock, clientRequestTimeout, owner);
   }
 
   /** Ends a session: cancels its calls in flight and tells the listeners if it had been opened. */

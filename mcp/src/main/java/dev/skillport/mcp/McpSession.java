@@ -35,6 +35,7 @@ public final class McpSession {
   private final OutboundChannel channel;
   private final Clock clock;
   private final Duration requestTimeout;
+  private final Caller owner;
   private final ConcurrentMap<String, Object> attributes = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, RequestContext> inFlight = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, CompletableFuture<JsonNode>> pendingServerRequests =
@@ -49,12 +50,22 @@ public final class McpSession {
   private volatile boolean closed;
   private volatile Instant lastActivity;
 
-  McpSession(String id, OutboundChannel channel, Clock clock, Duration requestTimeout) {
+  McpSession(
+      String id, OutboundChannel channel, Clock clock, Duration requestTimeout, Caller owner) {
     this.id = Objects.requireNonNull(id, "id");
+    this.owner = Objects.requireNonNull(owner, "owner").withoutHeaders();
     this.channel = Objects.requireNonNull(channel, "channel");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
     this.lastActivity = clock.instant();
+  }
+
+  /**
+   * The caller that opened the session: every request on it acts for this caller, and only this
+   * caller may use the session ({@link dev.skillport.api.owner.Principal#owns(String)}).
+   */
+  public Caller owner() {
+    return owner;
   }
 
   /** The session id (the {@code Mcp-Session-Id} over HTTP); unguessable. */

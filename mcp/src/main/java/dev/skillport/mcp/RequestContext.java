@@ -50,7 +50,7 @@ public final class RequestContext {
     this(
         Objects.requireNonNull(session, "session"),
         null,
-        Caller.LOCAL,
+        session.owner(),
         requestId,
         method,
         params,

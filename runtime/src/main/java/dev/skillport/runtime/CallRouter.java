@@ -11,7 +11,6 @@ import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.ToolNames;
 import dev.skillport.registry.ToolResolution;
-import dev.skillport.runtime.jobs.JobScheduler;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -69,7 +68,6 @@ public final class CallRouter {
   private final Naming naming;
   private final CurrentBindings bindings;
   private final ToolCalls calls;
-  private final JobScheduler jobs;
   private final PlatformTools platform;
   private final GroupHandles handles;
   private final Function<Skill, Optional<String>> refusal;
@@ -79,7 +77,6 @@ public final class CallRouter {
    * @param naming the names calls resolve against
    * @param bindings the handlers of each generation's tools
    * @param calls runs a resolved skill tool (guard, jobs, audit)
-   * @param jobs whose job ids {@code jobs_get_status} and {@code jobs_cancel} may name
    * @param platform runs the core and session tools
    * @param handles checks stateless group handles
    * @param refusal why a skill may not run in this server, or empty
@@ -89,7 +86,6 @@ public final class CallRouter {
       Naming naming,
       CurrentBindings bindings,
       ToolCalls calls,
-      JobScheduler jobs,
       PlatformTools platform,
       GroupHandles handles,
       Function<Skill, Optional<String>> refusal) {
@@ -97,7 +93,6 @@ public final class CallRouter {
     this.naming = Objects.requireNonNull(naming, "naming");
     this.bindings = Objects.requireNonNull(bindings, "bindings");
     this.calls = Objects.requireNonNull(calls, "calls");
-    this.jobs = Objects.requireNonNull(jobs, "jobs");
     this.platform = Objects.requireNonNull(platform, "platform");
     this.handles = Objects.requireNonNull(handles, "handles");
     this.refusal = Objects.requireNonNull(refusal, "refusal");
@@ -287,26 +282,7 @@ public final class CallRouter {
     if (session.isStateless() && name.equals(CALL_TOOL)) {
       return callThrough(snapshot, session, args, ctx, meta);
     }
-    if ((name.equals("jobs_get_status") || name.equals("jobs_cancel"))
-        && !ownedByCaller(args.path("job_id").asText(""), meta.principal())) {
-      // Where callers authenticate, another caller's job reads as no job at all.
-      String id = args.path("job_id").asText("");
-      return CallOutcome.refused(
-          ToolFailureCode.JOB_NOT_FOUND,
-          "no job with id '" + id + "'",
-          "job ids come from an async call's result");
-    }
     return platform.call(snapshot, session, name, args, ctx, meta, this);
-  }
-
-  /** Whether job {@code id} is unknown, unowned, or owned by {@code principal}. */
-  private boolean ownedByCaller(String id, String principal) {
-    if (id.isEmpty()) {
-      return true;
-    }
-    return jobs.status(id)
-        .map(job -> job.owner() == null || job.owner().equals(principal))
-        .orElse(true);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.skillport.runtime;
 
+import dev.skillport.api.owner.Principal;
 import dev.skillport.api.status.AuditEntry;
 import dev.skillport.api.status.ToolMetrics;
 import java.time.Clock;
@@ -30,6 +31,9 @@ public final class CallStats {
   private final AtomicReferenceArray<Slot> ring;
   private final AtomicLong written = new AtomicLong();
   private final Map<String, DurationHistogram> perTool = new ConcurrentHashMap<>();
+  // Per caller as well, so a caller's view holds its own calls only. Callers are the configured
+  // tokens' principals (and the local caller), so this map stays as small as the token list.
+  private final Map<String, Map<String, DurationHistogram>> perCaller = new ConcurrentHashMap<>();
   private final Clock clock;
   private final List<Consumer<AuditEntry>> listeners = new CopyOnWriteArrayList<>();
 
@@ -46,14 +50,31 @@ public final class CallStats {
     this.clock = clock;
   }
 
-  /** Records one finished call. */
+  /** Records one finished call of the local caller. */
   public void record(
       String sessionId, String tool, List<String> argumentNames, Duration took, String outcome) {
+    record(sessionId, null, tool, argumentNames, took, outcome);
+  }
+
+  /**
+   * Records one finished call.
+   *
+   * @param caller the principal that made it, or null for the local caller
+   */
+  public void record(
+      String sessionId,
+      String caller,
+      String tool,
+      List<String> argumentNames,
+      Duration took,
+      String outcome) {
     AuditEntry entry =
-        new AuditEntry(clock.instant(), sessionId, tool, took, outcome, argumentNames);
+        new AuditEntry(clock.instant(), sessionId, tool, took, outcome, argumentNames, caller);
     long slot = written.getAndIncrement();
     ring.set((int) (slot % ring.length()), new Slot(slot, entry));
-    histogram(tool).record(took.toNanos(), entry.isError());
+    histogram(perTool, tool).record(took.toNanos(), entry.isError());
+    histogram(perCaller.computeIfAbsent(callerKey(caller), k -> new ConcurrentHashMap<>()), tool)
+        .record(took.toNanos(), entry.isError());
     for (Consumer<AuditEntry> listener : listeners) {
       listener.accept(entry);
     }
@@ -64,7 +85,11 @@ public final class CallStats {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
-  private DurationHistogram histogram(String tool) {
+  private static String callerKey(String caller) {
+    return caller == null ? "" : caller;
+  }
+
+  private static DurationHistogram histogram(Map<String, DurationHistogram> perTool, String tool) {
     DurationHistogram h = perTool.get(tool);
     if (h != null) {
       return h;
@@ -74,7 +99,12 @@ public final class CallStats {
     return perTool.computeIfAbsent(key, k -> new DurationHistogram());
   }
 
-  /** The kept calls, newest first. */
+  /** The kept calls {@code viewer} may see ({@link Principal#sees(String)}), newest first. */
+  public List<AuditEntry> recent(Principal viewer) {
+    return recent().stream().filter(e -> viewer.sees(e.caller())).toList();
+  }
+
+  /** The kept calls of every caller, newest first. */
   public List<AuditEntry> recent() {
     long end = written.get();
     long start = Math.max(0, end - ring.length());
@@ -92,8 +122,22 @@ public final class CallStats {
   /** One written ring slot; the sequence number tells a fresh entry from a previous lap's. */
   private record Slot(long sequence, AuditEntry entry) {}
 
-  /** Per tool name, sorted by name. */
+  /**
+   * Per tool name, sorted by name: of {@code viewer}'s own calls, or of every caller's for an
+   * operator.
+   */
+  public List<ToolMetrics> metrics(Principal viewer) {
+    return viewer.operator()
+        ? metrics()
+        : metrics(perCaller.getOrDefault(callerKey(viewer.name()), Map.of()));
+  }
+
+  /** Per tool name over every caller's calls, sorted by name. */
   public List<ToolMetrics> metrics() {
+    return metrics(perTool);
+  }
+
+  private static List<ToolMetrics> metrics(Map<String, DurationHistogram> perTool) {
     List<ToolMetrics> out = new ArrayList<>();
     perTool.forEach(
         (tool, h) -> {

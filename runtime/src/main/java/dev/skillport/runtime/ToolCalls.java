@@ -178,7 +178,8 @@ public final class ToolCalls {
 
   /** One finished call: to the in-memory statistics and to the guard's audit trail. */
   public void audit(CallMeta meta, String tool, JsonNode args, Duration took, String outcome) {
-    stats.record(meta.sessionId(), tool, CallGuard.argumentNames(args), took, outcome);
+    stats.record(
+        meta.sessionId(), meta.principal(), tool, CallGuard.argumentNames(args), took, outcome);
     guard.record(meta, tool, args, took, outcome);
   }
 }

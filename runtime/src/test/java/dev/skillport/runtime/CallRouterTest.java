@@ -85,7 +85,6 @@ class CallRouterTest {
         },
         new CurrentBindings(handlers),
         calls,
-        jobs,
         (snapshot, session, name, args, ctx, meta, self) -> {
           platformCalls.add(name);
           return new CallOutcome.Completed(ToolResult.text("platform " + name), null);

@@ -2,6 +2,7 @@ package dev.skillport.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.skillport.api.owner.Principal;
 import dev.skillport.api.status.AuditEntry;
 import dev.skillport.api.status.ToolMetrics;
 import java.time.Clock;
@@ -43,6 +44,27 @@ class CallStatsTest {
     assertThat(e.outcome()).isEqualTo("HANDLER_FAILED");
     assertThat(e.isError()).isTrue();
     assertThat(e.time()).isEqualTo(CLOCK.instant());
+  }
+
+  @Test
+  void recentAndMetrics_forAViewer_holdItsOwnCalls_anOperatorsEveryones() {
+    CallStats stats = new CallStats(8, CLOCK);
+    stats.record("s1", "token:aaaaaaaaaaaa", "alices_tool", List.of(), Duration.ofMillis(1), "ok");
+    stats.record("s2", "token:bbbbbbbbbbbb", "bobs_tool", List.of(), Duration.ofMillis(2), "ok");
+    Principal bob = Principal.of("token:bbbbbbbbbbbb");
+    Principal operator = new Principal("token:cccccccccccc", true);
+
+    assertThat(stats.recent(bob)).extracting(AuditEntry::tool).containsExactly("bobs_tool");
+    assertThat(stats.recent(bob).get(0).caller()).isEqualTo("token:bbbbbbbbbbbb");
+    assertThat(stats.metrics(bob)).extracting(ToolMetrics::tool).containsExactly("bobs_tool");
+    assertThat(stats.recent(operator))
+        .extracting(AuditEntry::tool)
+        .containsExactly("bobs_tool", "alices_tool");
+    assertThat(stats.metrics(operator))
+        .extracting(ToolMetrics::tool)
+        .containsExactly("alices_tool", "bobs_tool");
+    assertThat(stats.recent(Principal.LOCAL)).isEmpty();
+    assertThat(stats.metrics(Principal.LOCAL)).isEmpty();
   }
 
   @Test

@@ -44,6 +44,7 @@ public final class RunRecord {
   private final String workflow;
   private final String skill;
   private final String sessionId;
+  private final String owner;
   private final JsonNode inputs;
   private final Instant createdAt;
   private final Map<String, ObjectNode> steps = new LinkedHashMap<>();
@@ -60,12 +61,14 @@ public final class RunRecord {
       WorkflowSpec spec,
       String skill,
       String sessionId,
+      String owner,
       JsonNode inputs,
       Instant createdAt) {
     this.id = id;
     this.workflow = spec.name();
     this.skill = skill;
     this.sessionId = sessionId;
+    this.owner = owner;
     this.inputs = inputs.deepCopy();
     this.createdAt = createdAt;
     declare(spec.steps());
@@ -237,10 +240,18 @@ public final class RunRecord {
     return o;
   }
 
-  /** The stored form: the wire shape and the starting session. */
-  synchronized ObjectNode toStored() {
-    return toWire().put("session_id", sessionId);
+  /** The principal that started the run, or null for the local caller. */
+  String owner() {
+    return owner;
   }
+
+  /** The stored form: the wire shape, the starting session and the run's owner. */
+  synchronized ObjectNode toStored() {
+    return toWire().put("session_id", sessionId).put(OWNER, owner);
+  }
+
+  /** The stored form's field naming the principal that started the run. */
+  static final String OWNER = "owner";
 
   /**
    * The {@code notifications/$/dcc.workflowUpdated} params: {@code {run_id, workflow, status,

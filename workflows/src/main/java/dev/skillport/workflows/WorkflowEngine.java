@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.owner.Principal;
 import dev.skillport.api.skill.RetryPolicy;
 import dev.skillport.api.skill.StepPolicy;
 import dev.skillport.api.skill.WorkflowSpec;
@@ -138,6 +139,7 @@ public final class WorkflowEngine implements AutoCloseable {
       String skill,
       JsonNode inputs,
       String sessionId,
+      Principal owner,
       ToolCaller caller,
       RunClient client,
       String runKey)
@@ -146,9 +148,16 @@ public final class WorkflowEngine implements AutoCloseable {
       throw new IllegalStateException("the workflow engine is closed");
     }
     if (runKey == null) {
-      return new Started(queue(spec, skill, inputs, sessionId, caller, client), "pending", false);
+      return new Started(
+          queue(spec, skill, inputs, sessionId, owner, caller, client), "pending", false);
     }
-    String key = "run/" + spec.name() + "/" + RunScope.of(inputs).renderText(runKey);
+    // Each caller's keys are its own: another caller's key names none of its runs.
+    String key =
+        "run/"
+            + (owner.name() == null ? "" : owner.name() + "/")
+            + spec.name()
+            + "/"
+            + RunScope.of(inputs).renderText(runKey);
     synchronized (runKeys) {
       Optional<String> prior = store.completedStep(key).map(doc -> doc.path("run_id").asText());
       Optional<String> priorStatus =
@@ -156,7 +165,7 @@ public final class WorkflowEngine implements AutoCloseable {
       if (priorStatus.isPresent() && REUSABLE.contains(priorStatus.get())) {
         return new Started(prior.get(), priorStatus.get(), true);
       }
-      String id = queue(spec, skill, inputs, sessionId, caller, client);
+      String id = queue(spec, skill, inputs, sessionId, owner, caller, client);
       store.recordStep(key, NODES.objectNode().put("run_id", id));
       return new Started(id, "pending", false);
     }
@@ -167,11 +176,18 @@ public final class WorkflowEngine implements AutoCloseable {
       String skill,
       JsonNode inputs,
       String sessionId,
+      Principal owner,
       ToolCaller caller,
       RunClient client) {
     RunRecord record =
         new RunRecord(
-            UUID.randomUUID().toString(), spec, skill, sessionId, inputs, clock.instant());
+            UUID.randomUUID().toString(),
+            spec,
+            skill,
+            sessionId,
+            owner.name(),
+            inputs,
+            clock.instant());
     Run run = new Run(record, spec, skill, RunScope.of(inputs), caller, client);
     live.put(record.id(), run);
     run.changed();
@@ -190,17 +206,28 @@ public final class WorkflowEngine implements AutoCloseable {
   }
 
   /**
-   * The most recently created runs in their {@code workflows_get_status} shape, newest first, at
-   * most {@code limit}.
+   * The most recently created runs {@code viewer} may see ({@link Principal#sees(String)}) in their
+   * {@code workflows_get_status} shape, newest first, at most {@code limit}.
    */
-  public List<JsonNode> recent(int limit) {
+  public List<JsonNode> recent(int limit, Principal viewer) {
     Map<String, JsonNode> byId = new LinkedHashMap<>();
     for (JsonNode doc : store.runs()) {
+      if (!viewer.sees(doc.path(RunRecord.OWNER).textValue())) {
+        continue;
+      }
       ObjectNode o = doc.deepCopy();
       o.remove("session_id");
+      o.remove(RunRecord.OWNER);
       byId.put(o.path("run_id").asText(), o);
     }
-    live.forEach((id, run) -> byId.put(id, run.record.toWire()));
+    live.forEach(
+        (id, run) -> {
+          if (viewer.sees(run.record.owner())) {
+            byId.put(id, run.record.toWire());
+          } else {
+            byId.remove(id);
+          }
+        });
     return byId.values().stream()
         .sorted(Comparator.comparing((JsonNode d) -> d.path("created_at").asText()).reversed())
         .limit(Math.max(0, limit))
@@ -219,8 +246,24 @@ public final class WorkflowEngine implements AutoCloseable {
             doc -> {
               ObjectNode o = doc.deepCopy();
               o.remove("session_id");
+              o.remove(RunRecord.OWNER);
               return o;
             });
+  }
+
+  /**
+   * Whether run {@code runId} exists and {@code caller} owns it ({@link Principal#owns(String)}):
+   * every request naming a run asks this first, and another caller's run answers as an unknown one.
+   */
+  public boolean ownedBy(String runId, Principal caller) {
+    Run run = live.get(runId);
+    if (run != null) {
+      return caller.owns(run.record.owner());
+    }
+    return store
+        .run(runId)
+        .map(doc -> caller.owns(doc.path(RunRecord.OWNER).textValue()))
+        .orElse(false);
   }
 
   /** Cancels a live run: the step in flight is cancelled, later steps do not run. */
@@ -559,7 +602,8 @@ public final class WorkflowEngine implements AutoCloseable {
       if (skill != null && !name.contains("__")) {
         name = skill + "__" + name;
       }
-      ToolResult result = caller.call(name, args, new StepContext(attempt, client));
+      ToolResult result =
+          caller.call(name, args, new StepContext(attempt, client, Principal.of(record.owner())));
       if (attempt.isCancelled()) {
         return NODES.nullNode();
       }
@@ -793,10 +837,18 @@ public final class WorkflowEngine implements AutoCloseable {
   private static final class StepContext implements ToolContext {
     private final CancelToken attempt;
     private final RunClient client;
+    private final Principal owner;
 
-    StepContext(CancelToken attempt, RunClient client) {
+    StepContext(CancelToken attempt, RunClient client, Principal owner) {
       this.attempt = attempt;
       this.client = client;
+      this.owner = owner;
+    }
+
+    /** A step acts for the caller that started its run. */
+    @Override
+    public Principal principal() {
+      return owner;
     }
 
     @Override

@@ -20,6 +20,10 @@ final class ArchitectureRules {
   static final String REGISTRY = "dev.skillport.registry..";
   static final String CLI = "dev.skillport.cli..";
   static final String MCP = "dev.skillport.mcp..";
+
+  /** The one rule of who owns what, which the protocol layer applies to its sessions. */
+  static final String OWNER = "dev.skillport.api.owner..";
+
   static final String SDK = "dev.skillport.sdk..";
   static final String BUNDLED = "dev.skillport.bundled..";
   static final String RUNTIME = "dev.skillport.runtime..";
@@ -51,8 +55,15 @@ final class ArchitectureRules {
           .should()
           .onlyDependOnClassesThat(
               resideInAnyPackage(
-                  MCP, "java..", "com.fasterxml.jackson..", "org.slf4j..", "org.eclipse.jetty.."))
-          .because("the protocol layer knows JSON-RPC, MCP and transports, nothing of skills");
+                  MCP,
+                  OWNER,
+                  "java..",
+                  "com.fasterxml.jackson..",
+                  "org.slf4j..",
+                  "org.eclipse.jetty.."))
+          .because(
+              "the protocol layer knows JSON-RPC, MCP and transports, nothing of skills; of the"
+                  + " platform API only who owns a session (decision 0041)");
 
   // No registry classes may exist yet: the rule then holds vacuously instead of failing as empty.
   static final ArchRule REGISTRY_DOES_NOT_KNOW_LOADER =

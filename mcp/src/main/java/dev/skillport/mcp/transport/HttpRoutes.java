@@ -1,5 +1,6 @@
 package dev.skillport.mcp.transport;
 
+import dev.skillport.api.owner.Principal;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -33,5 +34,14 @@ public interface HttpRoutes {
 
     /** Whether {@code token} is an accepted token (compared in constant time). */
     boolean accepts(String token);
+
+    /**
+     * Who a request that presents a token acts for; the local caller when it presents none or the
+     * server takes no tokens.
+     */
+    Principal caller(Request request);
+
+    /** Who {@code token} names, if it is an accepted token (a login form's, for example). */
+    java.util.Optional<Principal> identify(String token);
   }
 }

@@ -1,6 +1,8 @@
 package dev.skillport.mcp.transport;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.api.owner.Principal;
+import dev.skillport.mcp.Caller;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.McpSession;
 import dev.skillport.mcp.OutboundChannel;
@@ -40,11 +42,11 @@ final class HttpSession implements OutboundChannel, RequestStreams, ExchangeHost
   private final ConcurrentHashMap<String, PostExchange> byRequest = new ConcurrentHashMap<>();
   private final ReplayBuffer replay;
 
-  HttpSession(McpServer server, int maxBuffered, int maxReplayed) {
+  HttpSession(McpServer server, int maxBuffered, int maxReplayed, Caller owner) {
     this.server = server;
     this.maxBuffered = maxBuffered;
     this.replay = new ReplayBuffer(maxReplayed);
-    this.mcp = server.openSession(this);
+    this.mcp = server.openSession(this, owner);
     mcp.attributes().put(RequestStreams.ATTRIBUTE, this);
   }
 
@@ -54,6 +56,11 @@ final class HttpSession implements OutboundChannel, RequestStreams, ExchangeHost
 
   String id() {
     return mcp.id();
+  }
+
+  /** Whether {@code caller} may use this session: only the caller that opened it may. */
+  boolean ownedBy(Principal caller) {
+    return caller.owns(mcp.owner().identity().name());
   }
 
   /** A new stream key; event ids are recorded against it for replay. */

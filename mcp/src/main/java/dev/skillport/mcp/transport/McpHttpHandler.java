@@ -91,6 +91,16 @@ final class McpHttpHandler extends Handler.Abstract {
     return sessions.get(id);
   }
 
+  /**
+   * The session {@code request} names, if it exists and the request's caller opened it. Every
+   * request on a session (POST, GET stream, Last-Event-ID replay, DELETE) finds it here, so another
+   * caller's session id answers exactly as an unknown one.
+   */
+  private HttpSession ownedSession(Request request, String sessionId) {
+    HttpSession session = sessions.get(sessionId);
+    return session != null && session.ownedBy(guard.caller(request)) ? session : null;
+  }
+
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     String path = Request.getPathInContext(request);
@@ -197,13 +207,18 @@ final class McpHttpHandler extends Handler.Abstract {
     String sessionId = request.getHeaders().get(SESSION_HEADER);
     if (sessionId == null) {
       if (message instanceof JsonRpcMessage.Request r && r.isInitialize()) {
-        initialize(response, callback, r, SessionFairness.client(request));
+        initialize(
+            response,
+            callback,
+            r,
+            SessionFairness.client(request),
+            new Caller(guard.caller(request), null));
       } else {
         error(response, callback, 400, "Bad request: Mcp-Session-Id header is required", id);
       }
       return;
     }
-    HttpSession session = sessions.get(sessionId);
+    HttpSession session = ownedSession(request, sessionId);
     if (session == null) {
       error(response, callback, 404, "Session not found", id);
       return;
@@ -312,7 +327,7 @@ final class McpHttpHandler extends Handler.Abstract {
       writeJson(response, callback, ErrorMapper.httpStatus(error, true), error);
       return;
     }
-    Caller caller = new Caller(guard.principal(request), snapshot(request)::get);
+    Caller caller = new Caller(guard.caller(request), snapshot(request)::get);
     PostExchange exchange =
         new PostExchange(
             stateless,
@@ -371,14 +386,19 @@ final class McpHttpHandler extends Handler.Abstract {
   }
 
   private void initialize(
-      Response response, Callback callback, JsonRpcMessage.Request request, String client) {
+      Response response,
+      Callback callback,
+      JsonRpcMessage.Request request,
+      String client,
+      Caller owner) {
     if (sessions.size() >= settings.maxSessions() && !sessionTable.evictOne()) {
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "10");
       error(response, callback, 503, "Too many open sessions");
       return;
     }
     HttpSession session =
-        new HttpSession(server, settings.maxBufferedNotifications(), settings.maxReplayedEvents());
+        new HttpSession(
+            server, settings.maxBufferedNotifications(), settings.maxReplayedEvents(), owner);
     // initialize is answered synchronously by the core, so the outcome is known here.
     JsonNode reply = server.dispatch(session.mcp(), request, session).join();
     // Through the server's writer, like every other answer: its outbound filter applies.
@@ -497,7 +517,7 @@ final class McpHttpHandler extends Handler.Abstract {
       error(response, callback, 400, "Bad request: Mcp-Session-Id header is required");
       return null;
     }
-    HttpSession session = sessions.get(sessionId);
+    HttpSession session = ownedSession(request, sessionId);
     if (session == null) {
       error(response, callback, 404, "Session not found");
       return null;

@@ -1,5 +1,6 @@
 package dev.skillport.mcp.transport;
 
+import dev.skillport.api.owner.Principal;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -29,16 +30,27 @@ final class RequestGuard implements HttpRoutes.Credentials {
 
   private final boolean loopbackOnly;
   private final List<byte[]> tokenDigests;
+  // The digests from this index on are the admin tokens'.
+  private final int firstAdmin;
   private final Set<String> allowedOrigins;
 
   /**
    * @param loopbackOnly whether the server listens on a loopback address only
    * @param tokens the accepted auth tokens, none for no authentication
+   * @param adminTokens accepted tokens whose callers are operators
    * @param allowedOrigins extra origins (scheme://host[:port], lower case) browsers may call from
    */
-  RequestGuard(boolean loopbackOnly, List<String> tokens, Set<String> allowedOrigins) {
+  RequestGuard(
+      boolean loopbackOnly,
+      List<String> tokens,
+      List<String> adminTokens,
+      Set<String> allowedOrigins) {
     this.loopbackOnly = loopbackOnly;
-    this.tokenDigests = tokens.stream().map(RequestGuard::digest).toList();
+    this.tokenDigests =
+        java.util.stream.Stream.concat(tokens.stream(), adminTokens.stream())
+            .map(RequestGuard::digest)
+            .toList();
+    this.firstAdmin = tokens.size();
     this.allowedOrigins = Set.copyOf(allowedOrigins);
   }
 
@@ -91,15 +103,11 @@ final class RequestGuard implements HttpRoutes.Credentials {
   }
 
   /**
-   * The caller a request authenticated as: a short, stable name derived from its token (the same on
-   * every server configured with that token, and revealing nothing usable about it); null when the
-   * server takes no tokens.
+   * The name of the caller accepted token {@code index} stands for: a short, stable name derived
+   * from the token (the same on every server configured with that token, and revealing nothing
+   * usable about it).
    */
-  String principal(Request request) {
-    int index = matchedToken(request);
-    if (index < 0) {
-      return null;
-    }
+  private String name(int index) {
     byte[] digest = tokenDigests.get(index);
     StringBuilder name = new StringBuilder("token:");
     for (int i = 0; i < 6; i++) {
@@ -107,6 +115,25 @@ final class RequestGuard implements HttpRoutes.Credentials {
           .append(Character.forDigit(digest[i] & 0xF, 16));
     }
     return name.toString();
+  }
+
+  /**
+   * Who the request acts for: its token's principal, an operator when the token is an admin token;
+   * the local caller when the server takes no tokens.
+   */
+  @Override
+  public Principal caller(Request request) {
+    return identity(matchedToken(request));
+  }
+
+  @Override
+  public java.util.Optional<Principal> identify(String token) {
+    int index = token == null ? -1 : indexOf(token);
+    return index < 0 ? java.util.Optional.empty() : java.util.Optional.of(identity(index));
+  }
+
+  private Principal identity(int index) {
+    return index < 0 ? Principal.LOCAL : new Principal(name(index), index >= firstAdmin);
   }
 
   /** Which accepted token the request presents, or -1. */
@@ -121,6 +148,11 @@ final class RequestGuard implements HttpRoutes.Credentials {
     if (presented == null) {
       return -1;
     }
+    return indexOf(presented);
+  }
+
+  /** Which accepted token {@code presented} is, or -1. */
+  private int indexOf(String presented) {
     // Comparing digests keeps the comparison constant-time in the token's length too; every token
     // is compared, so the time does not tell which one matched.
     byte[] digest = digest(presented);

@@ -70,6 +70,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
   private final Settings settings;
   private final Supplier<Readiness> readiness;
   private final HttpRoutes routes;
+  private final List<String> adminTokens;
   private final AtomicBoolean readyFlag = new AtomicBoolean();
   private Server jetty;
   private ServerConnector connector;
@@ -109,6 +110,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
     this.readiness =
         builder.readiness != null ? builder.readiness : () -> Readiness.of(readyFlag.get());
     this.routes = builder.routes;
+    this.adminTokens = List.copyOf(builder.adminTokens);
   }
 
   /** Starts describing a transport for {@code server}; defaults: 127.0.0.1:8765, path /mcp. */
@@ -127,7 +129,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
       throw new IllegalStateException("already started");
     }
     boolean loopback = isLoopback(settings.host());
-    if (!loopback && settings.authTokens().isEmpty()) {
+    if (!loopback && settings.authTokens().isEmpty() && adminTokens.isEmpty()) {
       throw new IllegalStateException(
           "Listening on " + settings.host() + " (not loopback) requires an auth token");
     }
@@ -152,7 +154,8 @@ public final class StreamableHttpTransport implements AutoCloseable {
         new McpHttpHandler(
             mcp,
             settings,
-            new RequestGuard(loopback, settings.authTokens(), settings.allowedOrigins()),
+            new RequestGuard(
+                loopback, settings.authTokens(), adminTokens, settings.allowedOrigins()),
             readiness,
             routes);
     jetty.setHandler(connections.tracking(handler));
@@ -297,6 +300,7 @@ public final class StreamableHttpTransport implements AutoCloseable {
     private int port = 8765;
     private String path = "/mcp";
     private final List<String> authTokens = new ArrayList<>();
+    private final List<String> adminTokens = new ArrayList<>();
     private final Set<String> allowedOrigins = new HashSet<>();
     private int maxBodyBytes = 4 * 1024 * 1024;
     private Duration sessionIdleTimeout = Duration.ofHours(1);
@@ -366,6 +370,21 @@ public final class StreamableHttpTransport implements AutoCloseable {
           throw new IllegalArgumentException("token must not be blank");
         }
         authTokens.add(token);
+      }
+      return this;
+    }
+
+    /**
+     * Also accepts each of {@code tokens}, naming an operator: a caller that owns its own work like
+     * any other, and sees every caller's calls in the diagnostics views.
+     */
+    public Builder adminTokens(List<String> tokens) {
+      adminTokens.clear();
+      for (String token : tokens) {
+        if (token == null || token.isBlank()) {
+          throw new IllegalArgumentException("token must not be blank");
+        }
+        adminTokens.add(token);
       }
       return this;
     }

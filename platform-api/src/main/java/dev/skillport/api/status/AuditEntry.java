@@ -1,5 +1,6 @@
 package dev.skillport.api.status;
 
+import dev.skillport.api.owner.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -16,6 +17,9 @@ import java.util.Objects;
  * @param duration how long the call took
  * @param outcome {@code ok}, {@code queued}, or an error code such as {@code INVALID_ARGUMENTS}
  * @param argumentNames the names of the arguments passed
+ * @param caller the principal that made the call ({@link Principal#name()}), or {@code null} for
+ *     the local caller of a server that takes no tokens; a caller sees its own entries only ({@link
+ *     Principal#sees(String)})
  */
 public record AuditEntry(
     Instant time,
@@ -23,13 +27,25 @@ public record AuditEntry(
     String tool,
     Duration duration,
     String outcome,
-    List<String> argumentNames) {
+    List<String> argumentNames,
+    String caller) {
   public AuditEntry {
     Objects.requireNonNull(time, "time");
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(duration, "duration");
     Objects.requireNonNull(outcome, "outcome");
     argumentNames = List.copyOf(argumentNames);
+  }
+
+  /** An entry of the local caller. */
+  public AuditEntry(
+      Instant time,
+      String session,
+      String tool,
+      Duration duration,
+      String outcome,
+      List<String> argumentNames) {
+    this(time, session, tool, duration, outcome, argumentNames, null);
   }
 
   /** Whether the call failed: any outcome but {@code ok} and {@code queued}. */

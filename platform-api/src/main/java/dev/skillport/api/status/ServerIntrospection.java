@@ -1,6 +1,7 @@
 package dev.skillport.api.status;
 
 import dev.skillport.api.diagnostic.Diagnostic;
+import dev.skillport.api.owner.Principal;
 import java.util.List;
 
 /**
@@ -25,10 +26,14 @@ public interface ServerIntrospection {
    * The most recent tool calls the server kept, newest first: the same entries as its audit log,
    * argument names only. The server keeps a bounded number; older calls are dropped. Sessions
    * appear as stable labels, never as their ids: a session id lets whoever holds it act as that
-   * session.
+   * session. {@code viewer} sees its own calls only, an operator every caller's ({@link
+   * Principal#sees(String)}).
    */
-  List<AuditEntry> recentCalls();
+  List<AuditEntry> recentCalls(Principal viewer);
 
-  /** Call counts and durations per tool name since the server started, by tool name. */
-  List<ToolMetrics> toolMetrics();
+  /**
+   * Call counts and durations per tool name since the server started, by tool name: of {@code
+   * viewer}'s own calls, or of every caller's for an operator.
+   */
+  List<ToolMetrics> toolMetrics(Principal viewer);
 }

@@ -1,6 +1,7 @@
 package dev.skillport.api.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.api.owner.Principal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -129,6 +130,15 @@ public interface ToolContext {
    * there. Elsewhere a no-op.
    */
   default void closeStream() {}
+
+  /**
+   * The caller the call acts for: what it starts is recorded as that caller's, and what it reads of
+   * jobs, runs and the audit trail is limited to that caller's ({@link Principal#owns(String)}).
+   * The local caller where the platform knows no other.
+   */
+  default Principal principal() {
+    return Principal.LOCAL;
+  }
 
   private JsonNode requestWith(String capability, String method, JsonNode params)
       throws ClientRequestException, InterruptedException {

@@ -37,6 +37,7 @@ import dev.skillport.runtime.CurrentBindings;
 import dev.skillport.runtime.HostExecutors;
 import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.jobs.JobScheduler;
+import dev.skillport.runtime.jobs.OwnedJobs;
 import dev.skillport.runtime.secrets.Redactor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -269,9 +270,9 @@ public final class CoreTools {
     impls.put("deactivate_tool_group", (k, s, a, c) -> setGroup(k, s, a, false));
     impls.put("search_tools", (k, s, a, c) -> searchTools(k, s, a));
     impls.put("list_roots", (k, s, a, c) -> listRoots(c));
-    impls.put("jobs_get_status", (k, s, a, c) -> jobStatus(a));
-    impls.put("jobs_cancel", (k, s, a, c) -> cancelJob(a));
-    impls.put("jobs_cleanup", (k, s, a, c) -> cleanupJobs(a));
+    impls.put("jobs_get_status", (k, s, a, c) -> jobStatus(owned(c), a));
+    impls.put("jobs_cancel", (k, s, a, c) -> cancelJob(owned(c), a));
+    impls.put("jobs_cleanup", (k, s, a, c) -> cleanupJobs(owned(c), a));
     for (CoreTool tool : DEFINITIONS) {
       if (!impls.containsKey(tool.name())) {
         throw new IllegalStateException("core tool '" + tool.name() + "' has no implementation");
@@ -1075,7 +1076,12 @@ public final class CoreTools {
 
   // ---- jobs -------------------------------------------------------------------------------
 
-  private ToolResult jobStatus(JsonNode a) {
+  /** The jobs the calling principal owns: the only ones the {@code jobs_*} tools reach. */
+  private OwnedJobs owned(ToolContext ctx) {
+    return new OwnedJobs(jobs, ctx.principal());
+  }
+
+  private static ToolResult jobStatus(OwnedJobs jobs, JsonNode a) {
     String id = a.path("job_id").asText("");
     boolean withResult = a.path("include_result").asBoolean(true);
     return jobs.status(id)
@@ -1083,7 +1089,7 @@ public final class CoreTools {
         .orElseGet(() -> noSuchJob(id));
   }
 
-  private ToolResult cancelJob(JsonNode a) {
+  private static ToolResult cancelJob(OwnedJobs jobs, JsonNode a) {
     String id = a.path("job_id").asText("");
     if (jobs.status(id).isEmpty()) {
       return noSuchJob(id);
@@ -1092,7 +1098,7 @@ public final class CoreTools {
     return ToolResult.structured(NODES.objectNode().put("job_id", id).put("cancelled", cancelled));
   }
 
-  private ToolResult cleanupJobs(JsonNode a) {
+  private static ToolResult cleanupJobs(OwnedJobs jobs, JsonNode a) {
     double hours = a.path("older_than_hours").asDouble(24);
     if (!(hours >= 0)) {
       return invalid("older_than_hours must not be negative", null);

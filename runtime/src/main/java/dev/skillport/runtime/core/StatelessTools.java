@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.owner.Principal;
 import dev.skillport.api.skill.GroupSpec;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
@@ -160,7 +161,7 @@ public final class StatelessTools {
     }
     ObjectNode p = payload.get();
     String owner = p.path("principal").isTextual() ? p.get("principal").asText() : null;
-    if (owner != null && !owner.equals(principal)) {
+    if (!Principal.of(principal).owns(owner)) {
       return false;
     }
     return skill.equals(p.path("skill").asText(null)) && group.equals(p.path("group").asText(null));

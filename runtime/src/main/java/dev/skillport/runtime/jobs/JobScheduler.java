@@ -3,6 +3,7 @@ package dev.skillport.runtime.jobs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.owner.Principal;
 import dev.skillport.api.tool.ClientRequest;
 import dev.skillport.api.tool.ClientRequestException;
 import dev.skillport.api.tool.ToolContext;
@@ -295,10 +296,16 @@ public final class JobScheduler implements AutoCloseable {
 
   /** Removes finished jobs that completed more than {@code age} ago; returns how many. */
   public int cleanup(Duration age) {
+    return cleanup(age, r -> true);
+  }
+
+  /** Removes those of the finished jobs older than {@code age} that {@code which} accepts. */
+  public int cleanup(Duration age, java.util.function.Predicate<JobRecord> which) {
     Instant cutoff = clock.instant().minus(age);
     int removed = 0;
     for (JobRecord r : store.all()) {
-      if (r.status().terminal()
+      if (which.test(r)
+          && r.status().terminal()
           && r.completedAt() != null
           && !r.completedAt().isAfter(cutoff)
           && store.delete(r.id())) {
@@ -466,6 +473,12 @@ public final class JobScheduler implements AutoCloseable {
     @Override
     public boolean clientSupports(String name) {
       return client != null && client.supports(name);
+    }
+
+    /** A job acts for the caller that started it. */
+    @Override
+    public Principal principal() {
+      return Principal.of(record.owner());
     }
 
     @Override

@@ -166,7 +166,6 @@ public final class SkillportService {
             listings,
             bindings,
             toolCalls,
-            jobs,
             new PlatformCalls(coreTools, statelessTools, sessionTools),
             statelessTools::activates,
             hosts::refusal);

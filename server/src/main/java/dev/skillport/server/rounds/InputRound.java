@@ -3,6 +3,7 @@ package dev.skillport.server.rounds;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.owner.Principal;
 import dev.skillport.mcp.ErrorKind;
 import dev.skillport.mcp.McpException;
 import dev.skillport.runtime.StateSigner;
@@ -73,21 +74,20 @@ public final class InputRound {
     if (!state.isTextual()) {
       throw new McpException(ErrorKind.INVALID_PARAMS, "requestState must be a string");
     }
-    Optional<ObjectNode> payload = signer.verify(PURPOSE, state.asText());
-    if (payload.isEmpty()) {
+    ObjectNode p = signer.verify(PURPOSE, state.asText()).orElse(null);
+    String owner =
+        p != null && p.path("principal").isTextual() ? p.get("principal").asText() : null;
+    if (p == null || !Principal.of(principal).owns(owner)) {
+      // Another caller's round reads exactly as a state that never was.
       throw new McpException(
           ErrorKind.INVALID_PARAMS,
           "requestState failed verification (altered, forged or expired): call the tool again"
               + " without it");
     }
-    ObjectNode p = payload.get();
-    String owner = p.path("principal").isTextual() ? p.get("principal").asText() : null;
-    if (!tool.equals(p.path("tool").asText(null))
-        || !digest.equals(p.path("args").asText(null))
-        || !java.util.Objects.equals(owner, principal)) {
+    if (!tool.equals(p.path("tool").asText(null)) || !digest.equals(p.path("args").asText(null))) {
       throw new McpException(
           ErrorKind.INVALID_PARAMS,
-          "requestState belongs to another call (tool, arguments or caller differ)");
+          "requestState belongs to another call (tool or arguments differ)");
     }
     p.path("answers").properties().forEach(e -> answers.put(e.getKey(), e.getValue()));
     if (responses != null && responses.isObject()) {

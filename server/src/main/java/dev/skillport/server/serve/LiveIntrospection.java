@@ -2,6 +2,7 @@ package dev.skillport.server.serve;
 
 import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.host.HostAdapter;
+import dev.skillport.api.owner.Principal;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.SkillState;
 import dev.skillport.api.status.AdapterStatus;
@@ -105,8 +106,10 @@ final class LiveIntrospection implements ServerIntrospection {
   }
 
   @Override
-  public List<AuditEntry> recentCalls() {
-    return service.calls().recent().stream().map(LiveIntrospection::withSessionLabel).toList();
+  public List<AuditEntry> recentCalls(Principal viewer) {
+    return service.calls().recent(viewer).stream()
+        .map(LiveIntrospection::withSessionLabel)
+        .toList();
   }
 
   /**
@@ -123,7 +126,8 @@ final class LiveIntrospection implements ServerIntrospection {
         e.tool(),
         e.duration(),
         e.outcome(),
-        e.argumentNames());
+        e.argumentNames(),
+        e.caller());
   }
 
   /** {@code s-} and the first 12 hex digits of the id's SHA-256: stable, not reversible. */
@@ -139,7 +143,7 @@ final class LiveIntrospection implements ServerIntrospection {
   }
 
   @Override
-  public List<ToolMetrics> toolMetrics() {
-    return service.calls().metrics();
+  public List<ToolMetrics> toolMetrics(Principal viewer) {
+    return service.calls().metrics(viewer);
   }
 }

@@ -3,6 +3,7 @@ package dev.skillport.server.serve;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.owner.Principal;
 import dev.skillport.api.tool.ClientRequest;
 import dev.skillport.api.tool.ClientRequestException;
 import dev.skillport.api.tool.ToolContext;
@@ -207,6 +208,7 @@ public final class SkillportMcp {
           .calls()
           .record(
               ctx.session().map(McpSession::id).orElse(null),
+              ctx.caller().principal().orElse(null),
               CatalogApp.TOOL,
               args == null ? List.of() : List.copyOf(iterable(args.fieldNames())),
               Duration.ofNanos(System.nanoTime() - start),
@@ -317,6 +319,11 @@ public final class SkillportMcp {
     @Override
     public boolean isCancelled() {
       return ctx.cancelled();
+    }
+
+    @Override
+    public Principal principal() {
+      return ctx.caller().identity();
     }
 
     @Override

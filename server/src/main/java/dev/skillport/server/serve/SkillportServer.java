@@ -304,8 +304,13 @@ public final class SkillportServer implements AutoCloseable {
             "skillport",
             service::catalog,
             introspection,
-            limit -> service.jobs().recent(limit),
+            (viewer, limit) ->
+                service.jobs().recent(Integer.MAX_VALUE).stream()
+                    .filter(job -> viewer.sees(job.owner()))
+                    .limit(limit)
+                    .toList(),
             workflows::recentRuns,
+            workflows::seesRun,
             () -> ready(first, plugins),
             // Skill-provided text, diagnostics and job errors pass the server's one redactor.
             new RedactorMasking(Redactor.shared()));

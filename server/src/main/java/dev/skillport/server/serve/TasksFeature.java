@@ -9,6 +9,7 @@ import dev.skillport.mcp.McpException;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.RequestContext;
 import dev.skillport.runtime.jobs.JobRecord;
+import dev.skillport.runtime.jobs.OwnedJobs;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.app.TaskView;
 import java.util.Objects;
@@ -17,9 +18,9 @@ import java.util.Objects;
  * The {@code io.modelcontextprotocol/tasks} extension of the stateless era, on the job store: a
  * call that becomes a job answers with its task, {@code tasks/get} reads it (its result, error or
  * the questions it waits on), {@code tasks/update} delivers answers, {@code tasks/cancel} cancels
- * it (a script's process tree is killed). Task ids are the job ids: random UUIDs. Where the server
- * authenticates callers, a task is visible to the caller that created it only; any other id reads
- * as unknown, so a task's existence does not leak.
+ * it (a script's process tree is killed). Task ids are the job ids: random UUIDs. A task is visible
+ * to the caller that created it only ({@link OwnedJobs}); any other id reads as unknown, so a
+ * task's existence does not leak.
  */
 final class TasksFeature implements McpFeature {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -59,14 +60,19 @@ final class TasksFeature implements McpFeature {
     if (responses == null || !responses.isObject()) {
       throw new McpException(ErrorKind.INVALID_PARAMS, "inputResponses (an object) is required");
     }
-    service.jobs().answer(job.id(), responses);
+    owned(ctx).answer(job.id(), responses);
     return NODES.objectNode();
   }
 
   private JsonNode cancel(RequestContext ctx, JsonNode params) throws McpException {
     JobRecord job = task(ctx, params);
-    service.jobs().cancel(job.id());
+    owned(ctx).cancel(job.id());
     return NODES.objectNode();
+  }
+
+  /** The tasks the caller owns: the only ones its requests reach. */
+  private OwnedJobs owned(RequestContext ctx) {
+    return new OwnedJobs(service.jobs(), ctx.caller().identity());
   }
 
   /** The caller's task named by {@code params.taskId}. */
@@ -83,11 +89,8 @@ final class TasksFeature implements McpFeature {
     if (id == null || !id.isTextual() || id.asText().isBlank()) {
       throw new McpException(ErrorKind.INVALID_PARAMS, "taskId (a string) is required");
     }
-    String caller = ctx.caller().principal().orElse(null);
-    return service
-        .jobs()
+    return owned(ctx)
         .status(id.asText())
-        .filter(job -> job.owner() == null || job.owner().equals(caller))
         .orElseThrow(
             () -> new McpException(ErrorKind.INVALID_PARAMS, "Unknown task: " + id.asText()));
   }

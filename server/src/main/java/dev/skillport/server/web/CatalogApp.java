@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.owner.Principal;
 import dev.skillport.api.resource.ResourceContents;
 import dev.skillport.api.resource.ResourceDescriptor;
 import dev.skillport.api.resource.ResourceProvider;
@@ -109,7 +110,9 @@ public final class CatalogApp implements ResourceProvider {
     model.put("skills", skills);
     model.put("anchors", anchors);
     model.put("omitted", omitted);
-    model.put("jobs", views.jobs());
+    // A resource read carries no caller: the view shows the local caller's work, which is all
+    // work where callers do not authenticate and none of any token's where they do.
+    model.put("jobs", views.jobs(Principal.LOCAL));
     return a.templates().render("app", model);
   }
 

@@ -2,6 +2,7 @@ package dev.skillport.server.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.diagnostic.Diagnostic;
+import dev.skillport.api.owner.Principal;
 import dev.skillport.api.skill.PromptArgument;
 import dev.skillport.api.skill.PromptSpec;
 import dev.skillport.api.skill.ResourceSpec;
@@ -492,9 +493,10 @@ final class CatalogViews {
     return out;
   }
 
-  CallsPage calls() {
+  /** The calls {@code viewer} may see: its own, or every caller's for an operator. */
+  CallsPage calls(Principal viewer) {
     List<CallView> calls = new ArrayList<>();
-    for (AuditEntry e : sources.introspection().recentCalls()) {
+    for (AuditEntry e : sources.introspection().recentCalls(viewer)) {
       if (calls.size() >= CALLS_SHOWN) {
         break;
       }
@@ -509,7 +511,7 @@ final class CatalogViews {
               String.join(", ", e.argumentNames())));
     }
     List<MetricView> metrics = new ArrayList<>();
-    for (ToolMetrics t : sources.introspection().toolMetrics()) {
+    for (ToolMetrics t : sources.introspection().toolMetrics(viewer)) {
       metrics.add(
           new MetricView(
               t.tool(), t.calls(), t.errors(), millis(t.p50()), millis(t.p95()), millis(t.max())));
@@ -517,13 +519,14 @@ final class CatalogViews {
     return new CallsPage(calls, metrics);
   }
 
-  JobsPage jobs() {
+  /** The jobs and runs {@code viewer} may see: its own, or every caller's for an operator. */
+  JobsPage jobs(Principal viewer) {
     List<JobView> jobs = new ArrayList<>();
-    for (JobRecord j : sources.recentJobs().apply(JOBS_SHOWN)) {
+    for (JobRecord j : sources.recentJobs().apply(viewer, JOBS_SHOWN)) {
       jobs.add(job(j));
     }
     List<RunView> runs = new ArrayList<>();
-    for (JsonNode r : sources.recentRuns().apply(RUNS_SHOWN)) {
+    for (JsonNode r : sources.recentRuns().apply(viewer, RUNS_SHOWN)) {
       runs.add(run(r));
     }
     return new JobsPage(jobs, runs);

@@ -1,5 +1,6 @@
 package dev.skillport.server.web;
 
+import dev.skillport.api.owner.Principal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -20,14 +21,21 @@ final class EventStream {
   private final Response response;
   private final Callback done;
   private final Runnable onEnd;
+  private final Principal viewer;
   private final Deque<String> queue = new ArrayDeque<>();
   private boolean writing;
   private boolean ended;
 
-  EventStream(Response response, Callback done, Runnable onEnd) {
+  EventStream(Response response, Callback done, Runnable onEnd, Principal viewer) {
     this.response = response;
     this.done = done;
     this.onEnd = onEnd;
+    this.viewer = viewer;
+  }
+
+  /** Who watches: the stream carries that caller's jobs and runs only, or all to an operator. */
+  Principal viewer() {
+    return viewer;
   }
 
   /** Sends the response headers and a first comment, so the browser sees the stream open. */

@@ -3,6 +3,7 @@ package dev.skillport.server.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.owner.Principal;
 import dev.skillport.runtime.jobs.JobRecord;
 import java.util.List;
 import java.util.Set;
@@ -10,6 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 
 /**
  * Job and workflow-run changes for the browsers watching {@code /jobs}: each change goes to every
@@ -21,6 +24,7 @@ final class LiveEvents implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final CatalogViews views;
+  private final BiPredicate<Principal, String> seesRun;
   private final Set<EventStream> streams = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService keepAlive =
       Executors.newSingleThreadScheduledExecutor(
@@ -30,8 +34,9 @@ final class LiveEvents implements AutoCloseable {
             return t;
           });
 
-  LiveEvents(CatalogViews views) {
+  LiveEvents(CatalogViews views, BiPredicate<Principal, String> seesRun) {
     this.views = views;
+    this.seesRun = seesRun;
     keepAlive.scheduleWithFixedDelay(
         () -> streams.forEach(EventStream::keepAlive), 15, 15, TimeUnit.SECONDS);
   }
@@ -54,21 +59,25 @@ final class LiveEvents implements AutoCloseable {
   }
 
   void job(JobRecord job) {
-    publish("job", JSON.valueToTree(views.job(job)));
+    publish("job", JSON.valueToTree(views.job(job)), viewer -> viewer.sees(job.owner()));
   }
 
   void run(JsonNode update) {
     ObjectNode row = JSON.valueToTree(views.run(update));
-    publish("run", row);
+    String id = update.path("run_id").asText();
+    publish("run", row, viewer -> seesRun.test(viewer, id));
   }
 
-  private void publish(String name, JsonNode row) {
+  /** Sends {@code row} to the streams whose viewer {@code sees} accepts. */
+  private void publish(String name, JsonNode row, Predicate<Principal> sees) {
     if (streams.isEmpty()) {
       return;
     }
     String data = row.toString();
     for (EventStream s : streams) {
-      s.event(name, data);
+      if (sees.test(s.viewer())) {
+        s.event(name, data);
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.skillport.server.web;
 
+import dev.skillport.api.owner.Principal;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,6 +22,8 @@ final class PageSessions {
   static final int MAX_FAILURES_PER_MINUTE = 20;
 
   private final Map<String, Instant> sessions = new ConcurrentHashMap<>();
+  // Who signed in with each cookie: the page shows that caller's own calls.
+  private final Map<String, Principal> signedIn = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
   private final Clock clock;
   private Instant windowStart = Instant.EPOCH;
@@ -30,20 +33,26 @@ final class PageSessions {
     this.clock = clock;
   }
 
-  /** A new session's cookie value. */
-  String open() {
+  /** A new session's cookie value, for a sign-in as {@code who}. */
+  String open(Principal who) {
     sweep();
     if (sessions.size() >= MAX_SESSIONS) {
       // The oldest sign-in goes first.
       sessions.entrySet().stream()
           .min(Map.Entry.comparingByValue())
-          .ifPresent(e -> sessions.remove(e.getKey()));
+          .ifPresent(e -> close(e.getKey()));
     }
     byte[] bytes = new byte[32];
     random.nextBytes(bytes);
     String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    signedIn.put(id, who);
     sessions.put(id, clock.instant().plus(LIFETIME));
     return id;
+  }
+
+  /** Who signed in with cookie value {@code id}, while it is valid. */
+  java.util.Optional<Principal> who(String id) {
+    return valid(id) ? java.util.Optional.ofNullable(signedIn.get(id)) : java.util.Optional.empty();
   }
 
   boolean valid(String id) {
@@ -55,7 +64,7 @@ final class PageSessions {
       return false;
     }
     if (!until.isAfter(clock.instant())) {
-      sessions.remove(id);
+      close(id);
       return false;
     }
     return true;
@@ -64,6 +73,7 @@ final class PageSessions {
   void close(String id) {
     if (id != null) {
       sessions.remove(id);
+      signedIn.remove(id);
     }
   }
 
@@ -84,8 +94,10 @@ final class PageSessions {
   private void sweep() {
     Instant now = clock.instant();
     for (Iterator<Map.Entry<String, Instant>> it = sessions.entrySet().iterator(); it.hasNext(); ) {
-      if (!it.next().getValue().isAfter(now)) {
+      Map.Entry<String, Instant> session = it.next();
+      if (!session.getValue().isAfter(now)) {
         it.remove();
+        signedIn.remove(session.getKey());
       }
     }
   }

@@ -1,13 +1,15 @@
 package dev.skillport.server.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.api.owner.Principal;
 import dev.skillport.api.status.ServerIntrospection;
 import dev.skillport.registry.Catalog;
 import dev.skillport.runtime.jobs.JobRecord;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
 import java.util.function.BooleanSupplier;
-import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
@@ -16,8 +18,11 @@ import java.util.function.Supplier;
  * @param name the server's name, shown in titles
  * @param catalog the catalog now served
  * @param introspection status, recent calls, tool metrics, plugin diagnostics
- * @param recentJobs the newest jobs, newest first, at most the given count
- * @param recentRuns the newest workflow runs ({@code workflows_get_status} shape), newest first
+ * @param recentJobs the newest jobs a viewer may see ({@link Principal#sees(String)}), newest
+ *     first, at most the given count
+ * @param recentRuns the newest workflow runs a viewer may see ({@code workflows_get_status} shape),
+ *     newest first, at most the given count
+ * @param seesRun whether a viewer may see the run of the given id
  * @param ready what {@code /readyz} says
  * @param masking what takes secrets out of text shown
  */
@@ -25,8 +30,9 @@ public record SiteSources(
     String name,
     Supplier<Catalog> catalog,
     ServerIntrospection introspection,
-    IntFunction<List<JobRecord>> recentJobs,
-    IntFunction<List<JsonNode>> recentRuns,
+    BiFunction<Principal, Integer, List<JobRecord>> recentJobs,
+    BiFunction<Principal, Integer, List<JsonNode>> recentRuns,
+    BiPredicate<Principal, String> seesRun,
     BooleanSupplier ready,
     Masking masking) {
   public SiteSources {
@@ -35,6 +41,7 @@ public record SiteSources(
     Objects.requireNonNull(introspection, "introspection");
     Objects.requireNonNull(recentJobs, "recentJobs");
     Objects.requireNonNull(recentRuns, "recentRuns");
+    Objects.requireNonNull(seesRun, "seesRun");
     Objects.requireNonNull(ready, "ready");
     Objects.requireNonNull(masking, "masking");
   }

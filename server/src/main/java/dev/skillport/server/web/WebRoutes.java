@@ -1,5 +1,6 @@
 package dev.skillport.server.web;
 
+import dev.skillport.api.owner.Principal;
 import dev.skillport.mcp.transport.HttpRoutes;
 import dev.skillport.server.metrics.ServerMetrics;
 import java.io.IOException;
@@ -65,7 +66,7 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
     this.views = new CatalogViews(sources);
     this.metrics = metrics;
     this.sessions = new PageSessions(clock);
-    this.live = new LiveEvents(views);
+    this.live = new LiveEvents(views, sources.seesRun());
     for (String asset : List.of("app.css", "app.js")) {
       assets.put(asset, asset(asset));
     }
@@ -154,12 +155,12 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
       }
       case "/jobs" -> {
         Map<String, Object> model = model("Jobs and workflow runs", "jobs", request, creds);
-        model.put("page", views.jobs());
+        model.put("page", views.jobs(viewer(request, creds)));
         page(response, callback, 200, "jobs", model);
       }
       case "/calls" -> {
         Map<String, Object> model = model("Recent calls", "calls", request, creds);
-        model.put("page", views.calls());
+        model.put("page", views.calls(viewer(request, creds)));
         page(response, callback, 200, "calls", model);
       }
       case "/server" -> {
@@ -167,7 +168,7 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
         model.put("page", views.server());
         page(response, callback, 200, "server", model);
       }
-      case "/events" -> events(request, response, callback);
+      case "/events" -> events(request, response, callback, viewer(request, creds));
       case "/metrics" -> {
         byte[] body = metrics.scrape();
         response.setStatus(200);
@@ -192,9 +193,9 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
     }
   }
 
-  private void events(Request request, Response response, Callback callback) {
+  private void events(Request request, Response response, Callback callback, Principal viewer) {
     EventStream[] holder = new EventStream[1];
-    EventStream stream = new EventStream(response, callback, () -> live.remove(holder[0]));
+    EventStream stream = new EventStream(response, callback, () -> live.remove(holder[0]), viewer);
     holder[0] = stream;
     if (!live.add(stream)) {
       text(response, callback, 503, "text/plain; charset=utf-8", "too many live pages open\n");
@@ -257,7 +258,7 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
       page(response, callback, 401, "login", model);
       return;
     }
-    String id = sessions.open();
+    String id = sessions.open(creds.identify(form.getOrDefault("token", "")).orElseThrow());
     HttpCookie cookie =
         HttpCookie.build(PageSessions.COOKIE, id)
             .path("/")
@@ -274,6 +275,17 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
     return !creds.required()
         || creds.presentedBy(request)
         || sessions.valid(cookie(request).orElse(null));
+  }
+
+  /**
+   * Who is looking at the page: the token the request presents, else the one signed in with its
+   * cookie; the local caller where the server takes no tokens.
+   */
+  private Principal viewer(Request request, Credentials creds) {
+    if (!creds.required() || creds.presentedBy(request)) {
+      return creds.caller(request);
+    }
+    return cookie(request).flatMap(sessions::who).orElse(Principal.LOCAL);
   }
 
   private static Optional<String> cookie(Request request) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.owner.Principal;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.WorkflowSpec;
 import dev.skillport.api.skill.WorkflowStep;
@@ -168,9 +169,17 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
     runObservers.add(Objects.requireNonNull(observer, "observer"));
   }
 
-  /** The most recently started runs in the {@code workflows_get_status} shape, newest first. */
-  public List<JsonNode> recentRuns(int limit) {
-    return engine.recent(limit);
+  /**
+   * The most recently started runs {@code viewer} may see ({@link Principal#sees(String)}) in the
+   * {@code workflows_get_status} shape, newest first.
+   */
+  public List<JsonNode> recentRuns(Principal viewer, int limit) {
+    return engine.recent(limit, viewer);
+  }
+
+  /** Whether {@code viewer} may see run {@code runId}: its own, or any for an operator. */
+  public boolean seesRun(Principal viewer, String runId) {
+    return viewer.operator() || engine.ownedBy(runId, viewer);
   }
 
   /** Tracks the MCP sessions, so a run reaches the session that started it. */
@@ -218,10 +227,10 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
       ToolCalling calls) {
     return switch (name) {
       case "workflows_run" -> run(session, args, meta, calls);
-      case "workflows_get_status" -> status(args);
-      case "workflows_cancel" -> cancel(args);
+      case "workflows_get_status" -> status(ctx.principal(), args);
+      case "workflows_cancel" -> cancel(ctx.principal(), args);
       case "workflows_lookup" -> lookup(session, args);
-      case "workflows_approve" -> approve(args);
+      case "workflows_approve" -> approve(ctx.principal(), args);
       default ->
           ToolResult.failure(ToolFailureCode.ACTION_NOT_FOUND, "no tool '" + name + "'", null);
     };
@@ -297,6 +306,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
               skill,
               WorkflowInputs.withDefaults(spec.inputs(), inputs),
               meta.sessionId(),
+              Principal.of(meta.principal()),
               caller,
               clients.apply(meta.sessionId()),
               runKey);
@@ -461,27 +471,30 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
     return out;
   }
 
-  private ToolResult status(JsonNode args) {
+  private ToolResult status(Principal caller, JsonNode args) {
     String id = args.path("run_id").asText("");
+    if (!engine.ownedBy(id, caller)) {
+      return noSuchRun(id);
+    }
     return engine.status(id).map(ToolResult::structured).orElseGet(() -> noSuchRun(id));
   }
 
-  private ToolResult cancel(JsonNode args) {
+  private ToolResult cancel(Principal caller, JsonNode args) {
     String id = args.path("run_id").asText("");
-    if (engine.status(id).isEmpty()) {
+    if (!engine.ownedBy(id, caller)) {
       return noSuchRun(id);
     }
     boolean cancelled = engine.cancel(id);
     return ToolResult.structured(NODES.objectNode().put("run_id", id).put("cancelled", cancelled));
   }
 
-  private ToolResult approve(JsonNode args) {
+  private ToolResult approve(Principal caller, JsonNode args) {
     String id = args.path("run_id").asText("");
     if (!args.path("approved").isBoolean()) {
       return ToolResult.failure(
           ToolFailureCode.INVALID_ARGUMENTS, "approved must be true or false", null);
     }
-    if (engine.status(id).isEmpty()) {
+    if (!engine.ownedBy(id, caller)) {
       return noSuchRun(id);
     }
     WorkflowEngine.ApprovalOutcome outcome =
