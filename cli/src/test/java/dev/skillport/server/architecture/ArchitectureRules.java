@@ -44,14 +44,19 @@ final class ArchitectureRules {
               resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, LOADER))))
           .because("skill-loader may use platform-api only");
 
-  static final ArchRule MCP_DEPENDS_ONLY_ON_JACKSON_SLF4J_JETTY =
+  static final ArchRule MCP_DEPENDS_ONLY_ON_JACKSON_SLF4J_JETTY_CAFFEINE =
       classes()
           .that()
           .resideInAPackage(MCP)
           .should()
           .onlyDependOnClassesThat(
               resideInAnyPackage(
-                  MCP, "java..", "com.fasterxml.jackson..", "org.slf4j..", "org.eclipse.jetty.."))
+                  MCP,
+                  "java..",
+                  "com.fasterxml.jackson..",
+                  "org.slf4j..",
+                  "org.eclipse.jetty..",
+                  "com.github.benmanes.caffeine.."))
           .because("the protocol layer knows JSON-RPC, MCP and transports, nothing of skills");
 
   // No registry classes may exist yet: the rule then holds vacuously instead of failing as empty.

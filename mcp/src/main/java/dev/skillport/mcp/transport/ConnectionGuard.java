@@ -1,16 +1,23 @@
 package dev.skillport.mcp.transport;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.ManagedSelector;
+import org.eclipse.jetty.io.SocketChannelEndPoint;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,12 +30,15 @@ import org.slf4j.LoggerFactory;
  * was never closed. A connection whose request is being handled (a long call, an event stream) is
  * not timed here, nor is a kept-alive connection resting between requests: one that has sent no
  * byte since its last request ended waits under Jetty's idle timeout, so that a client reusing a
- * pooled connection is not refused at the moment it writes.
+ * pooled connection is not refused at the moment it writes. Nor is a connection whose bytes have
+ * arrived but wait for a thread to read them ({@link TimedEndPoint}): time queued inside a busy
+ * server is the server's, not the client's.
  *
  * <p>Open connections are capped below the process's file-descriptor limit. Past the cap, the
- * connection that has waited longest without a request in progress is closed to make room, so a
- * flood of idle or trickling connections cannot keep a new client out; only when every connection
- * is busy with a request is the newcomer closed instead.
+ * connection that has waited longest on its client without a request in progress is closed to make
+ * room, so a flood of idle or trickling connections cannot keep a new client out; when none waits
+ * on its client, the newcomer is kept just long enough to answer its request with 503 and {@code
+ * Retry-After}, never closed unanswered.
  */
 final class ConnectionGuard implements Connection.Listener {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionGuard.class);
@@ -49,6 +59,9 @@ final class ConnectionGuard implements Connection.Listener {
     volatile long idleSince = System.nanoTime();
     volatile long bytesInWhenIdle = -1;
 
+    /** Opened past the cap with no room made: its request is answered 503. */
+    volatile boolean overflow;
+
     /** Kept alive after a request and silent since: not a client trickling a header. */
     boolean resting(Connection connection) {
       long mark = bytesInWhenIdle;
@@ -56,9 +69,63 @@ final class ConnectionGuard implements Connection.Listener {
     }
   }
 
+  /** What a request on a connection opened past the cap is answered with. */
+  private final Handler overflowAnswer;
+
   ConnectionGuard(int maxConnections, java.time.Duration headerTimeout) {
+    this(maxConnections, headerTimeout, Overload.answer(EdgeListener.NONE));
+  }
+
+  ConnectionGuard(int maxConnections, java.time.Duration headerTimeout, Handler overflowAnswer) {
     this.maxConnections = maxConnections;
     this.headerTimeoutNanos = headerTimeout.toNanos();
+    this.overflowAnswer = overflowAnswer;
+  }
+
+  /**
+   * A socket end point that knows when bytes have arrived that this server has not finished with:
+   * set when the selector finds it readable while the connection waits for input, cleared once a
+   * read finds nothing more (the connection then waits on its client again) or its request ends.
+   * Cleared at the first byte read instead, a connection read after waiting long in a busy server's
+   * queue would look late for the moment between reading its headers and handling them.
+   */
+  static final class TimedEndPoint extends SocketChannelEndPoint {
+    private volatile boolean unread;
+
+    TimedEndPoint(
+        SocketChannel channel, ManagedSelector selector, SelectionKey key, Scheduler scheduler) {
+      super(channel, selector, key, scheduler);
+    }
+
+    @Override
+    public Runnable onSelected() {
+      if (isFillInterested()) {
+        unread = true;
+      }
+      return super.onSelected();
+    }
+
+    @Override
+    public int fill(ByteBuffer buffer) throws IOException {
+      int filled = super.fill(buffer);
+      if (filled <= 0) {
+        unread = false;
+      }
+      return filled;
+    }
+
+    boolean unread() {
+      return unread;
+    }
+
+    void handled() {
+      unread = false;
+    }
+  }
+
+  /** Whether the connection waits on its client: not on a thread of this server to read it. */
+  private static boolean waitsOnClient(Connection connection) {
+    return !(connection.getEndPoint() instanceof TimedEndPoint timed) || !timed.unread();
   }
 
   /**
@@ -115,16 +182,19 @@ final class ConnectionGuard implements Connection.Listener {
     long now = System.nanoTime();
     for (Map.Entry<Connection, Tracked> e : open.entrySet()) {
       Tracked t = e.getValue();
-      if (t.busy.get() == 0 && now - t.idleSince > headerTimeoutNanos && !t.resting(e.getKey())) {
+      if (t.busy.get() == 0
+          && now - t.idleSince > headerTimeoutNanos
+          && !t.resting(e.getKey())
+          && waitsOnClient(e.getKey())) {
         close(e.getKey(), "no request within the header timeout");
       }
     }
   }
 
   /**
-   * Past the cap: the connection idle longest goes, or else {@code newcomer}. Connections opening
-   * at the same moment may pick the same one; only one of them closes it, so the others pick again
-   * until each has closed one.
+   * Past the cap: the connection idle longest on its client goes, or else {@code newcomer} is
+   * marked to be answered 503. Connections opening at the same moment may pick the same one; only
+   * one of them closes it, so the others pick again until each has closed one.
    */
   private void makeRoom(Connection newcomer) {
     while (true) {
@@ -132,13 +202,23 @@ final class ConnectionGuard implements Connection.Listener {
       long oldestSince = Long.MAX_VALUE;
       for (Map.Entry<Connection, Tracked> e : open.entrySet()) {
         Tracked t = e.getValue();
-        if (e.getKey() != newcomer && t.busy.get() == 0 && t.idleSince < oldestSince) {
+        if (e.getKey() != newcomer
+            && t.busy.get() == 0
+            && !t.overflow
+            && t.idleSince < oldestSince
+            && waitsOnClient(e.getKey())) {
           oldest = e.getKey();
           oldestSince = t.idleSince;
         }
       }
-      Connection victim = oldest != null ? oldest : newcomer;
-      if (close(victim, "over the connection cap") || victim == newcomer) {
+      if (oldest == null) {
+        Tracked t = open.get(newcomer);
+        if (t != null) {
+          t.overflow = true;
+        }
+        return;
+      }
+      if (close(oldest, "over the connection cap")) {
         return;
       }
     }
@@ -162,6 +242,9 @@ final class ConnectionGuard implements Connection.Listener {
   }
 
   private void ended(Connection connection) {
+    if (connection.getEndPoint() instanceof TimedEndPoint timed) {
+      timed.handled();
+    }
     Tracked t = open.get(connection);
     if (t != null) {
       t.idleSince = System.nanoTime();
@@ -177,6 +260,11 @@ final class ConnectionGuard implements Connection.Listener {
       public boolean handle(Request request, Response response, Callback callback)
           throws Exception {
         Connection connection = request.getConnectionMetaData().getConnection();
+        Tracked tracked = open.get(connection);
+        if (tracked != null && tracked.overflow) {
+          response.getHeaders().put(HttpHeader.CONNECTION, "close");
+          return overflowAnswer.handle(request, response, callback);
+        }
         started(connection);
         boolean handled;
         try {
