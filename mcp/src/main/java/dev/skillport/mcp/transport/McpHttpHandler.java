@@ -584,7 +584,7 @@ final class McpHttpHandler extends Handler.Abstract {
         error(response, callback, 401, "Unauthorized: a valid token is required");
       }
       case LIMITED ->
-          error(response, callback, 429, "Too many wrong tokens from this client: retry later");
+          error(response, callback, 429, "Too many wrong tokens: retry after Retry-After seconds");
       case ALLOWED -> throw new IllegalArgumentException("not a refusal");
     }
   }
