@@ -38,13 +38,19 @@ import org.slf4j.LoggerFactory;
  * connection that has waited longest on its client without a request in progress is closed to make
  * room, so a flood of idle or trickling connections cannot keep a new client out; when none waits
  * on its client, the newcomer is kept just long enough to answer its request with 503 and {@code
- * Retry-After}, never closed unanswered.
+ * Retry-After}. The transport bounds accepted connections {@value #OVERFLOW} above the cap with
+ * Jetty's {@code NetworkConnectionLimit}, which counts them as they are accepted (before this guard
+ * hears of them) and pauses accepting, so descriptors never run out and no client is closed
+ * unanswered.
  */
 final class ConnectionGuard implements Connection.Listener {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionGuard.class);
 
   /** Descriptors left for everything but connections: jars, skill files, script pipes, stores. */
   private static final long RESERVED_DESCRIPTORS = 512;
+
+  /** Connections accepted past the cap, to be answered 503, before accepting pauses. */
+  static final int OVERFLOW = 256;
 
   private final int maxConnections;
   private final long headerTimeoutNanos;
@@ -121,6 +127,19 @@ final class ConnectionGuard implements Connection.Listener {
     void handled() {
       unread = false;
     }
+  }
+
+  /**
+   * Whether a connection waiting on its client has shown it is slow or done, so that closing it
+   * costs no one an answer: it rests after a request, or sent part of a request, or has been silent
+   * half the header timeout. A connection just accepted whose bytes the selector has not yet seen
+   * looks silent too; on a busy server there are thousands of them, each a client about to be
+   * answered.
+   */
+  private boolean shownSlow(Connection connection, Tracked t, long now) {
+    return t.resting(connection)
+        || connection.getBytesIn() > Math.max(0, t.bytesInWhenIdle)
+        || now - t.idleSince > headerTimeoutNanos / 2;
   }
 
   /** Whether the connection waits on its client: not on a thread of this server to read it. */
@@ -200,13 +219,15 @@ final class ConnectionGuard implements Connection.Listener {
     while (true) {
       Connection oldest = null;
       long oldestSince = Long.MAX_VALUE;
+      long now = System.nanoTime();
       for (Map.Entry<Connection, Tracked> e : open.entrySet()) {
         Tracked t = e.getValue();
         if (e.getKey() != newcomer
             && t.busy.get() == 0
             && !t.overflow
             && t.idleSince < oldestSince
-            && waitsOnClient(e.getKey())) {
+            && waitsOnClient(e.getKey())
+            && shownSlow(e.getKey(), t, now)) {
           oldest = e.getKey();
           oldestSince = t.idleSince;
         }

@@ -72,8 +72,7 @@ import org.slf4j.LoggerFactory;
  * <p>Overload is answered, never dropped: past {@link Builder#maxRequests} MCP requests at once a
  * request waits for room, and past the number allowed to wait, or the time, it gets 503 with {@code
  * Retry-After} ({@link Overload}); so does a request on a connection opened past the cap when no
- * idle one could make room. Past the cap and a margin, new connections wait in the listen backlog
- * until one closes.
+ * idle one could make room.
  *
  * <p>Wrong tokens are limited per client and per token ({@link AuthLimiter}): 429 with {@code
  * Retry-After}. Behind a proxy named by {@link Builder#trustedProxy}, the client and whether it
@@ -101,9 +100,6 @@ public final class StreamableHttpTransport implements AutoCloseable {
 
   /** How often connections are checked against the header timeout. */
   private static final long CONNECTION_SWEEP_MILLIS = 250;
-
-  /** Connections past the cap that may still open to be answered 503 before accepting pauses. */
-  static final int OVERFLOW_CONNECTIONS = 256;
 
   /** Connections waiting in the kernel to be accepted (the system may allow fewer). */
   static final int ACCEPT_QUEUE = 4096;
@@ -189,8 +185,10 @@ public final class StreamableHttpTransport implements AutoCloseable {
             settings.maxConnections(), settings.headerTimeout(), Overload.answer(edgeListener));
     connector.addEventListener(connections);
     jetty.addConnector(connector);
+    // Counted as they are accepted, before the guard hears of them: descriptors never run out.
     jetty.addBean(
-        new NetworkConnectionLimit(settings.maxConnections() + OVERFLOW_CONNECTIONS, connector));
+        new NetworkConnectionLimit(
+            settings.maxConnections() + ConnectionGuard.OVERFLOW, connector));
     jetty.setErrorHandler(new JsonErrorHandler());
     handler =
         new McpHttpHandler(
