@@ -6,6 +6,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -208,6 +209,20 @@ final class ConnectionGuard implements Connection.Listener {
         close(e.getKey(), "no request within the header timeout");
       }
     }
+    // Newcomers kept past the cap: slow connections that have since shown it make room.
+    int excess = open.size() - maxConnections;
+    if (excess > 0) {
+      open.entrySet().stream()
+          .filter(e -> evictable(e.getKey(), e.getValue(), now))
+          .sorted(Comparator.comparingLong(e -> e.getValue().idleSince))
+          .limit(excess)
+          .forEach(e -> close(e.getKey(), "over the connection cap"));
+    }
+  }
+
+  /** Whether closing the connection to make room costs no client an answer. */
+  private boolean evictable(Connection connection, Tracked t, long now) {
+    return t.busy.get() == 0 && waitsOnClient(connection) && shownSlow(connection, t, now);
   }
 
   /**
@@ -222,12 +237,7 @@ final class ConnectionGuard implements Connection.Listener {
       long now = System.nanoTime();
       for (Map.Entry<Connection, Tracked> e : open.entrySet()) {
         Tracked t = e.getValue();
-        if (e.getKey() != newcomer
-            && t.busy.get() == 0
-            && !t.overflow
-            && t.idleSince < oldestSince
-            && waitsOnClient(e.getKey())
-            && shownSlow(e.getKey(), t, now)) {
+        if (e.getKey() != newcomer && t.idleSince < oldestSince && evictable(e.getKey(), t, now)) {
           oldest = e.getKey();
           oldestSince = t.idleSince;
         }
@@ -282,15 +292,17 @@ final class ConnectionGuard implements Connection.Listener {
           throws Exception {
         Connection connection = request.getConnectionMetaData().getConnection();
         Tracked tracked = open.get(connection);
-        if (tracked != null && tracked.overflow) {
+        boolean overflow = tracked != null && tracked.overflow;
+        if (overflow) {
           response.getHeaders().put(HttpHeader.CONNECTION, "close");
-          return overflowAnswer.handle(request, response, callback);
         }
+        // Answering, even 503, is a request in progress: not a connection to close for room.
         started(connection);
         boolean handled;
         try {
+          Handler target = overflow ? overflowAnswer : getHandler();
           handled =
-              super.handle(
+              target.handle(
                   request,
                   response,
                   new Callback.Nested(callback) {
