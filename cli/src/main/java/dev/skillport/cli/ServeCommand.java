@@ -217,6 +217,20 @@ final class ServeCommand implements Callable<Integer> {
   private long headerTimeoutSecs = 10;
 
   @Option(
+      names = "--trusted-proxy",
+      paramLabel = "CIDR",
+      description =
+          "HTTP: a reverse proxy whose Forwarded or X-Forwarded-For/-Proto headers name the client and its scheme (an address or CIDR block, e.g. 10.0.0.0/8; repeatable). Others' such headers are ignored.")
+  private List<String> trustedProxies = new ArrayList<>();
+
+  @Option(
+      names = "--max-requests",
+      paramLabel = "N",
+      description =
+          "HTTP: most MCP requests handled at once (default 256); past it a request waits up to 5 s for room, then gets 503 with Retry-After.")
+  private int maxRequests = StreamableHttpTransport.DEFAULT_MAX_REQUESTS;
+
+  @Option(
       names = "--authoring-dir",
       paramLabel = "DIR",
       description =
@@ -559,6 +573,10 @@ final class ServeCommand implements Callable<Integer> {
     if (maxConnections != null) {
       builder.maxConnections(maxConnections);
     }
+    builder.maxRequests(maxRequests).edgeListener(server.metrics().edgeListener());
+    for (String proxy : trustedProxies) {
+      builder.trustedProxy(proxy);
+    }
     StreamableHttpTransport http = resources.add("HTTP endpoint", builder.build());
     // Closed before the endpoint (newest first): the live pages' streams end, so stopping the
     // HTTP server does not wait for them.
@@ -606,10 +624,18 @@ final class ServeCommand implements Callable<Integer> {
     if (maxSessions < 1
         || sessionIdleSecs < 1
         || headerTimeoutSecs < 1
+        || maxRequests < 1
         || (maxConnections != null && maxConnections < 1)) {
       throw StartupFailure.usage(
-          "--max-sessions, --session-idle-timeout, --max-connections and --header-timeout take"
-              + " a positive number");
+          "--max-sessions, --session-idle-timeout, --max-connections, --max-requests and"
+              + " --header-timeout take a positive number");
+    }
+    for (String proxy : trustedProxies) {
+      try {
+        StreamableHttpTransport.addressBlock(proxy);
+      } catch (IllegalArgumentException e) {
+        throw StartupFailure.usage("--trusted-proxy " + e.getMessage());
+      }
     }
     InetAddress address;
     try {

@@ -48,7 +48,7 @@ final class ArchitectureRules {
               resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, LOADER))))
           .because("skill-loader may use platform-api only");
 
-  static final ArchRule MCP_DEPENDS_ONLY_ON_JACKSON_SLF4J_JETTY =
+  static final ArchRule MCP_DEPENDS_ONLY_ON_JACKSON_SLF4J_JETTY_CAFFEINE =
       classes()
           .that()
           .resideInAPackage(MCP)
@@ -60,7 +60,8 @@ final class ArchitectureRules {
                   "java..",
                   "com.fasterxml.jackson..",
                   "org.slf4j..",
-                  "org.eclipse.jetty.."))
+                  "org.eclipse.jetty..",
+                  "com.github.benmanes.caffeine.."))
           .because(
               "the protocol layer knows JSON-RPC, MCP and transports, nothing of skills; of the"
                   + " platform API only who owns a session (decision 0041)");

@@ -45,7 +45,8 @@ class ArchitectureRulesViolationTest {
   @Test
   void mcpRule_protocolClassUsingSkillTypes_violated() {
     assertViolated(
-        ArchitectureRules.MCP_DEPENDS_ONLY_ON_JACKSON_SLF4J_JETTY, McpUsingSkillTypes.class);
+        ArchitectureRules.MCP_DEPENDS_ONLY_ON_JACKSON_SLF4J_JETTY_CAFFEINE,
+        McpUsingSkillTypes.class);
   }
 
   @Test

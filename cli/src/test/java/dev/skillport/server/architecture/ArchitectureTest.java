@@ -38,7 +38,7 @@ class ArchitectureTest {
         Arguments.of("loader depends only on api", ArchitectureRules.LOADER_DEPENDS_ONLY_ON_API),
         Arguments.of(
             "mcp depends only on Jackson, SLF4J and Jetty",
-            ArchitectureRules.MCP_DEPENDS_ONLY_ON_JACKSON_SLF4J_JETTY),
+            ArchitectureRules.MCP_DEPENDS_ONLY_ON_JACKSON_SLF4J_JETTY_CAFFEINE),
         Arguments.of(
             "registry does not know loader", ArchitectureRules.REGISTRY_DOES_NOT_KNOW_LOADER),
         Arguments.of(

@@ -1,16 +1,24 @@
 package dev.skillport.mcp.transport;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.ManagedSelector;
+import org.eclipse.jetty.io.SocketChannelEndPoint;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,18 +31,27 @@ import org.slf4j.LoggerFactory;
  * was never closed. A connection whose request is being handled (a long call, an event stream) is
  * not timed here, nor is a kept-alive connection resting between requests: one that has sent no
  * byte since its last request ended waits under Jetty's idle timeout, so that a client reusing a
- * pooled connection is not refused at the moment it writes.
+ * pooled connection is not refused at the moment it writes. Nor is a connection whose bytes have
+ * arrived but wait for a thread to read them ({@link TimedEndPoint}): time queued inside a busy
+ * server is the server's, not the client's.
  *
  * <p>Open connections are capped below the process's file-descriptor limit. Past the cap, the
- * connection that has waited longest without a request in progress is closed to make room, so a
- * flood of idle or trickling connections cannot keep a new client out; only when every connection
- * is busy with a request is the newcomer closed instead.
+ * connection that has waited longest on its client without a request in progress is closed to make
+ * room, so a flood of idle or trickling connections cannot keep a new client out; when none waits
+ * on its client, the newcomer is kept just long enough to answer its request with 503 and {@code
+ * Retry-After}. The transport bounds accepted connections {@value #OVERFLOW} above the cap with
+ * Jetty's {@code NetworkConnectionLimit}, which counts them as they are accepted (before this guard
+ * hears of them) and pauses accepting, so descriptors never run out and no client is closed
+ * unanswered.
  */
 final class ConnectionGuard implements Connection.Listener {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionGuard.class);
 
   /** Descriptors left for everything but connections: jars, skill files, script pipes, stores. */
   private static final long RESERVED_DESCRIPTORS = 512;
+
+  /** Connections accepted past the cap, to be answered 503, before accepting pauses. */
+  static final int OVERFLOW = 256;
 
   private final int maxConnections;
   private final long headerTimeoutNanos;
@@ -49,6 +66,9 @@ final class ConnectionGuard implements Connection.Listener {
     volatile long idleSince = System.nanoTime();
     volatile long bytesInWhenIdle = -1;
 
+    /** Opened past the cap with no room made: its request is answered 503. */
+    volatile boolean overflow;
+
     /** Kept alive after a request and silent since: not a client trickling a header. */
     boolean resting(Connection connection) {
       long mark = bytesInWhenIdle;
@@ -56,9 +76,76 @@ final class ConnectionGuard implements Connection.Listener {
     }
   }
 
+  /** What a request on a connection opened past the cap is answered with. */
+  private final Handler overflowAnswer;
+
   ConnectionGuard(int maxConnections, java.time.Duration headerTimeout) {
+    this(maxConnections, headerTimeout, Overload.answer(EdgeListener.NONE));
+  }
+
+  ConnectionGuard(int maxConnections, java.time.Duration headerTimeout, Handler overflowAnswer) {
     this.maxConnections = maxConnections;
     this.headerTimeoutNanos = headerTimeout.toNanos();
+    this.overflowAnswer = overflowAnswer;
+  }
+
+  /**
+   * A socket end point that knows when bytes have arrived that this server has not finished with:
+   * set when the selector finds it readable while the connection waits for input, cleared once a
+   * read finds nothing more (the connection then waits on its client again) or its request ends.
+   * Cleared at the first byte read instead, a connection read after waiting long in a busy server's
+   * queue would look late for the moment between reading its headers and handling them.
+   */
+  static final class TimedEndPoint extends SocketChannelEndPoint {
+    private volatile boolean unread;
+
+    TimedEndPoint(
+        SocketChannel channel, ManagedSelector selector, SelectionKey key, Scheduler scheduler) {
+      super(channel, selector, key, scheduler);
+    }
+
+    @Override
+    public Runnable onSelected() {
+      if (isFillInterested()) {
+        unread = true;
+      }
+      return super.onSelected();
+    }
+
+    @Override
+    public int fill(ByteBuffer buffer) throws IOException {
+      int filled = super.fill(buffer);
+      if (filled <= 0) {
+        unread = false;
+      }
+      return filled;
+    }
+
+    boolean unread() {
+      return unread;
+    }
+
+    void handled() {
+      unread = false;
+    }
+  }
+
+  /**
+   * Whether a connection waiting on its client has shown it is slow or done, so that closing it
+   * costs no one an answer: it rests after a request, or sent part of a request, or has been silent
+   * half the header timeout. A connection just accepted whose bytes the selector has not yet seen
+   * looks silent too; on a busy server there are thousands of them, each a client about to be
+   * answered.
+   */
+  private boolean shownSlow(Connection connection, Tracked t, long now) {
+    return t.resting(connection)
+        || connection.getBytesIn() > Math.max(0, t.bytesInWhenIdle)
+        || now - t.idleSince > headerTimeoutNanos / 2;
+  }
+
+  /** Whether the connection waits on its client: not on a thread of this server to read it. */
+  private static boolean waitsOnClient(Connection connection) {
+    return !(connection.getEndPoint() instanceof TimedEndPoint timed) || !timed.unread();
   }
 
   /**
@@ -115,30 +202,54 @@ final class ConnectionGuard implements Connection.Listener {
     long now = System.nanoTime();
     for (Map.Entry<Connection, Tracked> e : open.entrySet()) {
       Tracked t = e.getValue();
-      if (t.busy.get() == 0 && now - t.idleSince > headerTimeoutNanos && !t.resting(e.getKey())) {
+      if (t.busy.get() == 0
+          && now - t.idleSince > headerTimeoutNanos
+          && !t.resting(e.getKey())
+          && waitsOnClient(e.getKey())) {
         close(e.getKey(), "no request within the header timeout");
       }
     }
+    // Newcomers kept past the cap: slow connections that have since shown it make room.
+    int excess = open.size() - maxConnections;
+    if (excess > 0) {
+      open.entrySet().stream()
+          .filter(e -> evictable(e.getKey(), e.getValue(), now))
+          .sorted(Comparator.comparingLong(e -> e.getValue().idleSince))
+          .limit(excess)
+          .forEach(e -> close(e.getKey(), "over the connection cap"));
+    }
+  }
+
+  /** Whether closing the connection to make room costs no client an answer. */
+  private boolean evictable(Connection connection, Tracked t, long now) {
+    return t.busy.get() == 0 && waitsOnClient(connection) && shownSlow(connection, t, now);
   }
 
   /**
-   * Past the cap: the connection idle longest goes, or else {@code newcomer}. Connections opening
-   * at the same moment may pick the same one; only one of them closes it, so the others pick again
-   * until each has closed one.
+   * Past the cap: the connection idle longest on its client goes, or else {@code newcomer} is
+   * marked to be answered 503. Connections opening at the same moment may pick the same one; only
+   * one of them closes it, so the others pick again until each has closed one.
    */
   private void makeRoom(Connection newcomer) {
     while (true) {
       Connection oldest = null;
       long oldestSince = Long.MAX_VALUE;
+      long now = System.nanoTime();
       for (Map.Entry<Connection, Tracked> e : open.entrySet()) {
         Tracked t = e.getValue();
-        if (e.getKey() != newcomer && t.busy.get() == 0 && t.idleSince < oldestSince) {
+        if (e.getKey() != newcomer && t.idleSince < oldestSince && evictable(e.getKey(), t, now)) {
           oldest = e.getKey();
           oldestSince = t.idleSince;
         }
       }
-      Connection victim = oldest != null ? oldest : newcomer;
-      if (close(victim, "over the connection cap") || victim == newcomer) {
+      if (oldest == null) {
+        Tracked t = open.get(newcomer);
+        if (t != null) {
+          t.overflow = true;
+        }
+        return;
+      }
+      if (close(oldest, "over the connection cap")) {
         return;
       }
     }
@@ -162,6 +273,9 @@ final class ConnectionGuard implements Connection.Listener {
   }
 
   private void ended(Connection connection) {
+    if (connection.getEndPoint() instanceof TimedEndPoint timed) {
+      timed.handled();
+    }
     Tracked t = open.get(connection);
     if (t != null) {
       t.idleSince = System.nanoTime();
@@ -177,11 +291,18 @@ final class ConnectionGuard implements Connection.Listener {
       public boolean handle(Request request, Response response, Callback callback)
           throws Exception {
         Connection connection = request.getConnectionMetaData().getConnection();
+        Tracked tracked = open.get(connection);
+        boolean overflow = tracked != null && tracked.overflow;
+        if (overflow) {
+          response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        }
+        // Answering, even 503, is a request in progress: not a connection to close for room.
         started(connection);
         boolean handled;
         try {
+          Handler target = overflow ? overflowAnswer : getHandler();
           handled =
-              super.handle(
+              target.handle(
                   request,
                   response,
                   new Callback.Nested(callback) {

@@ -43,5 +43,50 @@ public interface HttpRoutes {
 
     /** Who {@code token} names, if it is an accepted token (a login form's, for example). */
     java.util.Optional<Principal> identify(String token);
+
+    /**
+     * Checks the token the request presents as a header, counting a wrong one against its client:
+     * {@link Attempt#LIMITED} once that client (or that token) sent too many wrong ones.
+     */
+    Attempt attempt(Request request);
+
+    /** Checks {@code token} (typed into a form) as the request's client presents it. */
+    Attempt attempt(Request request, String token);
+  }
+
+  /**
+   * What a presented token came to.
+   *
+   * @param result accepted, absent, refused (401) or limited (429)
+   * @param retryAfterSeconds for {@link Result#LIMITED}, when to try again; else 0
+   */
+  record Attempt(Result result, long retryAfterSeconds) {
+    /** No token was presented. */
+    public static final Attempt ABSENT = new Attempt(Result.ABSENT, 0);
+
+    /** The token is accepted. */
+    public static final Attempt ACCEPTED = new Attempt(Result.ACCEPTED, 0);
+
+    /** The token is not accepted. */
+    public static final Attempt REFUSED = new Attempt(Result.REFUSED, 0);
+
+    public Attempt {
+      if ((result == Result.LIMITED) != (retryAfterSeconds > 0)) {
+        throw new IllegalArgumentException("a wait goes with LIMITED and only with it");
+      }
+    }
+
+    /** Limited for {@code seconds} more. */
+    public static Attempt limited(long seconds) {
+      return new Attempt(Result.LIMITED, seconds);
+    }
+
+    /** The closed set of outcomes. */
+    public enum Result {
+      ACCEPTED,
+      ABSENT,
+      REFUSED,
+      LIMITED
+    }
   }
 }

@@ -117,6 +117,9 @@ final class McpHttpHandler extends Handler.Abstract {
       plainJson(response, callback, now.httpStatus(), now.body());
     } else if (path.equals(settings.path())) {
       RequestGuard.Verdict verdict = guard.check(request);
+      if (verdict == RequestGuard.Verdict.LIMITED) {
+        response.getHeaders().put(HttpHeader.RETRY_AFTER, guard.retryAfterSeconds(request));
+      }
       if (verdict != RequestGuard.Verdict.ALLOWED) {
         refuse(response, callback, verdict);
       } else if (HttpMethod.POST.is(method)) {
@@ -596,6 +599,8 @@ final class McpHttpHandler extends Handler.Abstract {
         response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
         error(response, callback, 401, "Unauthorized: a valid token is required");
       }
+      case LIMITED ->
+          error(response, callback, 429, "Too many wrong tokens: retry after Retry-After seconds");
       case ALLOWED -> throw new IllegalArgumentException("not a refusal");
     }
   }

@@ -1,6 +1,10 @@
 package dev.skillport.mcp.transport;
 
 import dev.skillport.api.owner.Principal;
+import dev.skillport.mcp.transport.HttpRoutes.Attempt;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +20,11 @@ import org.eclipse.jetty.server.Request;
  * Decides whether an HTTP request may reach the server at all: DNS-rebinding protection (Host and
  * Origin must name this machine when it listens on loopback) and the auth token (required when it
  * does not).
+ *
+ * <p>Every token a client presents, as a header or through the page's login form, passes the {@link
+ * AuthLimiter}: a client that sent too many wrong ones is answered 429 without its token being
+ * compared (the right one included, or the limit would not slow guessing), until its window ends;
+ * the same token from any other client is still accepted.
  */
 final class RequestGuard implements HttpRoutes.Credentials {
   private static final Set<String> LOOPBACK_NAMES = Set.of("localhost", "127.0.0.1", "[::1]");
@@ -25,7 +34,8 @@ final class RequestGuard implements HttpRoutes.Credentials {
     ALLOWED,
     FORBIDDEN_HOST,
     FORBIDDEN_ORIGIN,
-    UNAUTHORIZED
+    UNAUTHORIZED,
+    LIMITED
   }
 
   private final boolean loopbackOnly;
@@ -33,6 +43,8 @@ final class RequestGuard implements HttpRoutes.Credentials {
   // The digests from this index on are the admin tokens'.
   private final int firstAdmin;
   private final Set<String> allowedOrigins;
+  private final AuthLimiter limiter;
+  private final EdgeListener listener;
 
   /**
    * @param loopbackOnly whether the server listens on a loopback address only
@@ -45,6 +57,23 @@ final class RequestGuard implements HttpRoutes.Credentials {
       List<String> tokens,
       List<String> adminTokens,
       Set<String> allowedOrigins) {
+    this(
+        loopbackOnly,
+        tokens,
+        adminTokens,
+        allowedOrigins,
+        new AuthLimiter(System::nanoTime),
+        EdgeListener.NONE);
+  }
+
+  /** As above, counting wrong tokens in {@code limiter} and telling {@code listener}. */
+  RequestGuard(
+      boolean loopbackOnly,
+      List<String> tokens,
+      List<String> adminTokens,
+      Set<String> allowedOrigins,
+      AuthLimiter limiter,
+      EdgeListener listener) {
     this.loopbackOnly = loopbackOnly;
     this.tokenDigests =
         java.util.stream.Stream.concat(tokens.stream(), adminTokens.stream())
@@ -52,6 +81,8 @@ final class RequestGuard implements HttpRoutes.Credentials {
             .toList();
     this.firstAdmin = tokens.size();
     this.allowedOrigins = Set.copyOf(allowedOrigins);
+    this.limiter = limiter;
+    this.listener = listener;
   }
 
   /** Checks Host and Origin only (every path). */
@@ -72,10 +103,66 @@ final class RequestGuard implements HttpRoutes.Credentials {
     if (origin != Verdict.ALLOWED) {
       return origin;
     }
-    if (!tokenDigests.isEmpty() && matchedToken(request) < 0) {
-      return Verdict.UNAUTHORIZED;
+    if (tokenDigests.isEmpty()) {
+      return Verdict.ALLOWED;
     }
-    return Verdict.ALLOWED;
+    return switch (attempt(request).result()) {
+      case ACCEPTED -> Verdict.ALLOWED;
+      case ABSENT, REFUSED -> Verdict.UNAUTHORIZED;
+      case LIMITED -> Verdict.LIMITED;
+    };
+  }
+
+  @Override
+  public Attempt attempt(Request request) {
+    return attempt(request, presented(request));
+  }
+
+  @Override
+  public Attempt attempt(Request request, String token) {
+    if (token == null) {
+      return Attempt.ABSENT;
+    }
+    InetAddress client = client(request);
+    long wait = limiter.clientWait(client);
+    if (wait > 0) {
+      listener.on(EdgeListener.Event.AUTH_LIMITED);
+      return Attempt.limited(wait);
+    }
+    if (accepts(token)) {
+      return Attempt.ACCEPTED;
+    }
+    long tokenWait = limiter.tokenWait(token);
+    limiter.failed(client, token);
+    listener.on(EdgeListener.Event.AUTH_FAILED);
+    if (tokenWait > 0) {
+      listener.on(EdgeListener.Event.AUTH_LIMITED);
+      return Attempt.limited(tokenWait);
+    }
+    return Attempt.REFUSED;
+  }
+
+  /**
+   * Seconds the request's client should wait before presenting a token again (for {@code
+   * Retry-After}); at least 1.
+   */
+  long retryAfterSeconds(Request request) {
+    String token = presented(request);
+    long wait = limiter.clientWait(client(request));
+    if (token != null) {
+      wait = Math.max(wait, limiter.tokenWait(token));
+    }
+    return Math.max(1, wait);
+  }
+
+  /** The address a request came from (the client's, when a trusted proxy forwarded it). */
+  static InetAddress client(Request request) {
+    SocketAddress remote = request.getConnectionMetaData().getRemoteSocketAddress();
+    if (remote instanceof InetSocketAddress inet && inet.getAddress() != null) {
+      return inet.getAddress();
+    }
+    // Not an IP connection (a test's local connector): every such request is one client.
+    return InetAddress.getLoopbackAddress();
   }
 
   @Override
@@ -136,8 +223,8 @@ final class RequestGuard implements HttpRoutes.Credentials {
     return index < 0 ? Principal.LOCAL : new Principal(name(index), index >= firstAdmin);
   }
 
-  /** Which accepted token the request presents, or -1. */
-  private int matchedToken(Request request) {
+  /** The token a request presents as {@code X-API-Key} or {@code Authorization: Bearer}. */
+  private static String presented(Request request) {
     String presented = request.getHeaders().get("X-API-Key");
     String authorization = request.getHeaders().get(HttpHeader.AUTHORIZATION);
     if (presented == null
@@ -145,10 +232,13 @@ final class RequestGuard implements HttpRoutes.Credentials {
         && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       presented = authorization.substring(7).trim();
     }
-    if (presented == null) {
-      return -1;
-    }
-    return indexOf(presented);
+    return presented;
+  }
+
+  /** Which accepted token the request presents, or -1. */
+  private int matchedToken(Request request) {
+    String presented = presented(request);
+    return presented == null ? -1 : indexOf(presented);
   }
 
   /** Which accepted token {@code presented} is, or -1. */

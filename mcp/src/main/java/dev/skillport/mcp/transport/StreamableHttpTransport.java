@@ -1,9 +1,13 @@
 package dev.skillport.mcp.transport;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import dev.skillport.mcp.McpServer;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,8 +22,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.eclipse.jetty.io.ManagedSelector;
+import org.eclipse.jetty.io.SocketChannelEndPoint;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -59,9 +66,18 @@ import org.slf4j.LoggerFactory;
  * page.
  *
  * <p>Slow and idle clients: a connection must complete a request's headers within {@link
- * Builder#headerTimeout} when no request of it is in progress, and open connections are capped
- * below the descriptor limit, the longest idle one making room for a newcomer ({@link
- * ConnectionGuard}).
+ * Builder#headerTimeout} when no request of it is in progress (time its bytes wait for a busy
+ * server to read them does not count), and open connections are capped below the descriptor limit,
+ * the longest idle one making room for a newcomer ({@link ConnectionGuard}).
+ *
+ * <p>Overload is answered, never dropped: past {@link Builder#maxRequests} MCP requests at once a
+ * request waits for room, and past the number allowed to wait, or the time, it gets 503 with {@code
+ * Retry-After} ({@link Overload}); so does a request on a connection opened past the cap when no
+ * idle one could make room.
+ *
+ * <p>Wrong tokens are limited per client and per token ({@link AuthLimiter}): 429 with {@code
+ * Retry-After}. Behind a proxy named by {@link Builder#trustedProxy}, the client and whether it
+ * used TLS come from the proxy's forwarded headers ({@link TrustedProxies}).
  */
 public final class StreamableHttpTransport implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpTransport.class);
@@ -81,8 +97,23 @@ public final class StreamableHttpTransport implements AutoCloseable {
   /** The most connections open at once by default, if the descriptor limit allows as many. */
   static final int DEFAULT_MAX_CONNECTIONS = 10_000;
 
+  /** The most MCP requests handled at once by default. */
+  public static final int DEFAULT_MAX_REQUESTS = 256;
+
   /** How often connections are checked against the header timeout. */
   private static final long CONNECTION_SWEEP_MILLIS = 250;
+
+  /** Connections waiting in the kernel to be accepted (the system may allow fewer). */
+  static final int ACCEPT_QUEUE = 4096;
+
+  /** MCP requests beyond {@link Builder#maxRequests} that may wait for room, and for how long. */
+  static final int MAX_WAITING_REQUESTS = 1024;
+
+  static final Duration MAX_REQUEST_WAIT = Duration.ofSeconds(5);
+
+  private final List<AddressBlock> trustedProxies;
+  private final EdgeListener edgeListener;
+  private final int maxRequests;
 
   private StreamableHttpTransport(Builder builder) {
     this.mcp = builder.server;
@@ -111,6 +142,9 @@ public final class StreamableHttpTransport implements AutoCloseable {
         builder.readiness != null ? builder.readiness : () -> Readiness.of(readyFlag.get());
     this.routes = builder.routes;
     this.adminTokens = List.copyOf(builder.adminTokens);
+    this.trustedProxies = List.copyOf(builder.trustedProxies);
+    this.edgeListener = builder.edgeListener;
+    this.maxRequests = builder.maxRequests;
   }
 
   /** Starts describing a transport for {@code server}; defaults: 127.0.0.1:8765, path /mcp. */
@@ -142,23 +176,41 @@ public final class StreamableHttpTransport implements AutoCloseable {
     // Jetty's per-connection header cache otherwise matches values case-insensitively, so a token
     // differing only in case from an earlier one on the same connection would read as that one.
     http.setHeaderCacheCaseSensitive(true);
-    connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
+    if (!trustedProxies.isEmpty()) {
+      http.addCustomizer(new TrustedProxies(trustedProxies));
+    }
+    connector = new TimedConnector(jetty, new HttpConnectionFactory(http));
     connector.setHost(settings.host());
     connector.setPort(settings.port());
     connector.setIdleTimeout(settings.connectionIdleTimeout().toMillis());
-    connections = new ConnectionGuard(settings.maxConnections(), settings.headerTimeout());
+    connector.setAcceptQueueSize(ACCEPT_QUEUE);
+    connections =
+        new ConnectionGuard(
+            settings.maxConnections(), settings.headerTimeout(), Overload.answer(edgeListener));
     connector.addEventListener(connections);
     jetty.addConnector(connector);
+    // Counted as they are accepted, before the guard hears of them: descriptors never run out.
+    jetty.addBean(
+        new NetworkConnectionLimit(
+            settings.maxConnections() + ConnectionGuard.OVERFLOW, connector));
     jetty.setErrorHandler(new JsonErrorHandler());
     handler =
         new McpHttpHandler(
             mcp,
             settings,
             new RequestGuard(
-                loopback, settings.authTokens(), adminTokens, settings.allowedOrigins()),
+                loopback,
+                settings.authTokens(),
+                adminTokens,
+                settings.allowedOrigins(),
+                new AuthLimiter(Ticker.systemTicker()),
+                edgeListener),
             readiness,
             routes);
-    jetty.setHandler(connections.tracking(handler));
+    jetty.setHandler(
+        connections.tracking(
+            Overload.limit(
+                handler, maxRequests, MAX_WAITING_REQUESTS, MAX_REQUEST_WAIT, edgeListener)));
     jetty.setStopTimeout(2000);
     try {
       jetty.start();
@@ -188,6 +240,16 @@ public final class StreamableHttpTransport implements AutoCloseable {
     sweeper.scheduleWithFixedDelay(
         guard::sweep, CONNECTION_SWEEP_MILLIS, CONNECTION_SWEEP_MILLIS, TimeUnit.MILLISECONDS);
     LOG.info("MCP endpoint listening on {}", uri());
+  }
+
+  /**
+   * The canonical form of an address or CIDR block as {@link Builder#trustedProxy} takes it (for
+   * example {@code 10.0.0.0/8}).
+   *
+   * @throws IllegalArgumentException when {@code cidr} is not one, saying why
+   */
+  public static String addressBlock(String cidr) {
+    return AddressBlock.parse(cidr).canonical();
   }
 
   /** The bound port (useful with port 0). */
@@ -265,6 +327,22 @@ public final class StreamableHttpTransport implements AutoCloseable {
     LOG.info("MCP endpoint stopped");
   }
 
+  /** A connector whose end points tell the {@link ConnectionGuard} about unread bytes. */
+  private static final class TimedConnector extends ServerConnector {
+    TimedConnector(Server server, HttpConnectionFactory factory) {
+      super(server, 1, 1, factory);
+    }
+
+    @Override
+    protected SocketChannelEndPoint newEndPoint(
+        SocketChannel channel, ManagedSelector selector, SelectionKey key) throws IOException {
+      SocketChannelEndPoint endPoint =
+          new ConnectionGuard.TimedEndPoint(channel, selector, key, getScheduler());
+      endPoint.setIdleTimeout(getIdleTimeout());
+      return endPoint;
+    }
+  }
+
   private static boolean isLoopback(String host) {
     try {
       return InetAddress.getByName(host).isLoopbackAddress();
@@ -316,6 +394,9 @@ public final class StreamableHttpTransport implements AutoCloseable {
     private Duration headerTimeout = Duration.ofSeconds(10);
     private int maxConnections;
     private HttpRoutes routes;
+    private final List<AddressBlock> trustedProxies = new ArrayList<>();
+    private EdgeListener edgeListener = EdgeListener.NONE;
+    private int maxRequests = DEFAULT_MAX_REQUESTS;
 
     private Builder(McpServer server) {
       this.server = Objects.requireNonNull(server, "server");
@@ -480,6 +561,35 @@ public final class StreamableHttpTransport implements AutoCloseable {
      */
     public Builder maxConnections(int max) {
       this.maxConnections = positive(max, "maxConnections");
+      return this;
+    }
+
+    /**
+     * Most MCP requests ({@code POST}) handled at once (default {@value #DEFAULT_MAX_REQUESTS}, a
+     * long tool call counting until it ends); past it up to {@value #MAX_WAITING_REQUESTS} more
+     * wait for room for up to 5 s, and the rest get 503 with {@code Retry-After}.
+     */
+    public Builder maxRequests(int max) {
+      this.maxRequests = positive(max, "maxRequests");
+      return this;
+    }
+
+    /**
+     * Trusts the proxies in {@code cidr} (an IPv4 or IPv6 address or CIDR block, such as {@code
+     * 10.0.0.0/8}; repeatable): their {@code Forwarded} or {@code X-Forwarded-For} and {@code
+     * X-Forwarded-Proto} headers name the client and whether it used TLS. Such headers from any
+     * other peer are ignored.
+     *
+     * @throws IllegalArgumentException when {@code cidr} is not an address or block, saying why
+     */
+    public Builder trustedProxy(String cidr) {
+      trustedProxies.add(AddressBlock.parse(cidr));
+      return this;
+    }
+
+    /** Hears wrong and limited tokens and requests turned away for overload (for metrics). */
+    public Builder edgeListener(EdgeListener listener) {
+      this.edgeListener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

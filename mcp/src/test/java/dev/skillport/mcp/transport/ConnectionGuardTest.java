@@ -21,8 +21,13 @@ class ConnectionGuardTest {
 
   private final AtomicInteger closed = new AtomicInteger();
 
-  /** A connection whose end point only counts being closed. */
+  /** A connection that has sent part of a request, whose end point only counts being closed. */
   private Connection connection() {
+    return connection(10);
+  }
+
+  /** A connection that has sent {@code bytesIn} bytes, whose end point counts being closed. */
+  private Connection connection(long bytesIn) {
     EndPoint endPoint =
         (EndPoint)
             Proxy.newProxyInstance(
@@ -45,6 +50,7 @@ class ConnectionGuardTest {
             (proxy, method, args) ->
                 switch (method.getName()) {
                   case "getEndPoint" -> endPoint;
+                  case "getBytesIn" -> bytesIn;
                   case "hashCode" -> System.identityHashCode(proxy);
                   case "equals" -> proxy == args[0];
                   default -> null;
@@ -82,5 +88,23 @@ class ConnectionGuardTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  @Test
+  void newcomersPastTheCap_othersJustOpenedAndSilent_areKeptToBeAnswered() {
+    ConnectionGuard guard = new ConnectionGuard(CAP, Duration.ofSeconds(10));
+    // Just accepted, nothing read yet: on a busy server, clients about to be answered.
+    for (int i = 0; i < CAP; i++) {
+      guard.onOpened(connection(0));
+    }
+    List<Connection> newcomers = new ArrayList<>();
+    for (int i = 0; i < ConnectionGuard.OVERFLOW; i++) {
+      Connection c = connection(0);
+      newcomers.add(c);
+      guard.onOpened(c);
+    }
+
+    assertThat(closed.get()).as("no connection closed unanswered").isZero();
+    assertThat(guard.openConnections()).isEqualTo(CAP + ConnectionGuard.OVERFLOW);
   }
 }

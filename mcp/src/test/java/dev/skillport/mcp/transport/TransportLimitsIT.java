@@ -203,6 +203,88 @@ class TransportLimitsIT {
     assertThat(transport.connectionCount()).isLessThanOrEqualTo(20);
   }
 
+  @Test
+  void connectionCap_everyConnectionBusy_newcomerGets503WithRetryAfter() throws Exception {
+    start(builder().maxConnections(2));
+    for (int i = 0; i < 2; i++) {
+      holdARequest(socket());
+    }
+    // Both requests are being handled (their bodies are awaited): neither can make room.
+    waitForConnections(2);
+
+    Response r = post(String.format(HttpTestClient.INIT, V).getBytes(StandardCharsets.UTF_8));
+
+    assertThat(r.status()).isEqualTo(503);
+    assertThat(r.head()).containsIgnoringCase("Retry-After: 2");
+    assertThat(r.json().path("error").path("code").asInt()).isEqualTo(-32603);
+  }
+
+  @Test
+  void requestLimit_pastItAndTheWait_is503WithRetryAfter() throws Exception {
+    start(builder().maxRequests(1));
+    holdARequest(socket());
+    waitForConnections(1);
+    long start = System.nanoTime();
+
+    Response r = post(String.format(HttpTestClient.INIT, V).getBytes(StandardCharsets.UTF_8));
+    Duration waited = Duration.ofNanos(System.nanoTime() - start);
+
+    assertThat(r.status()).isEqualTo(503);
+    assertThat(r.head()).containsIgnoringCase("Retry-After: 2");
+    assertThat(waited)
+        .as("it waited for room first")
+        .isGreaterThanOrEqualTo(StreamableHttpTransport.MAX_REQUEST_WAIT.minusMillis(100));
+  }
+
+  @Test
+  void requestLimit_roomFreedWhileWaiting_isServed() throws Exception {
+    start(builder().maxRequests(1));
+    Socket held = socket();
+    String body = holdARequest(held);
+    waitForConnections(1);
+    Thread.sleep(200);
+    Thread finisher =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(500);
+                held.getOutputStream().write(body.getBytes(StandardCharsets.UTF_8));
+                held.getOutputStream().flush();
+              } catch (IOException | InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    finisher.start();
+
+    Response r = post(String.format(HttpTestClient.INIT, V).getBytes(StandardCharsets.UTF_8));
+    finisher.join();
+
+    assertThat(r.status()).isEqualTo(200);
+  }
+
+  /** Sends a POST's headers but not its body, so the request stays in progress; its body. */
+  private static String holdARequest(Socket s) throws IOException {
+    String body = String.format(HttpTestClient.INIT, V);
+    s.getOutputStream()
+        .write(
+            ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Accept: application/json, text/event-stream\r\nContent-Length: "
+                    + body.length()
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+    s.getOutputStream().flush();
+    return body;
+  }
+
+  private void waitForConnections(int n) throws InterruptedException {
+    long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (transport.connectionCount() < n && System.nanoTime() < until) {
+      Thread.sleep(20);
+    }
+    // The server has the headers; give it a moment to start handling them.
+    Thread.sleep(200);
+  }
+
   private Socket socket() throws IOException {
     Socket s = new Socket("127.0.0.1", transport.port());
     sockets.add(s);

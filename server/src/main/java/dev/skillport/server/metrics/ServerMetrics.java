@@ -9,6 +9,7 @@ import dev.skillport.mcp.McpSession;
 import dev.skillport.mcp.ProtocolVersion;
 import dev.skillport.mcp.RequestListener;
 import dev.skillport.mcp.SessionListener;
+import dev.skillport.mcp.transport.EdgeListener;
 import dev.skillport.registry.Catalog;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobStatus;
@@ -34,8 +35,9 @@ import java.util.function.Supplier;
 /**
  * The server's metrics in one Prometheus registry: tool calls by tool and outcome with their
  * latency, jobs and workflow runs by state, MCP sessions by protocol revision, the catalog's size,
- * reloads and their duration, and script processes running. Counters move as things happen (the
- * {@code on*} methods are wired to the application's listeners); gauges are read when scraped.
+ * reloads and their duration, script processes running, and what the HTTP edge refused (wrong
+ * tokens, limited clients, overload). Counters move as things happen (the {@code on*} methods are
+ * wired to the application's listeners); gauges are read when scraped.
  *
  * <p>Label values that clients choose (tool names) are bounded: at most {@value #MAX_TOOLS} tool
  * names get series of their own, the rest share {@value #OTHER}; a call to a tool that does not
@@ -70,6 +72,8 @@ public final class ServerMetrics {
   private final Map<Era, Map<String, CounterDataPoint>> requestSeries = new EnumMap<>(Era.class);
   private final Counter reloads;
   private final Histogram reloadSeconds;
+  private final Map<EdgeListener.Event, CounterDataPoint> edgeSeries =
+      new EnumMap<>(EdgeListener.Event.class);
   // Cleared for a server no endpoint scrapes (stdio): its series would be counted for nobody, at a
   // few percent of every call's CPU (decision 0035).
   private volatile boolean counting = true;
@@ -144,6 +148,31 @@ public final class ServerMetrics {
     for (Era era : Era.values()) {
       requestSeries.put(era, new ConcurrentHashMap<>());
     }
+    edgeSeries.put(
+        EdgeListener.Event.AUTH_FAILED,
+        Counter.builder()
+            .name("skillport_auth_failures_total")
+            .help("Wrong tokens presented to /mcp, the page or the login form (answered 401)")
+            .register(registry)
+            .labelValues());
+    edgeSeries.put(
+        EdgeListener.Event.AUTH_LIMITED,
+        Counter.builder()
+            .name("skillport_auth_limited_total")
+            .help(
+                "Token checks answered 429 because the client, or the token, sent too many wrong"
+                    + " tokens in a minute")
+            .register(registry)
+            .labelValues());
+    edgeSeries.put(
+        EdgeListener.Event.OVERLOADED,
+        Counter.builder()
+            .name("skillport_http_overloaded_total")
+            .help(
+                "Requests answered 503 with Retry-After because the server was at its request or"
+                    + " connection limit")
+            .register(registry)
+            .labelValues());
     GaugeWithCallback.builder()
         .name("skillport_mcp_sessions_open")
         .help("MCP sessions open now (2025-era clients; 2026-07-28 requests have none)")
@@ -325,6 +354,15 @@ public final class ServerMetrics {
             .computeIfAbsent(
                 method, m -> requests.labelValues(era.name().toLowerCase(Locale.ROOT), m))
             .inc();
+      }
+    };
+  }
+
+  /** Counts what the HTTP edge refuses, by event. */
+  public EdgeListener edgeListener() {
+    return event -> {
+      if (counting) {
+        edgeSeries.get(event).inc();
       }
     };
   }

@@ -13,21 +13,19 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * People signed in with the login form: each gets a random cookie value that stands for the token
  * they entered (the token itself never goes into a cookie or a URL), valid for {@link #LIFETIME}.
- * Failed logins are limited per minute, so the form cannot be used to guess the token quickly.
+ * Wrong tokens typed into the form are limited per client by the transport's token check, exactly
+ * as wrong tokens sent to {@code /mcp} are.
  */
 final class PageSessions {
   static final String COOKIE = "skillport_page";
   static final Duration LIFETIME = Duration.ofHours(12);
   static final int MAX_SESSIONS = 1000;
-  static final int MAX_FAILURES_PER_MINUTE = 20;
 
   private final Map<String, Instant> sessions = new ConcurrentHashMap<>();
   // Who signed in with each cookie: the page shows that caller's own calls.
   private final Map<String, Principal> signedIn = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
   private final Clock clock;
-  private Instant windowStart = Instant.EPOCH;
-  private int failures;
 
   PageSessions(Clock clock) {
     this.clock = clock;
@@ -75,20 +73,6 @@ final class PageSessions {
       sessions.remove(id);
       signedIn.remove(id);
     }
-  }
-
-  /** Counts a failed login; false when too many failed within the current minute. */
-  synchronized boolean allowAttempt() {
-    Instant now = clock.instant();
-    if (Duration.between(windowStart, now).compareTo(Duration.ofMinutes(1)) >= 0) {
-      windowStart = now;
-      failures = 0;
-    }
-    return failures < MAX_FAILURES_PER_MINUTE;
-  }
-
-  synchronized void failed() {
-    failures++;
   }
 
   private void sweep() {

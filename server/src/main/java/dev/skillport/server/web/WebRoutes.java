@@ -109,7 +109,14 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
     if (!isKnown(path)) {
       return false;
     }
-    if (!allowed(request, credentials)) {
+    HttpRoutes.Attempt header =
+        credentials.required() ? credentials.attempt(request) : HttpRoutes.Attempt.ACCEPTED;
+    if (header.result() == HttpRoutes.Attempt.Result.LIMITED) {
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, header.retryAfterSeconds());
+      text(response, callback, 429, "text/plain; charset=utf-8", "too many wrong tokens\n");
+      return true;
+    }
+    if (!allowed(request, credentials, header)) {
       if (path.equals("/metrics") || path.equals("/events") || !get) {
         response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
         text(response, callback, 401, "text/plain; charset=utf-8", "a valid token is required\n");
@@ -244,14 +251,16 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
       redirect(response, callback, next);
       return;
     }
-    if (!sessions.allowAttempt()) {
+    HttpRoutes.Attempt attempt = creds.attempt(request, form.getOrDefault("token", ""));
+    if (attempt.result() == HttpRoutes.Attempt.Result.LIMITED) {
       Map<String, Object> model = model("Sign in", "", request, creds);
-      model.put("problem", "Too many wrong tokens in the last minute; wait and try again.");
+      model.put("problem", "Too many wrong tokens from this address; wait and try again.");
+      model.put("next", next);
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, attempt.retryAfterSeconds());
       page(response, callback, 429, "login", model);
       return;
     }
-    if (!creds.accepts(form.getOrDefault("token", ""))) {
-      sessions.failed();
+    if (attempt.result() != HttpRoutes.Attempt.Result.ACCEPTED) {
       Map<String, Object> model = model("Sign in", "", request, creds);
       model.put("problem", "That token is not accepted.");
       model.put("next", next);
@@ -259,6 +268,8 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
       return;
     }
     String id = sessions.open(creds.identify(form.getOrDefault("token", "")).orElseThrow());
+    // Secure over TLS, here or at a proxy trusted with --trusted-proxy (the transport's customizer
+    // makes isSecure() answer for the client's side of such a proxy).
     HttpCookie cookie =
         HttpCookie.build(PageSessions.COOKIE, id)
             .path("/")
@@ -271,9 +282,9 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
     redirect(response, callback, next);
   }
 
-  private boolean allowed(Request request, Credentials creds) {
+  private boolean allowed(Request request, Credentials creds, HttpRoutes.Attempt header) {
     return !creds.required()
-        || creds.presentedBy(request)
+        || header.result() == HttpRoutes.Attempt.Result.ACCEPTED
         || sessions.valid(cookie(request).orElse(null));
   }
 
