@@ -32,6 +32,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -106,6 +107,7 @@ public final class McpServer implements AutoCloseable {
   private final CompletableFuture<?> readiness;
   private final UnaryOperator<JsonNode> outbound;
   private final Duration clientRequestTimeout;
+  private final Predicate<JsonRpcMessage.Request> changesListing;
 
   private McpServer(Builder builder) {
     this.info = builder.info;
@@ -127,6 +129,7 @@ public final class McpServer implements AutoCloseable {
     this.listeners = new CopyOnWriteArrayList<>(builder.listeners);
     this.requestListeners = List.copyOf(builder.requestListeners);
     this.readiness = builder.readiness;
+    this.changesListing = builder.changesListing;
     this.outbound = builder.outbound;
     this.clientRequestTimeout = builder.clientRequestTimeout;
   }
@@ -501,7 +504,24 @@ public final class McpServer implements AutoCloseable {
     RequestContext ctx =
         new RequestContext(session, request.id(), request.method(), request.params(), channel);
     session.register(ctx);
-    return invoke(ctx, request, handler, gate(session), () -> session.unregister(ctx));
+    CompletableFuture<?> gate = gate(session);
+    if (changesListing.test(request)) {
+      // Later requests of the session start once this one is answered; it waits for the last
+      // change before it.
+      CompletableFuture<Void> answered = new CompletableFuture<>();
+      CompletableFuture<?> prior = session.nextChange(answered);
+      CompletableFuture<JsonNode> response =
+          invoke(ctx, request, handler, after(gate, prior), () -> session.unregister(ctx));
+      response.whenComplete((value, failure) -> answered.complete(null));
+      return response;
+    }
+    return invoke(
+        ctx, request, handler, after(gate, session.lastChange()), () -> session.unregister(ctx));
+  }
+
+  /** Done once {@code gate} and {@code prior} are, failing as {@code gate} does. */
+  private static CompletableFuture<?> after(CompletableFuture<?> gate, CompletableFuture<?> prior) {
+    return prior.isDone() ? gate : prior.thenCompose(done -> gate);
   }
 
   private CompletableFuture<JsonNode> invoke(
@@ -1052,6 +1072,7 @@ public final class McpServer implements AutoCloseable {
     private CompletableFuture<?> readiness = CompletableFuture.completedFuture(null);
     private UnaryOperator<JsonNode> outbound = UnaryOperator.identity();
     private Duration clientRequestTimeout = DEFAULT_CLIENT_REQUEST_TIMEOUT;
+    private Predicate<JsonRpcMessage.Request> changesListing = request -> false;
 
     private Builder(ServerInfo info) {
       this.info = Objects.requireNonNull(info, "info");
@@ -1195,6 +1216,18 @@ public final class McpServer implements AutoCloseable {
      * {@code logging/setLevel} never wait. When the stage fails, waiting and later requests get an
      * internal error naming the cause.
      */
+    /**
+     * Marks the requests that change what their own session lists (for example a call that adds
+     * tools to it). On a 2025-era session such a request is ordered before every request dispatched
+     * after it: those start once it is answered, so a call sent right behind one that adds its tool
+     * finds the tool. Other requests of a session still run concurrently. Stateless requests have
+     * no session and are not ordered.
+     */
+    public Builder changesListing(Predicate<JsonRpcMessage.Request> changesListing) {
+      this.changesListing = Objects.requireNonNull(changesListing, "changesListing");
+      return this;
+    }
+
     public Builder readiness(CompletableFuture<?> readiness) {
       this.readiness = Objects.requireNonNull(readiness, "readiness");
       return this;

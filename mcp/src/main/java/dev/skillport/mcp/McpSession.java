@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +50,9 @@ public final class McpSession {
   private volatile boolean clientReady;
   private volatile boolean closed;
   private volatile Instant lastActivity;
+  // Done once the last request that changes what this session lists is answered.
+  private final AtomicReference<CompletableFuture<?>> lastChange =
+      new AtomicReference<>(CompletableFuture.completedFuture(null));
 
   McpSession(
       String id, OutboundChannel channel, Clock clock, Duration requestTimeout, Caller owner) {
@@ -247,6 +251,19 @@ public final class McpSession {
     } else {
       pending.complete(response.result());
     }
+  }
+
+  /** What a request dispatched now waits for: the answer of the last listing change before it. */
+  CompletableFuture<?> lastChange() {
+    return lastChange.get();
+  }
+
+  /**
+   * Makes {@code change} the last listing change (requests dispatched from now on wait for it) and
+   * answers the one before it, which {@code change} itself waits for.
+   */
+  CompletableFuture<?> nextChange(CompletableFuture<?> change) {
+    return lastChange.getAndSet(change);
   }
 
   void register(RequestContext ctx) {

@@ -103,6 +103,13 @@ public final class CoreTools {
           "shadowed",
           "denied");
 
+  /**
+   * The core tools that change what the calling session lists: a session's later requests wait for
+   * them (see {@code docs/running.md}).
+   */
+  public static final Set<String> LISTING_CHANGES =
+      Set.of("load_skill", "unload_skill", "activate_tool_group", "deactivate_tool_group");
+
   private static final int SUMMARY_CHARS = 200;
   private static final long MAX_MARKDOWN_BYTES = 1 << 20;
 
@@ -209,10 +216,11 @@ public final class CoreTools {
           definition(
               "jobs_get_status",
               "Show a job's status and progress, and its result once finished (include_result, true by"
-                  + " default).",
+                  + " default); include_logs adds the lines it logged (the last 200, at most 64 KiB).",
               """
         {"type":"object","properties":{
-          "job_id":{"type":"string"},"include_result":{"type":"boolean","default":true}},
+          "job_id":{"type":"string"},"include_result":{"type":"boolean","default":true},
+          "include_logs":{"type":"boolean","default":false}},
          "required":["job_id"]}""",
               true),
           definition(
@@ -977,9 +985,9 @@ public final class CoreTools {
         if (tools.size() < limit) {
           ObjectNode o = tools.addObject();
           o.put("kind", "tool");
-          o.put(
-              "name",
-              enabled ? shown.name() : skill.name() + ToolNames.QUALIFIER + hit.tool().name());
+          // One name whether the tool is enabled or not: the qualified one, which calls it
+          // whatever name the listing gives it.
+          o.put("name", skill.name() + ToolNames.QUALIFIER + hit.tool().name());
           o.put("description", hit.tool().description());
           o.put("category", skill.name());
           if (hit.tool().group() == null) {
@@ -1084,9 +1092,24 @@ public final class CoreTools {
   private static ToolResult jobStatus(OwnedJobs jobs, JsonNode a) {
     String id = a.path("job_id").asText("");
     boolean withResult = a.path("include_result").asBoolean(true);
+    boolean withLogs = a.path("include_logs").asBoolean(false);
     return jobs.status(id)
-        .map(job -> ToolResult.structured(job.toWire(withResult)))
+        .map(
+            job -> {
+              ObjectNode out = job.toWire(withResult);
+              if (withLogs) {
+                out.set("logs", jobs.logs(id).orElseGet(CoreTools::logsNotKept));
+              }
+              return ToolResult.structured(out);
+            })
         .orElseGet(() -> noSuchJob(id));
+  }
+
+  /** The logs of a job this run did not start, or started too long ago: none kept. */
+  private static ObjectNode logsNotKept() {
+    ObjectNode o = NODES.objectNode();
+    o.putArray("lines");
+    return o.put("truncated", false).put("dropped_lines", 0).put("kept", false);
   }
 
   private static ToolResult cancelJob(OwnedJobs jobs, JsonNode a) {

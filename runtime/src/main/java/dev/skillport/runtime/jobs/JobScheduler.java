@@ -47,9 +47,22 @@ public final class JobScheduler implements AutoCloseable {
   private final ExecutorService workers;
   private final Map<String, Live> live = new ConcurrentHashMap<>();
   private final List<Consumer<JobRecord>> observers = new CopyOnWriteArrayList<>();
+  // The logs of the jobs that finished last in this run, oldest first.
+  private final Map<String, JobLog> finishedLogs =
+      new java.util.LinkedHashMap<>() {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, JobLog> eldest) {
+          return size() > KEPT_LOGS;
+        }
+      };
   private volatile boolean closed;
   private volatile SharedTaskFolder shared;
   private ScheduledExecutorService sharedPoller;
+
+  /** Finished jobs whose logs are kept, in memory, for {@link #logs}; older ones are forgotten. */
+  static final int KEPT_LOGS = 256;
 
   /** How often requests other instances left in the shared folder are picked up. */
   static final Duration SHARED_POLL = Duration.ofMillis(200);
@@ -224,6 +237,21 @@ public final class JobScheduler implements AutoCloseable {
   }
 
   /**
+   * The log lines job {@code id} wrote ({@link JobLog#toWire()}): kept in memory for the jobs this
+   * run started, while they run and for the last {@link #KEPT_LOGS} that finished; empty for
+   * another job.
+   */
+  public Optional<ObjectNode> logs(String id) {
+    Live job = live.get(id);
+    if (job != null) {
+      return Optional.of(job.log.toWire());
+    }
+    synchronized (finishedLogs) {
+      return Optional.ofNullable(finishedLogs.get(id)).map(JobLog::toWire);
+    }
+  }
+
+  /**
    * The job's final record once it reaches a final state: completed already for a finished job;
    * empty for a job unknown here or run by another instance.
    */
@@ -309,6 +337,9 @@ public final class JobScheduler implements AutoCloseable {
           && r.completedAt() != null
           && !r.completedAt().isAfter(cutoff)
           && store.delete(r.id())) {
+        synchronized (finishedLogs) {
+          finishedLogs.remove(r.id());
+        }
         if (shared != null) {
           shared.delete(r.id());
         }
@@ -451,6 +482,7 @@ public final class JobScheduler implements AutoCloseable {
   private final class Live implements ToolContext {
     private final Consumer<ObjectNode> listener;
     private final ClientLink client;
+    private final JobLog log = new JobLog();
     private final Map<String, ClientRequest> waiting = new java.util.LinkedHashMap<>();
     private final Map<String, JsonNode> answers = new java.util.HashMap<>();
     private int asked;
@@ -593,6 +625,9 @@ public final class JobScheduler implements AutoCloseable {
         record = record.finished(end, clock.instant(), why, result);
         save();
       }
+      synchronized (finishedLogs) {
+        finishedLogs.put(record.id(), log);
+      }
       live.remove(record.id());
       if (shared != null) {
         shared.clearRequests(record.id());
@@ -651,6 +686,7 @@ public final class JobScheduler implements AutoCloseable {
     @Override
     public void log(String level, String message) {
       LOG.debug("job {} [{}] {}", record.id(), level, message);
+      log.add(clock.instant(), level == null ? "info" : level, message);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.skillport.runtime.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.owner.Principal;
 import java.time.Duration;
 import java.util.Objects;
@@ -30,6 +31,11 @@ public final class OwnedJobs {
   /** The final record of the caller's job once it finishes; empty as {@link #status} is. */
   public Optional<CompletableFuture<JobRecord>> completion(String id) {
     return status(id).isPresent() ? jobs.completion(id) : Optional.empty();
+  }
+
+  /** The log lines of the caller's job ({@link JobScheduler#logs}); empty as {@link #status} is. */
+  public Optional<ObjectNode> logs(String id) {
+    return status(id).isPresent() ? jobs.logs(id) : Optional.empty();
   }
 
   /** Cancels the caller's job; false when it is unknown, another caller's, or already finished. */

@@ -26,6 +26,7 @@ import dev.skillport.runtime.ClientReplies;
 import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.ToolCalls;
 import dev.skillport.runtime.UnknownToolException;
+import dev.skillport.runtime.core.CoreTools;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.StoreUnavailableException;
 import dev.skillport.runtime.secrets.Redactor;
@@ -89,6 +90,13 @@ public final class SkillportMcp {
             .capabilities(era -> era == Era.MODERN ? modernCaps.deepCopy() : caps.deepCopy())
             .workerThreads(workerThreads)
             .readiness(catalogReady)
+            // A session's call that loads or unloads skills, or switches a group, is answered
+            // before its later requests start: a call sent right behind it finds its tools.
+            .changesListing(
+                request ->
+                    "tools/call".equals(request.method())
+                        && CoreTools.LISTING_CHANGES.contains(
+                            request.params().path("name").asText()))
             // Nothing leaves on the wire with a secret the server knows.
             .outboundFilter(Redactor.shared()::wire)
             .sessionListener(

@@ -236,6 +236,38 @@ class CoreToolsGoldenTest {
   }
 
   @Test
+  void searchTools_enabledAndDisabledTools_areNamedByTheQualifiedNameThatCallsThem()
+      throws Exception {
+    SessionState session = session();
+    service.callTool(
+        session, "load_skill", JSON.readTree("{\"skill_name\":\"mesh-tools\"}"), ToolContext.NONE);
+
+    JsonNode found =
+        service.callTool(
+            session,
+            "search_tools",
+            JSON.readTree("{\"query\":\"bevel cube\",\"include_disabled\":true}"),
+            ToolContext.NONE);
+
+    Map<String, Boolean> enabled = new LinkedHashMap<>();
+    found
+        .at("/structuredContent/tools")
+        .forEach(t -> enabled.put(t.path("name").asText(), t.path("enabled").asBoolean()));
+    assertThat(enabled)
+        .containsEntry("mesh-tools__create_cube", true)
+        .containsEntry("mesh-tools__bevel_edges", false);
+    service.callTool(
+        session,
+        "activate_tool_group",
+        JSON.readTree("{\"group_name\":\"modeling\"}"),
+        ToolContext.NONE);
+    JsonNode called =
+        service.callTool(session, "mesh-tools__bevel_edges", JSON.readTree("{}"), ToolContext.NONE);
+    assertThat(called.path("isError").asBoolean()).as(called.toString()).isFalse();
+    assertThat(called.at("/structuredContent/ok").asBoolean()).isTrue();
+  }
+
+  @Test
   void listRoots() throws Exception {
     Scenarios s = new Scenarios("list_roots");
     s.call("client_without_roots", session(), "{}");
@@ -288,6 +320,10 @@ class CoreToolsGoldenTest {
         .until(() -> service.jobs().status(id).orElseThrow().status().terminal());
     status.call("default_includes_result", session, "{\"job_id\":\"" + id + "\"}");
     status.call("without_result", session, "{\"job_id\":\"" + id + "\",\"include_result\":false}");
+    status.call(
+        "with_logs",
+        session,
+        "{\"job_id\":\"" + id + "\",\"include_result\":false,\"include_logs\":true}");
     status.call("unknown", session, "{\"job_id\":\"nope\"}");
     cancel.call("finished_job", session, "{\"job_id\":\"" + id + "\"}");
     cancel.call("unknown", session, "{\"job_id\":\"nope\"}");
