@@ -296,18 +296,6 @@ public final class SkillportService {
    * adapters admit is reachable; the listing policy decides which are listed.
    */
   public SessionState statelessState() {
-    return currentStateless().state();
-  }
-
-  /**
-   * The skills whose prompts and resources the stateless era lists: those {@link ListingPolicy#ALL}
-   * lists tools of, whatever the policy, since the policy is about tools only.
-   */
-  public SessionView statelessSurfaces() {
-    return currentStateless().surfaces();
-  }
-
-  private Stateless currentStateless() {
     Catalog snapshot = catalog();
     Stateless current = stateless;
     if (current == null || current.generation() != snapshot.generation()) {
@@ -319,7 +307,7 @@ public final class SkillportService {
         }
       }
     }
-    return current;
+    return current.state();
   }
 
   /** The listing policy the current catalog is served with ({@code auto} resolved). */
@@ -661,12 +649,8 @@ public final class SkillportService {
         }
       };
 
-  /**
-   * The stateless era's state for one catalog generation, the policy it was built under, and the
-   * skills whose prompts and resources are listed.
-   */
-  private record Stateless(
-      long generation, ListingPolicy effective, SessionState state, SessionView surfaces) {
+  /** The stateless era's state for one catalog generation, and the policy it was built under. */
+  private record Stateless(long generation, ListingPolicy effective, SessionState state) {
     static Stateless build(
         Catalog catalog,
         List<String> preload,
@@ -706,7 +690,7 @@ public final class SkillportService {
       }
       SessionView listed = effective == ListingPolicy.ALL ? everything : preloaded;
       return new Stateless(
-          catalog.generation(), effective, SessionState.stateless(reachable, listed), everything);
+          catalog.generation(), effective, SessionState.stateless(reachable, listed));
     }
 
     private static int listedTools(Catalog catalog, SessionView view) {

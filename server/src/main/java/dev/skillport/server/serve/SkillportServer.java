@@ -414,8 +414,9 @@ public final class SkillportServer implements AutoCloseable {
           @Override
           public SessionView of(RequestContext ctx) throws McpException {
             SessionState state = SkillportMcp.sessionState(service, ctx);
-            // The listing policy is about tools: prompts and resources are listed as with `all`.
-            return state.isStateless() ? service.statelessSurfaces() : state.listedView();
+            // The listing policy is about tools: a stateless request lists the prompts and
+            // resources of every skill it may get and read them from.
+            return state.isStateless() ? state.view() : state.listedView();
           }
 
           @Override
