@@ -21,6 +21,8 @@ import java.util.stream.Stream;
 
 /** Runs the skill loader for a command, with a spinner on stderr when the read is slow. */
 final class SkillTreeReader {
+  private static final HandlerCheck HANDLERS = builtInHandlers();
+
   private final CliEnvironment environment;
   private final PrintWriter err;
 
@@ -35,28 +37,32 @@ final class SkillTreeReader {
         ProgressSpinner.start(
             err, "reading skills...", environment.progressDelay(), environment.progressAllowed());
     try {
-      return handlerCheck(strict).apply(loader.load(roots));
+      LoadResult loaded = loader.load(roots);
+      return pluginJarsWaiting() ? loaded : HANDLERS.apply(loaded);
     } finally {
       spinner.stop();
     }
   }
 
   /**
-   * The check of the handlers tools name against those this command knows: the ones built in and on
-   * the class path. It starts no plugins, so while plugin jars wait in the folders {@code serve}
-   * searches by default, a handler it does not know is a warning (a plugin may register it), an
-   * error in strict mode; with none there, it is an error, as {@code serve} would find it.
+   * Whether plugin jars wait in the folders {@code serve} searches by default. This command starts
+   * no plugins (that would start their host adapters), so with jars there it cannot know their
+   * handlers and leaves the check to {@code serve}; with none, the handlers it knows are all {@code
+   * serve} would have, and a skill naming another is skipped as {@code serve} would skip it.
    */
-  private HandlerCheck handlerCheck(boolean strict) {
+  private boolean pluginJarsWaiting() {
+    return PluginFolders.resolve(List.of(), environment.variables(), environment.userHome())
+        .stream()
+        .anyMatch(SkillTreeReader::holdsJars);
+  }
+
+  /** The handlers built in and on the class path: those of a {@code serve} without plugins. */
+  private static HandlerCheck builtInHandlers() {
     Set<String> known =
-        new HashSet<>(HandlerRegistry.provided(getClass().getClassLoader()).keySet());
+        new HashSet<>(HandlerRegistry.provided(SkillTreeReader.class.getClassLoader()).keySet());
     known.addAll(DiagnosticsHandlers.IDS);
     known.addAll(AuthoringHandlers.IDS);
-    boolean pluginJars =
-        PluginFolders.resolve(List.of(), environment.variables(), environment.userHome()).stream()
-            .anyMatch(SkillTreeReader::holdsJars);
-    return new HandlerCheck(
-        known::contains, strict || !pluginJars ? Severity.ERROR : Severity.WARNING);
+    return new HandlerCheck(Set.copyOf(known)::contains, Severity.ERROR);
   }
 
   private static boolean holdsJars(Path folder) {

@@ -168,6 +168,33 @@ class DocsTest {
   }
 
   /**
+   * For a skill a plugin ships (a module's {@code src/main/resources/skills}), the environment that
+   * names the folder of the plugin jar the build made, as when it is installed: its handlers are
+   * the plugin's. For any other skill, none.
+   */
+  private static Map<String, String> pluginOf(Path skill) {
+    if (!skill.toString().contains("/src/main/resources/skills/")) {
+      return Map.of();
+    }
+    Path module = skill;
+    while (!module.getFileName().toString().equals("src")) {
+      module = module.getParent();
+    }
+    Path root = module.getParent();
+    try (Stream<Path> files = Files.walk(root, 2)) {
+      Path jar =
+          files
+              .filter(f -> f.getFileName().toString().endsWith(".jar"))
+              .filter(f -> f.getParent().getFileName().toString().startsWith("target"))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no plugin jar built in " + root));
+      return Map.of("SKILLPORT_PLUGINS", jar.getParent().toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
    * Every skill a page takes an example from passes {@code validate --strict} with nothing said.
    */
   @Test
@@ -193,7 +220,11 @@ class DocsTest {
     for (Path skill : skills) {
       CliRun run =
           CliRun.execute(
-              REPO, "validate", "--strict", REPO.relativize(skill.getParent()).toString());
+              REPO,
+              pluginOf(skill),
+              "validate",
+              "--strict",
+              REPO.relativize(skill.getParent()).toString());
       assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
       assertThat(run.out())
           .as(skill.toString())

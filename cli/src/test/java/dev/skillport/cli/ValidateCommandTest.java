@@ -78,20 +78,20 @@ class ValidateCommandTest {
   }
 
   @Test
-  void listAndValidate_handlerMaybeInAPluginJar_lenientWarnsAndListsItAvailable() throws Exception {
+  void listAndValidate_pluginJarsWaiting_leaveTheHandlerCheckToServe() throws Exception {
     handlerless("ghostly");
     Path plugins = Files.createDirectories(dir.resolve("plugins"));
     Files.writeString(plugins.resolve("studio.jar"), "");
     Map<String, String> env = Map.of("SKILLPORT_PLUGINS", plugins.toString());
 
-    CliRun validate = CliRun.execute(dir, env, "validate", "ghostly");
+    CliRun validate = CliRun.execute(dir, env, "validate", "--strict", "ghostly");
     CliRun list = CliRun.execute(dir, env, "list", "ghostly");
     CliRun listWithoutPlugins = CliRun.execute(dir, "list", "ghostly");
 
     assertThat(validate.exitCode()).isZero();
     assertThat(validate.out())
-        .contains("WARN ghostly (available, repo)")
-        .containsPattern("ghostly/tools\\.yaml:7: warning HANDLER_NOT_REGISTERED ");
+        .contains("PASS ghostly (available, repo)")
+        .doesNotContain("HANDLER_NOT_REGISTERED");
     assertThat(list.out()).containsPattern("ghostly +repo +available ");
     assertThat(listWithoutPlugins.out()).containsPattern("ghostly +repo +skipped ");
   }
