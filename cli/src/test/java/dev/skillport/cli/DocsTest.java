@@ -168,27 +168,20 @@ class DocsTest {
   }
 
   /**
-   * For a skill a plugin ships (a module's {@code src/main/resources/skills}), the environment that
-   * names the folder of the plugin jar the build made, as when it is installed: its handlers are
-   * the plugin's. For any other skill, none.
+   * The environment naming the plugin folder the build made ({@code samples/target/plugins}). The
+   * examples' Java handlers come from SDK and plugin jars that {@code validate} does not start;
+   * with plugin jars waiting it leaves that check to {@code serve} (decision 0044) and checks
+   * everything else.
    */
-  private static Map<String, String> pluginOf(Path skill) {
-    if (!skill.toString().contains("/src/main/resources/skills/")) {
-      return Map.of();
-    }
-    Path module = skill;
-    while (!module.getFileName().toString().equals("src")) {
-      module = module.getParent();
-    }
-    Path root = module.getParent();
-    try (Stream<Path> files = Files.walk(root, 2)) {
-      Path jar =
-          files
-              .filter(f -> f.getFileName().toString().endsWith(".jar"))
-              .filter(f -> f.getParent().getFileName().toString().startsWith("target"))
+  private static Map<String, String> builtPlugins() {
+    try (Stream<Path> dirs = Files.list(REPO.resolve("samples"))) {
+      Path folder =
+          dirs.filter(d -> d.getFileName().toString().startsWith("target"))
+              .map(d -> d.resolve("plugins"))
+              .filter(Files::isDirectory)
               .findFirst()
-              .orElseThrow(() -> new AssertionError("no plugin jar built in " + root));
-      return Map.of("SKILLPORT_PLUGINS", jar.getParent().toString());
+              .orElseThrow(() -> new AssertionError("the build made no samples/target/plugins"));
+      return Map.of("SKILLPORT_PLUGINS", folder.toString());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -221,7 +214,7 @@ class DocsTest {
       CliRun run =
           CliRun.execute(
               REPO,
-              pluginOf(skill),
+              builtPlugins(),
               "validate",
               "--strict",
               REPO.relativize(skill.getParent()).toString());
