@@ -78,7 +78,7 @@ class SkillportJarIT {
     Result r = run("list", samples.toString());
 
     assertThat(r.exitCode()).isZero();
-    assertThat(r.out().lines().toList()).hasSize(5).first().asString().startsWith("NAME");
+    assertThat(r.out().lines().toList()).hasSize(4).first().asString().startsWith("NAME");
     assertThat(r.out()).containsPattern("image-tools\\s+repo\\s+available\\s+3\\s");
   }
 
