@@ -28,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The handlers of the bundled {@code skill-authoring} skill. They read and write only inside the
@@ -40,6 +41,9 @@ public final class AuthoringHandlers implements ToolHandlerProvider {
 
   static final String NEW_SKILL = "skill-authoring.new_skill";
   static final String EXPLAIN = "skill-authoring.explain_diagnostic";
+
+  /** Every handler id of this class, for checks made without registering it. */
+  public static final Set<String> IDS = Set.of(VALIDATE, NEW_SKILL, EXPLAIN);
 
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 

@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -38,6 +39,12 @@ public final class DiagnosticsHandlers implements ToolHandlerProvider {
   static final String DIAGNOSTICS = "skillport-diagnostics.skill_diagnostics";
   static final String RECENT_CALLS = "skillport-diagnostics.recent_calls";
   static final String METRICS = "skillport-diagnostics.tool_metrics";
+
+  /**
+   * Every handler id of this class, known before a server registers it (its skills are checked for
+   * unregistered handlers while the server is still being built).
+   */
+  public static final Set<String> IDS = Set.of(STATUS, DIAGNOSTICS, RECENT_CALLS, METRICS);
 
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 

@@ -249,9 +249,12 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "NAME",
       description =
           "This server's name on the machine: its job and workflow records are kept in"
-              + " ~/.skillport/jobs/NAME (default: http-PORT, or stdio; while another server holds"
+              + " ~/.skillport/jobs/NAME (default: http, or stdio; while another server holds"
               + " a default name, the next free NAME-2, NAME-3... is taken).")
   private String instance;
+
+  // The store folder this start creates, removed again if the start fails; null when it existed.
+  private NewStoreFolder newStoreFolder;
 
   @Option(
       names = "--adapter-setting",
@@ -529,6 +532,7 @@ final class ServeCommand implements Callable<Integer> {
       }
       // The protocol owns the process's stdout; it is opened here, not through System.out, so
       // nothing else in the process can write to it by accident.
+      keepStoreFolder();
       server.transportStarted("stdio");
       // Only GET /metrics scrapes the Prometheus series, and a stdio server has no HTTP endpoint.
       server.metrics().stopCounting();
@@ -586,6 +590,7 @@ final class ServeCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw bindFailure(e);
     }
+    keepStoreFolder();
     server.transportStarted(http.uri().toString());
     parent.output().stderr().println("skillport: serving MCP at " + http.uri());
     parent.output().stderr().flush();
@@ -780,13 +785,20 @@ final class ServeCommand implements Callable<Integer> {
     return roots;
   }
 
+  /** The server serves: the store folder its start created stays. */
+  private void keepStoreFolder() {
+    if (newStoreFolder != null) {
+      newStoreFolder.keep();
+    }
+  }
+
   /** The job and workflow stores of this run, both in one folder. */
   private record Stores(MvStoreJobStore jobs, MvStoreWorkflowStore workflows) {}
 
   /**
    * Opens this server's stores: {@code --jobs-dir}, else {@code ~/.skillport/jobs/NAME} for {@code
-   * --instance NAME}, else for the default name ({@code http-PORT} or {@code stdio}) or, while
-   * another server holds it, the first free {@code NAME-2}, {@code NAME-3}...
+   * --instance NAME}, else for the default name ({@code http} or {@code stdio}) or, while another
+   * server holds it, the first free {@code NAME-2}, {@code NAME-3}...
    */
   private Stores openStores(CliEnvironment env, ServeResources resources) {
     if (jobsDir != null) {
@@ -797,7 +809,7 @@ final class ServeCommand implements Callable<Integer> {
     if (instance != null) {
       return openStores(base.resolve(instance), resources, true);
     }
-    String name = mode.http ? "http-" + port : "stdio";
+    String name = mode.http ? "http" : "stdio";
     for (int slot = 1; slot <= DEFAULT_INSTANCE_SLOTS; slot++) {
       Stores stores =
           openStores(base.resolve(slot == 1 ? name : name + "-" + slot), resources, false);
@@ -818,6 +830,10 @@ final class ServeCommand implements Callable<Integer> {
 
   /** The stores in {@code dir}, or null when another server holds them and a retry may follow. */
   private Stores openStores(Path dir, ServeResources resources, boolean named) {
+    NewStoreFolder created = NewStoreFolder.before(dir);
+    if (created != null) {
+      newStoreFolder = resources.add("new job store folder", created);
+    }
     MvStoreJobStore jobs;
     try {
       jobs = MvStoreJobStore.open(dir);

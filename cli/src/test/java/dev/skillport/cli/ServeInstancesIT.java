@@ -6,14 +6,18 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.runtime.jobs.RawMcpClient;
+import dev.skillport.testsupport.ExternalCommand;
 import dev.skillport.testsupport.LaunchedServer;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,10 +43,58 @@ class ServeInstancesIT {
 
       assertThat(first.stderr()).doesNotContain("memory").doesNotContain("WARN");
       assertThat(second.stderr()).doesNotContain("memory").doesNotContain("WARN");
-      assertThat(home.resolve(".skillport/jobs/http-0/jobs.mv.db")).isRegularFile();
-      assertThat(home.resolve(".skillport/jobs/http-0-2/jobs.mv.db")).isRegularFile();
+      assertThat(home.resolve(".skillport/jobs/http/jobs.mv.db")).isRegularFile();
+      assertThat(home.resolve(".skillport/jobs/http-2/jobs.mv.db")).isRegularFile();
       assertThat(one).isNotEqualTo(two);
     }
+  }
+
+  @Test
+  void twoStartsOnDifferentPortsOneAfterAnother_shareTheStoreHttp() throws Exception {
+    writeSkill();
+    String job;
+    int firstPort;
+    try (LaunchedServer first = start()) {
+      firstPort = first.uri().getPort();
+      job = squared(new RawMcpClient(first.uri()), 7);
+    }
+    // The first server's port is held, so the second one listens elsewhere.
+    try (ServerSocket taken = new ServerSocket(firstPort, 1, InetAddress.getLoopbackAddress())) {
+      try (LaunchedServer second = start()) {
+        assertThat(second.uri().getPort()).isNotEqualTo(taken.getLocalPort());
+        JsonNode found = new RawMcpClient(second.uri()).status(job);
+
+        assertThat(found.at("/result/structuredContent/square").asInt()).isEqualTo(49);
+      }
+    }
+    try (Stream<Path> stores = Files.list(home.resolve(".skillport/jobs"))) {
+      assertThat(stores.map(p -> p.getFileName().toString())).containsExactly("http");
+    }
+  }
+
+  @Test
+  void startOnABusyPort_leavesNoStoreBehind() throws Exception {
+    writeSkill();
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      ExternalCommand.Outcome outcome =
+          LaunchedServer.command(
+                  home,
+                  "serve",
+                  "--http",
+                  "--host",
+                  "127.0.0.1",
+                  "--port",
+                  String.valueOf(taken.getLocalPort()),
+                  "--no-watch",
+                  "--no-bundled",
+                  "--skills",
+                  skills.toString())
+              .run();
+
+      assertThat(outcome.exit()).as(outcome.toString()).isEqualTo(1);
+      assertThat(outcome.stderr()).contains("is in use");
+    }
+    assertThat(home.resolve(".skillport")).doesNotExist();
   }
 
   @Test

@@ -87,7 +87,7 @@ class ServeLifecycleIT {
       assertThat(names(tmp)).as("left in the temp folder").isEmpty();
       assertThat(server.stderr()).doesNotContain("Exception").doesNotContain("WARN");
       // The store was closed: it opens again at once, and holds the job as interrupted.
-      try (MvStoreJobStore store = MvStoreJobStore.open(home.resolve(".skillport/jobs/http-0"))) {
+      try (MvStoreJobStore store = MvStoreJobStore.open(home.resolve(".skillport/jobs/http"))) {
         JobRecord record = store.find(job).orElseThrow();
         assertThat(record.status()).isEqualTo(JobStatus.INTERRUPTED);
         assertThat(record.error()).contains("stopped");

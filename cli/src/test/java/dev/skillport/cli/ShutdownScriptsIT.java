@@ -95,7 +95,7 @@ class ShutdownScriptsIT {
       assertThat(exit).as(server.stderr()).isEqualTo(143);
       assertThat(withToken()).as("script processes left running").isEmpty();
       assertThat(names(tmp)).as("left in the temp folder").isEmpty();
-      try (MvStoreJobStore store = MvStoreJobStore.open(home.resolve(".skillport/jobs/http-0"))) {
+      try (MvStoreJobStore store = MvStoreJobStore.open(home.resolve(".skillport/jobs/http"))) {
         for (String job : List.of(fanJob, napJob)) {
           JobRecord record = store.find(job).orElseThrow();
           assertThat(record.status()).as(job).isEqualTo(JobStatus.INTERRUPTED);

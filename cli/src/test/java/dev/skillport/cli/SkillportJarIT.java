@@ -61,8 +61,7 @@ class SkillportJarIT {
         .contains("PASS file-stats (available, repo)")
         .contains("PASS image-tools (available, repo)")
         .contains("PASS image-report (available, repo)")
-        .contains("PASS mcp-conformance (available, repo)")
-        .contains("4 skills: 4 passed, 0 with warnings, 0 failed; 0 errors, 0 warnings, 0 notices");
+        .contains("3 skills: 3 passed, 0 with warnings, 0 failed; 0 errors, 0 warnings, 0 notices");
     assertThat(r.err()).isEmpty();
   }
 
@@ -79,7 +78,7 @@ class SkillportJarIT {
     Result r = run("list", samples.toString());
 
     assertThat(r.exitCode()).isZero();
-    assertThat(r.out().lines().toList()).hasSize(5).first().asString().startsWith("NAME");
+    assertThat(r.out().lines().toList()).hasSize(4).first().asString().startsWith("NAME");
     assertThat(r.out()).containsPattern("image-tools\\s+repo\\s+available\\s+3\\s");
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -39,6 +40,60 @@ class ValidateCommandTest {
     assertThat(run.out().lines().reduce((a, b) -> b))
         .hasValue(
             "1 skill: 1 passed, 0 with warnings, 0 failed; 0 errors, 0 warnings, 100000 notices");
+  }
+
+  /** A skill whose second tool names a Java handler that nothing registers. */
+  private void handlerless(String name) throws Exception {
+    Path skill = Files.createDirectories(dir.resolve(name));
+    Files.writeString(
+        skill.resolve("SKILL.md"),
+        "---\nname: "
+            + name
+            + "\ndescription: d\nmetadata:\n  dcc-mcp:\n    tools: tools.yaml\n---\n");
+    Files.writeString(
+        skill.resolve("tools.yaml"),
+        """
+        tools:
+          - name: status
+            description: A bundled handler
+            handler: skillport-diagnostics.server_status
+          - name: render
+            description: A handler no one ships
+            handler: studio.render
+        """);
+  }
+
+  @Test
+  void validateStrict_handlerNobodyRegisters_failsAtTheToolsYamlLine() throws Exception {
+    handlerless("ghostly");
+
+    CliRun run = CliRun.execute(dir, "validate", "--strict", "ghostly");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.out())
+        .contains("FAIL ghostly (skipped, repo) ghostly")
+        .containsPattern(
+            "(?m)^  ghostly/tools\\.yaml:7: error HANDLER_NOT_REGISTERED tool 'render'")
+        .doesNotContain("server_status");
+  }
+
+  @Test
+  void listAndValidate_pluginJarsWaiting_leaveTheHandlerCheckToServe() throws Exception {
+    handlerless("ghostly");
+    Path plugins = Files.createDirectories(dir.resolve("plugins"));
+    Files.writeString(plugins.resolve("studio.jar"), "");
+    Map<String, String> env = Map.of("SKILLPORT_PLUGINS", plugins.toString());
+
+    CliRun validate = CliRun.execute(dir, env, "validate", "--strict", "ghostly");
+    CliRun list = CliRun.execute(dir, env, "list", "ghostly");
+    CliRun listWithoutPlugins = CliRun.execute(dir, "list", "ghostly");
+
+    assertThat(validate.exitCode()).isZero();
+    assertThat(validate.out())
+        .contains("PASS ghostly (available, repo)")
+        .doesNotContain("HANDLER_NOT_REGISTERED");
+    assertThat(list.out()).containsPattern("ghostly +repo +available ");
+    assertThat(listWithoutPlugins.out()).containsPattern("ghostly +repo +skipped ");
   }
 
   @Test

@@ -11,8 +11,9 @@ import java.util.function.Consumer;
  *
  * <p>The stateless era has one shared, never-changed state per catalog generation instead: its
  * {@link #view()} has every skill the server may run loaded (so any of them can be called), and its
- * {@link #listedView()} holds the skills whose tools, prompts and resources are listed under the
- * listing policy. Nothing a request does changes either.
+ * {@link #listedView()} holds the skills whose tools are listed under the listing policy (their
+ * prompts and resources are listed for every skill that may be run). Nothing a request does changes
+ * either.
  */
 public final class SessionState {
   public static final String TOOLS_CHANGED = "notifications/tools/list_changed";

@@ -3,6 +3,7 @@ package dev.skillport.runtime;
 import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.skill.Skill;
+import dev.skillport.api.skill.SkillState;
 import dev.skillport.api.skill.ToolBinding;
 import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.ToolHandler;
@@ -36,6 +37,10 @@ public final class ToolBindings {
     Map<ToolSpec, ToolHandler> bound = new IdentityHashMap<>();
     List<Diagnostic> missing = new ArrayList<>();
     for (Skill skill : catalog.skills()) {
+      // A skipped or shadowed skill is never called (a missing handler skips its skill already).
+      if (skill.state() == SkillState.SKIPPED || skill.state() == SkillState.SHADOWED) {
+        continue;
+      }
       for (ToolSpec tool : skill.tools()) {
         if (tool.binding() instanceof ToolBinding.Handler h) {
           Optional<ToolHandler> handler = registry.find(h.handlerId());
@@ -43,17 +48,8 @@ public final class ToolBindings {
             bound.put(tool, handler.get());
           } else {
             missing.add(
-                Diagnostic.of(
-                        DiagnosticCode.HANDLER_NOT_REGISTERED,
-                        "tool '"
-                            + tool.name()
-                            + "' names handler '"
-                            + h.handlerId()
-                            + "', which no installed plugin or SDK jar registers",
-                        skill.location().skillFile(),
-                        0,
-                        0)
-                    .withSkill(skill.name()));
+                h.notRegistered(
+                    skill, tool.name(), DiagnosticCode.HANDLER_NOT_REGISTERED.defaultSeverity()));
           }
         }
       }

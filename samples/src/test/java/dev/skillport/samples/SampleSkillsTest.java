@@ -22,10 +22,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class SampleSkillsTest {
   static final Path SAMPLES = Path.of(System.getProperty("skillport.samples", "skills"));
+  static final Path CONFORMANCE =
+      Path.of(System.getProperty("skillport.conformance", "conformance"));
 
   private static LoadResult load(boolean strict) {
+    return load(strict, SAMPLES);
+  }
+
+  private static LoadResult load(boolean strict, Path root) {
     return new SkillLoader(LoaderOptions.DEFAULTS.withStrict(strict))
-        .load(List.of(SkillRoot.of(SAMPLES, Scope.REPO)));
+        .load(List.of(SkillRoot.of(root, Scope.REPO)));
   }
 
   private static Skill skill(LoadResult result, String name) {
@@ -44,7 +50,7 @@ class SampleSkillsTest {
     assertThat(result.diagnostics()).isEmpty();
     assertThat(result.skills())
         .extracting(Skill::name)
-        .containsExactly("file-stats", "image-report", "image-tools", "mcp-conformance");
+        .containsExactly("file-stats", "image-report", "image-tools");
     assertThat(result.skills())
         .allSatisfy(s -> assertThat(s.state()).isEqualTo(SkillState.AVAILABLE));
     assertThat(result.skills()).allSatisfy(s -> assertThat(s.scope()).isEqualTo(Scope.REPO));
@@ -118,7 +124,7 @@ class SampleSkillsTest {
   @ParameterizedTest(name = "strict={0}")
   @ValueSource(booleans = {false, true})
   void load_conformanceFixture_handlerBoundToolsPromptsAndResources(boolean strict) {
-    Skill fixture = skill(load(strict), "mcp-conformance");
+    Skill fixture = skill(load(strict, CONFORMANCE), "mcp-conformance");
 
     assertThat(fixture.tools()).hasSize(35);
     assertThat(fixture.tools())

@@ -70,6 +70,8 @@ class FullConformanceIT {
             "--skills",
             SamplesHttpServer.samples().toString(),
             "--skills",
+            SamplesHttpServer.conformance().toString(),
+            "--skills",
             scratch.toString(),
             "--plugins",
             plugins.toAbsolutePath().toString(),

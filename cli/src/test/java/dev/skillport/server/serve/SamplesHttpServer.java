@@ -19,6 +19,15 @@ final class SamplesHttpServer {
   }
 
   /**
+   * The root of the MCP conformance fixture skill, served with its plugin jar only (from {@code
+   * -Dskillport.conformance}, else the reactor's).
+   */
+  static Path conformance() {
+    return Path.of(System.getProperty("skillport.conformance", "../samples/conformance"))
+        .toAbsolutePath();
+  }
+
+  /**
    * Starts serving the samples with {@code home} as the server's home; every session starts with
    * {@code preload} loaded.
    */

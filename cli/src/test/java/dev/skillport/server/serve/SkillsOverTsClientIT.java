@@ -71,6 +71,8 @@ class SkillsOverTsClientIT {
             "--skills",
             SamplesHttpServer.samples().toString(),
             "--skills",
+            SamplesHttpServer.conformance().toString(),
+            "--skills",
             resource("upstream-style").toString(),
             "--skills",
             generated.toString(),

@@ -240,7 +240,7 @@ class CatalogPageBrowserIT {
         browser.findElements(By.cssSelector("li.skill .skill-name")).stream()
             .map(WebElement::getText)
             .toList();
-    assertThat(names).contains("broken-skill", "slow-job", "image-tools", "mcp-conformance");
+    assertThat(names).contains("broken-skill", "slow-job", "image-tools", "file-stats");
     assertThat(names.stream().filter("file-stats"::equals)).hasSize(2);
     assertThat(browser.findElements(By.cssSelector("li.skill.state-shadowed"))).hasSize(1);
     assertThat(browser.findElements(By.cssSelector("li.skill.state-skipped"))).hasSize(1);

@@ -228,8 +228,8 @@ public enum DiagnosticCode {
       "declare handler or source_file, or add a script named after the tool under scripts/"),
   HANDLER_NOT_REGISTERED(
       Severity.ERROR,
-      "a tool names a Java handler that no installed plugin or SDK jar registers; calls return"
-          + " NO_HANDLER",
+      "a tool names a Java handler that no installed plugin or SDK jar registers; its skill is"
+          + " skipped",
       "install the plugin or SDK jar that provides the handler, or correct the handler id"),
   GROUP_INVALID(
       Severity.WARNING,

@@ -1,5 +1,8 @@
 package dev.skillport.api.skill;
 
+import dev.skillport.api.diagnostic.Diagnostic;
+import dev.skillport.api.diagnostic.DiagnosticCode;
+import dev.skillport.api.diagnostic.Severity;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -30,10 +33,56 @@ public sealed interface ToolBinding {
   /** A short description for listings and diagnostics. */
   String describe();
 
-  /** A Java handler registered under an id (skill SDK or plugin). */
-  record Handler(String handlerId) implements ToolBinding {
+  /**
+   * A Java handler registered under an id (skill SDK or plugin).
+   *
+   * @param handlerId the id the handler is registered under
+   * @param file the tools file that names it, or null when it was not read from one
+   * @param line the line of its {@code handler:} key there (1-based), or 0 when unknown
+   */
+  record Handler(String handlerId, Path file, int line) implements ToolBinding {
     public Handler {
       Objects.requireNonNull(handlerId, "handlerId");
+      if (line < 0) {
+        throw new IllegalArgumentException("line must be >= 0");
+      }
+    }
+
+    /** A binding to {@code handlerId} that was not read from a file. */
+    public Handler(String handlerId) {
+      this(handlerId, null, 0);
+    }
+
+    /**
+     * {@link DiagnosticCode#HANDLER_NOT_REGISTERED} for {@code tool} of {@code skill}, bound here:
+     * at the line of the tools file that names the handler, else at the skill's SKILL.md.
+     */
+    public Diagnostic notRegistered(Skill skill, String tool, Severity severity) {
+      boolean written = file != null;
+      return new Diagnostic(
+          severity,
+          DiagnosticCode.HANDLER_NOT_REGISTERED,
+          "tool '"
+              + tool
+              + "' names handler '"
+              + handlerId
+              + "', which no installed plugin or SDK jar registers",
+          written ? file : skill.location().skillFile(),
+          written ? line : 0,
+          0,
+          skill.name(),
+          null);
+    }
+
+    /** Two bindings are equal when they name the same handler, wherever each is written. */
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Handler h && h.handlerId.equals(handlerId);
+    }
+
+    @Override
+    public int hashCode() {
+      return handlerId.hashCode();
     }
 
     @Override

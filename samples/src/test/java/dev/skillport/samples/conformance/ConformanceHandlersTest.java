@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
 
 class ConformanceHandlersTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Path SAMPLES = Path.of(System.getProperty("skillport.samples", "skills"));
+  private static final Path SAMPLES =
+      Path.of(System.getProperty("skillport.conformance", "conformance"));
 
   private static Map<String, ToolHandler> serviceLoaded() {
     Map<String, ToolHandler> all = new HashMap<>();

@@ -29,10 +29,10 @@ import java.util.function.Supplier;
  * session hears {@code notifications/prompts/list_changed} when its loaded skills change (sent by
  * the application's session state).
  *
- * <p>A stateless (2026-07-28) request lists the prompts of the listed skills and may get any prompt
- * of any skill the server runs. When it leaves out required arguments and its client declared
- * elicitation, the server asks the user for them (a multi round-trip request) instead of refusing
- * the request.
+ * <p>A stateless (2026-07-28) request lists, and may get, the prompts of every skill the server
+ * runs, whatever the tool listing policy. When it leaves out required arguments and its client
+ * declared elicitation, the server asks the user for them (a multi round-trip request) instead of
+ * refusing the request.
  */
 public final class PromptsFeature {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;

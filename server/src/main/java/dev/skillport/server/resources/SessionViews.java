@@ -7,7 +7,7 @@ import dev.skillport.registry.SessionView;
 /**
  * Finds the catalog view of the session a request belongs to: what it lists and what it may reach.
  * A session reaches what it lists (its loaded skills); a stateless request reaches every skill the
- * server runs and lists what the listing policy shows.
+ * server runs and lists their prompts and resources too (the listing policy is about tools only).
  */
 public interface SessionViews {
   /**

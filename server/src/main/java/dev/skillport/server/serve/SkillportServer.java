@@ -2,10 +2,12 @@ package dev.skillport.server.serve;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.diagnostic.Diagnostic;
+import dev.skillport.api.diagnostic.Severity;
 import dev.skillport.api.host.HostAdapter;
 import dev.skillport.api.resource.ResourceProvider;
 import dev.skillport.api.status.ServerIntrospection;
 import dev.skillport.bundled.DiagnosticsHandlers;
+import dev.skillport.loader.HandlerCheck;
 import dev.skillport.loader.LoadResult;
 import dev.skillport.loader.SkillLoader;
 import dev.skillport.loader.SkillRoot;
@@ -19,6 +21,7 @@ import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
 import dev.skillport.runtime.CallGuard;
 import dev.skillport.runtime.HandlerRegistry;
+import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.jobs.StoreFault;
 import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.app.CatalogReloader;
@@ -249,6 +252,12 @@ public final class SkillportServer implements AutoCloseable {
     plugins.handlers().forEach(handlers::register);
     List<SkillRoot> roots = new ArrayList<>(config.roots());
     roots.addAll(plugins.skillRoots());
+    // Every handler there will be is known here (the diagnostics ones are registered below): a
+    // skill naming a handler no one registers is skipped, not offered with tools that cannot run.
+    HandlerCheck handlerCheck =
+        new HandlerCheck(
+            id -> handlers.find(id).isPresent() || DiagnosticsHandlers.IDS.contains(id),
+            Severity.ERROR);
     CatalogHolder holder = new CatalogHolder(Catalog.empty());
     CatalogReloader reloader =
         new CatalogReloader(
@@ -256,9 +265,9 @@ public final class SkillportServer implements AutoCloseable {
             roots,
             holder,
             Duration.ofMillis(300),
-            // The operator's lists before the bridges (a denied skill's bridge never starts) and
-            // after them (a bridged tool is denied like any other).
-            guarded(run.guard(), bridges::decorate));
+            // The handler check, then the operator's lists before the bridges (a denied skill's
+            // bridge never starts) and after them (a bridged tool is denied like any other).
+            guarded(run.guard(), loaded -> bridges.decorate(handlerCheck.apply(loaded))));
     bridges.onCatalogChange(reloader::republish);
     CompletableFuture<LoadResult> first = new CompletableFuture<>();
     // The skills load while the rest of the server is built: on a stdio start the two together
@@ -420,7 +429,10 @@ public final class SkillportServer implements AutoCloseable {
         new SessionViews() {
           @Override
           public SessionView of(RequestContext ctx) throws McpException {
-            return SkillportMcp.sessionState(service, ctx).listedView();
+            SessionState state = SkillportMcp.sessionState(service, ctx);
+            // The listing policy is about tools: a stateless request lists the prompts and
+            // resources of every skill it may get and read them from.
+            return state.isStateless() ? state.view() : state.listedView();
           }
 
           @Override

@@ -92,7 +92,7 @@ class ToolBindingsTest {
   }
 
   @Test
-  void bind_handlerNobodyRegisters_isADiagnosticOfItsSkill() {
+  void bind_handlerNobodyRegisters_isADiagnosticAtItsToolsYamlLine() {
     List<Diagnostic> diagnostics = ToolBindings.bind(catalog, handlers).diagnostics();
 
     assertThat(diagnostics)
@@ -103,7 +103,9 @@ class ToolBindingsTest {
               assertThat(d.isError()).isTrue();
               assertThat(d.skill()).isEqualTo("bound");
               assertThat(d.message()).contains("ghost", "test.ghost");
-              assertThat(d.file()).isEqualTo(root.resolve("bound/SKILL.md"));
+              // The line of tools.yaml that names the handler.
+              assertThat(d.file()).isEqualTo(root.resolve("bound/tools.yaml"));
+              assertThat(d.line()).isEqualTo(7);
             });
   }
 

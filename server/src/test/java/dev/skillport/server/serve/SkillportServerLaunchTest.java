@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.api.skill.Scope;
+import dev.skillport.api.tool.ToolHandler;
+import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StdioTransport;
@@ -29,6 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
  * already come from the whole catalog.
  */
 class SkillportServerLaunchTest {
+  // The handler the written skills name: a skill naming one no one registers is skipped.
+  private static final Map<String, ToolHandler> BATCH_HANDLERS =
+      Map.of("batch.run", invocation -> ToolResult.text("ran"));
+
   private static final int SKILLS = 400;
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -70,7 +76,7 @@ class SkillportServerLaunchTest {
             List.of(SkillRoot.of(skills, Scope.REPO)),
             LoaderOptions.DEFAULTS,
             List.of(),
-            Map.of(),
+            BATCH_HANDLERS,
             Duration.ofSeconds(20),
             false);
     server = SkillportServer.launch(config, "test", List.of());
@@ -112,7 +118,7 @@ class SkillportServerLaunchTest {
                 List.of(SkillRoot.of(skills, Scope.REPO)),
                 LoaderOptions.DEFAULTS,
                 List.of(),
-                Map.of(),
+                BATCH_HANDLERS,
                 Duration.ofSeconds(20),
                 false)
             .withPageSize(150);

@@ -102,7 +102,12 @@ final class ToolBinder {
   private ToolBinding binding(DeclaredTool tool) {
     String name = tool.spec().name();
     if (tool.handler() != null) {
-      return new ToolBinding.Handler(tool.handler());
+      // Where it is written, so a handler no one registers is reported at its line.
+      YamlLocation at =
+          tool.place().doc() == null
+              ? YamlLocation.UNKNOWN
+              : tool.place().child("handler").location();
+      return new ToolBinding.Handler(tool.handler(), tool.file(), at.line());
     }
     if (tool.sourceFile() != null) {
       Optional<Path> source =
