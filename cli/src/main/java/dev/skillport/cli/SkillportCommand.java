@@ -95,6 +95,7 @@ public final class SkillportCommand implements Callable<Integer> {
     all.put("serve", ServeCommand.class);
     all.put("new", NewCommand.class);
     all.put("trust-bridge", TrustBridgeCommand.class);
+    all.put("call", CallCommand.class);
     all.put("doctor", DoctorCommand.class);
     all.put("completion", CompletionCommand.class);
     all.put("help", CommandLine.HelpCommand.class);

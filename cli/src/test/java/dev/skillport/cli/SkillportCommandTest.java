@@ -30,7 +30,7 @@ class SkillportCommandTest {
     assertThat(run.err().lines())
         .containsExactly(
             "skillport: Missing subcommand",
-            "Commands: validate, list, serve, new, trust-bridge, doctor, completion. See 'skillport --help'.");
+            "Commands: validate, list, serve, new, trust-bridge, call, doctor, completion. See 'skillport --help'.");
   }
 
   @Test
@@ -89,15 +89,23 @@ class SkillportCommandTest {
         .containsExactly("serve");
     assertThat(SkillportCommand.commandLine(output, env, List.of("--help")).getSubcommands())
         .containsOnlyKeys(
-            "validate", "list", "serve", "new", "trust-bridge", "doctor", "completion", "help");
+            "validate",
+            "list",
+            "serve",
+            "new",
+            "trust-bridge",
+            "call",
+            "doctor",
+            "completion",
+            "help");
     assertThat(SkillportCommand.commandLine(output, env, List.of("help", "serve")).getSubcommands())
-        .hasSize(8);
-    assertThat(SkillportCommand.commandLine(output, env).getSubcommands()).hasSize(8);
+        .hasSize(9);
+    assertThat(SkillportCommand.commandLine(output, env).getSubcommands()).hasSize(9);
   }
 
   @Test
   void subcommandNames_areTheNamesTheirClassesDeclare() {
-    assertThat(SkillportCommand.SUBCOMMANDS).hasSize(8);
+    assertThat(SkillportCommand.SUBCOMMANDS).hasSize(9);
     SkillportCommand.SUBCOMMANDS.forEach(
         (name, type) ->
             assertThat(type.getAnnotation(Command.class).name())

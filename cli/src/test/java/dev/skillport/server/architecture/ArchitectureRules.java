@@ -168,7 +168,7 @@ final class ArchitectureRules {
           .whereLayer("bundled-skills")
           .mayOnlyBeAccessedByLayers("server", "cli")
           .whereLayer("skill-testkit")
-          .mayNotBeAccessedByAnyLayer()
+          .mayOnlyBeAccessedByLayers("cli")
           .whereLayer("workflows")
           .mayOnlyBeAccessedByLayers("server", "cli")
           .whereLayer("runtime")
