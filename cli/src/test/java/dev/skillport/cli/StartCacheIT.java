@@ -72,6 +72,13 @@ class StartCacheIT {
         }
       }
     }
+    // The server here loads no SDK jar, and a skill naming a handler no one registers is skipped:
+    // the copy binds hello to the skill's own script instead.
+    Path tools = skills.resolve("greeting/tools.yaml");
+    Files.writeString(
+        tools,
+        Files.readString(tools)
+            .replace("handler: greeting.hello", "source_file: scripts/shout.py"));
     age();
   }
 

@@ -43,8 +43,7 @@ class LoadThenCallStdioIT {
     Path plugins =
         Path.of(System.getProperty("skillport.conformancePlugins", "../samples/target/plugins"))
             .toAbsolutePath();
-    Path samples =
-        Path.of(System.getProperty("skillport.samples", "../samples/skills")).toAbsolutePath();
+    Path conformance = SamplesHttpServer.conformance();
     List<String> failures = new ArrayList<>();
     int calls = 0;
     long start = System.nanoTime();
@@ -60,7 +59,7 @@ class LoadThenCallStdioIT {
                   "--jobs-dir",
                   jobs.resolve("s" + s).toString(),
                   "--skills",
-                  samples.toString(),
+                  conformance.toString(),
                   "--plugins",
                   plugins.toString())
               .redirectError(ProcessBuilder.Redirect.DISCARD);
