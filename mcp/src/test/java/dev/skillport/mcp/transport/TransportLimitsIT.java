@@ -187,6 +187,8 @@ class TransportLimitsIT {
       Socket idle = socket();
       idle.getOutputStream().write("POST /mcp HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
     }
+    // The server has taken them and read what each sent: each has shown it is slow.
+    waitForConnections(20);
 
     HttpTestClient client = new HttpTestClient(transport.uri());
     long start = System.nanoTime();
