@@ -167,7 +167,9 @@ public final class PostgresCluster implements AutoCloseable {
             "--auth=scram-sha-256",
             "-E",
             "UTF8",
-            "--locale=C.UTF-8"),
+            "--locale=C.UTF-8",
+            // A test's cluster is thrown away: durability on disk only slows it down.
+            "--no-sync"),
         false);
     pgCtl("start");
   }
@@ -187,7 +189,11 @@ public final class PostgresCluster implements AutoCloseable {
       cmd.add(root.resolve("server.log").toString());
       // TCP on loopback only: no socket file lands in a shared folder.
       cmd.add("-o");
-      cmd.add("-c listen_addresses=127.0.0.1 -p " + port + " -c unix_socket_directories=''");
+      cmd.add(
+          "-c listen_addresses=127.0.0.1 -p "
+              + port
+              + " -c unix_socket_directories='' -c fsync=off -c synchronous_commit=off"
+              + " -c full_page_writes=off");
     }
     run(cmd, false);
   }
