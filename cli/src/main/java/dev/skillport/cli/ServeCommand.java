@@ -16,8 +16,8 @@ import dev.skillport.runtime.ScriptToolRunner;
 import dev.skillport.runtime.SkillAccess;
 import dev.skillport.runtime.StateSigner;
 import dev.skillport.runtime.jobs.JobScheduler;
+import dev.skillport.runtime.jobs.JobStore;
 import dev.skillport.runtime.jobs.MvStoreJobStore;
-import dev.skillport.runtime.jobs.SharedTaskFolder;
 import dev.skillport.runtime.jobs.StoreInUseException;
 import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.runtime.secrets.SecretNames;
@@ -31,7 +31,9 @@ import dev.skillport.server.plugins.PluginFolders;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.ServeExecution;
 import dev.skillport.server.serve.SkillportServer;
+import dev.skillport.store.postgres.PostgresStore;
 import dev.skillport.workflows.MvStoreWorkflowStore;
+import dev.skillport.workflows.WorkflowStore;
 import java.io.File;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -277,14 +279,32 @@ final class ServeCommand implements Callable<Integer> {
       description = "Keep job and workflow records in DIR instead (one server at a time).")
   private Path jobsDir;
 
-  @Option(
-      names = "--shared-tasks",
-      paramLabel = "DIR",
-      description =
-          "A folder the server instances behind one load balancer share, so a task (or job)"
-              + " started on one is read, answered and cancelled through any; give them the same"
-              + " --state-key-file too.")
+  @Option(names = "--shared-tasks", paramLabel = "DIR", hidden = true)
   private Path sharedTasks;
+
+  @Option(
+      names = "--store",
+      paramLabel = "URL",
+      description =
+          "Where jobs, tasks, workflow runs and the audit trail live: mvstore: (the default, a"
+              + " file per --instance) or postgresql://host:port/database?user=NAME, shared by"
+              + " every instance of a fleet (password from PGPASSWORD, ~/.pgpass or"
+              + " --store-password-file). SKILLPORT_STORE gives it too.")
+  private String store;
+
+  @Option(
+      names = "--store-password-file",
+      paramLabel = "FILE",
+      description = "A file holding the PostgreSQL store's password (first line).")
+  private Path storePasswordFile;
+
+  @Option(
+      names = "--lease",
+      paramLabel = "SECONDS",
+      description =
+          "PostgreSQL store: how long this instance's running jobs stay its own without a"
+              + " heartbeat; after it another instance marks them interrupted (default 15).")
+  private long leaseSecs = PostgresStore.DEFAULT_LEASE.toSeconds();
 
   @Option(
       names = "--job-workers",
@@ -500,16 +520,13 @@ final class ServeCommand implements Callable<Integer> {
               .withClientRequestTimeout(Duration.ofSeconds(clientRequestTimeoutSecs))
               .withWatch(!noWatch)
               .withHandlers(new AuthoringHandlers(authoring).handlers());
-      Stores stores = openStores(env, resources);
+      Stores stores = openStores(env, resources, signer);
       // Closed after the server and the job scheduler (resources close newest first): the server
       // stops taking calls, jobs are marked interrupted and their scripts cancelled, then every
       // script still running, and every process a script left behind, is killed.
       ScriptToolRunner scripts = resources.add("script processes", scriptRunner(env));
       JobScheduler jobs =
           resources.add("job scheduler", new JobScheduler(stores.jobs(), Math.max(1, jobWorkers)));
-      if (sharedTasks != null) {
-        jobs.share(sharedTaskFolder(env));
-      }
       CallGuard guard = resources.add("call guard", CallGuard.of(access, pathRules, auditLog));
       ServeExecution execution =
           new ServeExecution(
@@ -706,21 +723,6 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  private SharedTaskFolder sharedTaskFolder(CliEnvironment env) {
-    Path dir = env.workingDirectory().resolve(sharedTasks);
-    try {
-      return SharedTaskFolder.open(dir);
-    } catch (IOException e) {
-      throw StartupFailure.environment(
-          "cannot use "
-              + dir
-              + " as the shared task folder ("
-              + e.getMessage()
-              + "): give a writable folder with --shared-tasks DIR",
-          e);
-    }
-  }
-
   /** The signer of state handed to stateless clients: the configured key, else a random one. */
   private StateSigner stateSigner(CliEnvironment env) {
     String key = env.variables().get(STATE_KEY_VARIABLE);
@@ -751,6 +753,14 @@ final class ServeCommand implements Callable<Integer> {
     }
     if (instance != null && jobsDir != null) {
       throw StartupFailure.usage("give --instance or --jobs-dir, not both");
+    }
+    if (sharedTasks != null) {
+      throw StartupFailure.usage(
+          "--shared-tasks was removed: give every instance the same --store"
+              + " postgresql://host:port/database (docs/running.md, \"A fleet on PostgreSQL\")");
+    }
+    if (leaseSecs < 1) {
+      throw StartupFailure.usage("--lease " + leaseSecs + " is not a lease: give 1 or more");
     }
   }
 
@@ -793,14 +803,31 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /** The job and workflow stores of this run, both in one folder. */
-  private record Stores(MvStoreJobStore jobs, MvStoreWorkflowStore workflows) {}
+  private record Stores(JobStore jobs, WorkflowStore workflows) {}
 
   /**
    * Opens this server's stores: {@code --jobs-dir}, else {@code ~/.skillport/jobs/NAME} for {@code
    * --instance NAME}, else for the default name ({@code http} or {@code stdio}) or, while another
    * server holds it, the first free {@code NAME-2}, {@code NAME-3}...
    */
-  private Stores openStores(CliEnvironment env, ServeResources resources) {
+  private Stores openStores(CliEnvironment env, ServeResources resources, StateSigner signer) {
+    StoreUrl url =
+        StoreUrl.parse(store, storePasswordFile, env.variables(), env.workingDirectory());
+    if (url instanceof StoreUrl.Postgres pg) {
+      if (jobsDir != null) {
+        throw StartupFailure.usage("give --store or --jobs-dir, not both");
+      }
+      PostgresStore shared =
+          resources.add(
+              "store",
+              FleetStores.open(
+                  pg.location(),
+                  fleetInstance(),
+                  Duration.ofSeconds(leaseSecs),
+                  signer,
+                  env.variables()));
+      return new Stores(shared.jobs(), shared.workflows());
+    }
     if (jobsDir != null) {
       return openStores(env.workingDirectory().resolve(jobsDir), resources, true);
     }
@@ -826,6 +853,23 @@ final class ServeCommand implements Callable<Integer> {
             + DEFAULT_INSTANCE_SLOTS
             + " are all in use by other Skillport servers: name this one with --instance NAME",
         null);
+  }
+
+  /**
+   * This instance's name in a shared store: {@code --instance NAME} (a restart under the same name
+   * ends the jobs its previous run left at once), else the host name and process id.
+   */
+  private String fleetInstance() {
+    if (instance != null) {
+      return instance;
+    }
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      host = "localhost";
+    }
+    return host + "-" + ProcessHandle.current().pid();
   }
 
   /** The stores in {@code dir}, or null when another server holds them and a retry may follow. */

@@ -97,6 +97,7 @@ public final class SkillportCommand implements Callable<Integer> {
     all.put("trust-bridge", TrustBridgeCommand.class);
     all.put("call", CallCommand.class);
     all.put("doctor", DoctorCommand.class);
+    all.put("store", StoreCommand.class);
     all.put("completion", CompletionCommand.class);
     all.put("help", CommandLine.HelpCommand.class);
     return Collections.unmodifiableMap(all);
