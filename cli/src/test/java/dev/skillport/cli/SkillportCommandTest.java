@@ -105,7 +105,7 @@ class SkillportCommandTest {
 
   @Test
   void subcommandNames_areTheNamesTheirClassesDeclare() {
-    assertThat(SkillportCommand.SUBCOMMANDS).hasSize(9);
+    assertThat(SkillportCommand.SUBCOMMANDS).hasSize(10);
     SkillportCommand.SUBCOMMANDS.forEach(
         (name, type) ->
             assertThat(type.getAnnotation(Command.class).name())
