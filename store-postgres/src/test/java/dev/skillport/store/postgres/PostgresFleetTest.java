@@ -243,4 +243,46 @@ class PostgresFleetTest {
     opened.add(s);
     assertThat(s.fault()).isEmpty();
   }
+
+  @Test
+  void databaseStopped_faultReportedAndHeldSaveWrittenOnceItIsBack() {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    PostgresStore a = open(at, "a");
+    JobRecord done =
+        new JobRecord(
+            "held",
+            "t",
+            null,
+            null,
+            JobStatus.COMPLETED,
+            java.time.Instant.now(),
+            null,
+            java.time.Instant.now(),
+            null,
+            null,
+            null,
+            NODES.objectNode(),
+            "alice",
+            null);
+    cluster.stop();
+    try {
+      // The pool waits up to its 5 s connection timeout before a heartbeat fails.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> a.fault().isPresent());
+      assertThatThrownBy(() -> a.jobs().save(done))
+          .isInstanceOf(dev.skillport.runtime.jobs.StoreUnavailableException.class);
+      assertThat(a.jobs().find("held")).contains(done);
+    } finally {
+      cluster.startAgain();
+    }
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> a.fault().isEmpty());
+    PostgresStore b = open(at, "b");
+    await().atMost(Duration.ofSeconds(5)).until(() -> b.jobs().find("held").isPresent());
+    assertThat(b.jobs().find("held")).contains(done);
+  }
 }
