@@ -114,6 +114,15 @@ class FleetStoreIT {
       Path pidsCancelled,
       Path pidsKilled)
       throws Exception {
+    String metrics =
+        HTTP.send(
+                HttpRequest.newBuilder(b.uri().resolve("/metrics"))
+                    .header("Authorization", "Bearer " + ALICE)
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    assertThat(metrics)
+        .contains("skillport_instance_info{skillport_instance=\"b\",store=\"shared\"} 1");
     String first = startTask(a.uri(), 60, pidsCancelled);
     assertThat(taskStatus(b.uri(), first)).isEqualTo("working");
 
