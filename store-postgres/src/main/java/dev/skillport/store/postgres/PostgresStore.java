@@ -20,7 +20,6 @@ import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -204,10 +203,6 @@ public final class PostgresStore implements AutoCloseable {
 
   Clock clock() {
     return clock;
-  }
-
-  DataSource dataSource() {
-    return pool;
   }
 
   /** A pooled connection; a failure is recorded as the store's fault. */
