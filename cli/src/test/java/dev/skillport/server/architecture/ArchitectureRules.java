@@ -9,7 +9,9 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.CompositeArchRule;
 import com.tngtech.archunit.library.GeneralCodingRules;
+import java.util.Arrays;
 
 /** The rules, kept apart from the tests so they can also be checked against bad examples. */
 final class ArchitectureRules {
@@ -29,6 +31,9 @@ final class ArchitectureRules {
   static final String RUNTIME = "dev.skillport.runtime..";
   static final String WORKFLOWS = "dev.skillport.workflows..";
   static final String TESTKIT = "dev.skillport.testkit..";
+  static final String BRIDGE = "dev.skillport.bridge..";
+  static final String WEB = "dev.skillport.web..";
+  static final String PLUGINS = "dev.skillport.plugins..";
   static final String SERVER = "dev.skillport.server..";
 
   static final ArchRule API_DEPENDS_ON_NOTHING_OF_OURS =
@@ -123,6 +128,28 @@ final class ArchitectureRules {
           .because(
               "running a call answers a typed outcome; the MCP surface in server renders the wire");
 
+  /**
+   * The bridges, the page and the plugins are products of their own: none uses another or the
+   * server that composes them (what the page needs of the server it is lent through {@code
+   * SiteSources} and {@code MetricsExposition}).
+   */
+  static final ArchRule PRODUCTS_DO_NOT_KNOW_EACH_OTHER =
+      CompositeArchRule.of(productKnowsNoOther(BRIDGE, WEB, PLUGINS))
+          .and(productKnowsNoOther(WEB, BRIDGE, PLUGINS))
+          .and(productKnowsNoOther(PLUGINS, BRIDGE, WEB));
+
+  private static ArchRule productKnowsNoOther(String product, String... others) {
+    String[] forbidden = Arrays.copyOf(others, others.length + 1);
+    forbidden[others.length] = SERVER;
+    return noClasses()
+        .that()
+        .resideInAPackage(product)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(forbidden)
+        .because("server composes the bridges, the page and the plugins; they never use it");
+  }
+
   static final ArchRule SERVER_DOES_NOT_KNOW_CLI =
       noClasses()
           .that()
@@ -157,6 +184,12 @@ final class ArchitectureRules {
           .definedBy(TESTKIT)
           .layer("bundled-skills")
           .definedBy(BUNDLED)
+          .layer("bridge")
+          .definedBy(BRIDGE)
+          .layer("web")
+          .definedBy(WEB)
+          .layer("plugins")
+          .definedBy(PLUGINS)
           .layer("server")
           .definedBy(SERVER)
           .layer("cli")
@@ -165,6 +198,12 @@ final class ArchitectureRules {
           .mayNotBeAccessedByAnyLayer()
           .whereLayer("server")
           .mayOnlyBeAccessedByLayers("cli")
+          .whereLayer("plugins")
+          .mayOnlyBeAccessedByLayers("server", "cli")
+          .whereLayer("web")
+          .mayOnlyBeAccessedByLayers("server", "cli")
+          .whereLayer("bridge")
+          .mayOnlyBeAccessedByLayers("server", "cli")
           .whereLayer("bundled-skills")
           .mayOnlyBeAccessedByLayers("server", "cli")
           .whereLayer("skill-testkit")
@@ -172,15 +211,17 @@ final class ArchitectureRules {
           .whereLayer("workflows")
           .mayOnlyBeAccessedByLayers("server", "cli")
           .whereLayer("runtime")
-          .mayOnlyBeAccessedByLayers("workflows", "skill-testkit", "server", "cli")
+          .mayOnlyBeAccessedByLayers(
+              "workflows", "skill-testkit", "bridge", "web", "plugins", "server", "cli")
           .whereLayer("mcp")
-          .mayOnlyBeAccessedByLayers("server", "cli")
+          .mayOnlyBeAccessedByLayers("bridge", "web", "server", "cli")
           .whereLayer("skill-sdk")
           .mayOnlyBeAccessedByLayers("bundled-skills", "server", "cli")
           .whereLayer("registry")
-          .mayOnlyBeAccessedByLayers("runtime", "skill-testkit", "server", "cli")
+          .mayOnlyBeAccessedByLayers("runtime", "skill-testkit", "web", "server", "cli")
           .whereLayer("skill-loader")
-          .mayOnlyBeAccessedByLayers("skill-testkit", "bundled-skills", "server", "cli")
+          .mayOnlyBeAccessedByLayers(
+              "skill-testkit", "bundled-skills", "bridge", "plugins", "server", "cli")
           .because("a module never uses one built after it (architecture.md, Modules)");
 
   static final ArchRule NO_CYCLES_BETWEEN_TOP_LEVEL_PACKAGES =

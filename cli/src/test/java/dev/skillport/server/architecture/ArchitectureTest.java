@@ -47,6 +47,9 @@ class ArchitectureTest {
             "no cycles between modules", ArchitectureRules.NO_CYCLES_BETWEEN_TOP_LEVEL_PACKAGES),
         Arguments.of("no cycles between packages", ArchitectureRules.NO_CYCLES_BETWEEN_PACKAGES),
         Arguments.of("server does not know cli", ArchitectureRules.SERVER_DOES_NOT_KNOW_CLI),
+        Arguments.of(
+            "bridge, web and plugins know neither each other nor server",
+            ArchitectureRules.PRODUCTS_DO_NOT_KNOW_EACH_OTHER),
         Arguments.of("runtime knows no protocol", ArchitectureRules.RUNTIME_KNOWS_NO_PROTOCOL),
         Arguments.of("sdk depends only on api", ArchitectureRules.SDK_DEPENDS_ONLY_ON_API),
         Arguments.of(
@@ -74,6 +77,9 @@ class ArchitectureTest {
         .anyMatch(p -> p.startsWith("dev.skillport.runtime"))
         .anyMatch(p -> p.startsWith("dev.skillport.workflows"))
         .anyMatch(p -> p.startsWith("dev.skillport.testkit"))
+        .anyMatch(p -> p.startsWith("dev.skillport.bridge"))
+        .anyMatch(p -> p.startsWith("dev.skillport.web"))
+        .anyMatch(p -> p.startsWith("dev.skillport.plugins"))
         .anyMatch(p -> p.startsWith("dev.skillport.server"))
         .anyMatch(p -> p.startsWith("dev.skillport.cli"));
     assertThat(production.contain(ArchitectureTest.class)).isFalse();
