@@ -1,7 +1,7 @@
 package dev.skillport.bridge;
 
-import dev.skillport.api.skill.McpBridgeSpec;
 import dev.skillport.mcp.client.McpClient;
+import dev.skillport.model.skill.McpBridgeSpec;
 import dev.skillport.runtime.process.ProcessTree;
 import dev.skillport.runtime.secrets.Redactor;
 import java.io.BufferedInputStream;

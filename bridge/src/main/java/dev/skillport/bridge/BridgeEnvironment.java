@@ -1,6 +1,6 @@
 package dev.skillport.bridge;
 
-import dev.skillport.api.skill.McpBridgeSpec;
+import dev.skillport.model.skill.McpBridgeSpec;
 import dev.skillport.runtime.process.ChildEnvironment;
 import dev.skillport.runtime.secrets.Redactor;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package dev.skillport.bridge;
 
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.McpBridgeSpec;
-import dev.skillport.api.skill.Skill;
 import dev.skillport.api.tool.ToolFailureCode;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.McpBridgeSpec;
+import dev.skillport.model.skill.Skill;
 import dev.skillport.runtime.secrets.Redactor;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package dev.skillport.bridge;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.skill.McpBridgeSpec;
-import dev.skillport.api.skill.ToolAnnotations;
-import dev.skillport.api.skill.ToolBinding;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.skill.McpBridgeSpec;
+import dev.skillport.model.skill.ToolAnnotations;
+import dev.skillport.model.skill.ToolBinding;
+import dev.skillport.model.skill.ToolSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;

@@ -2,8 +2,8 @@ package dev.skillport.bridge;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.skillport.api.skill.McpBridgeSpec;
-import dev.skillport.api.skill.Skill;
+import dev.skillport.model.skill.McpBridgeSpec;
+import dev.skillport.model.skill.Skill;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,8 +3,8 @@ package dev.skillport.bridge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.skill.McpBridgeSpec;
 import dev.skillport.mcp.client.McpClient;
+import dev.skillport.model.skill.McpBridgeSpec;
 import dev.skillport.runtime.secrets.Redactor;
 import java.nio.file.Path;
 import java.util.List;
@@ -50,9 +50,9 @@ class BridgeConnectionTest {
             McpClient.Options.defaults("test", "1"),
             (String method, JsonNode params) -> {},
             new Redactor(),
-            // The exit may be seen before start returns, on the starting thread: wait without blocking.
-            code ->
-                started.thenAccept(c -> report.complete(code + " " + c.stderrTail(1000))));
+            // The exit may be seen before start returns, on the starting thread: wait without
+            // blocking.
+            code -> started.thenAccept(c -> report.complete(code + " " + c.stderrTail(1000))));
     started.complete(connection);
     try {
       assertThat(report.get(30, TimeUnit.SECONDS)).startsWith("3 ").endsWith("dying now");

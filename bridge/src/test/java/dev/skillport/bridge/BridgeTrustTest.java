@@ -3,11 +3,11 @@ package dev.skillport.bridge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.skillport.api.skill.Scope;
-import dev.skillport.api.skill.Skill;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillLoader;
 import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.Skill;
 import dev.skillport.runtime.secrets.Redactor;
 import java.io.IOException;
 import java.nio.file.Files;

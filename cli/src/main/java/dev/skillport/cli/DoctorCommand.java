@@ -1,10 +1,10 @@
 package dev.skillport.cli;
 
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
-import dev.skillport.api.skill.ToolBinding;
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
+import dev.skillport.model.skill.ToolBinding;
+import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.plugins.PluginFolders;
 import dev.skillport.runtime.ScriptToolRunner;
 import java.io.IOException;

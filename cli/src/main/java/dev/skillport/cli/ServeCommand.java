@@ -1,6 +1,5 @@
 package dev.skillport.cli;
 
-import dev.skillport.api.skill.Scope;
 import dev.skillport.bridge.BridgeRuntime;
 import dev.skillport.bridge.BridgeTrust;
 import dev.skillport.bridge.TrustFile;
@@ -12,6 +11,7 @@ import dev.skillport.loader.SkillRoot;
 import dev.skillport.loader.SkillRoots;
 import dev.skillport.mcp.transport.StdioTransport;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
+import dev.skillport.model.skill.Scope;
 import dev.skillport.plugins.AdapterSettings;
 import dev.skillport.plugins.PluginFolders;
 import dev.skillport.runtime.CallGuard;

@@ -1,6 +1,5 @@
 package dev.skillport.cli;
 
-import dev.skillport.api.diagnostic.Severity;
 import dev.skillport.bundled.AuthoringHandlers;
 import dev.skillport.bundled.DiagnosticsHandlers;
 import dev.skillport.loader.HandlerCheck;
@@ -8,6 +7,7 @@ import dev.skillport.loader.LoadResult;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillLoader;
 import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.diagnostic.Severity;
 import dev.skillport.plugins.PluginFolders;
 import dev.skillport.runtime.HandlerRegistry;
 import java.io.IOException;

@@ -1,12 +1,12 @@
 package dev.skillport.cli;
 
-import dev.skillport.api.skill.McpBridgeSpec;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
 import dev.skillport.bridge.BridgeFingerprint;
 import dev.skillport.bridge.BridgeTrust;
 import dev.skillport.bridge.BridgeUnverifiableException;
 import dev.skillport.bridge.TrustFile;
+import dev.skillport.model.skill.McpBridgeSpec;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
 import dev.skillport.runtime.secrets.Redactor;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -2,9 +2,9 @@ package dev.skillport.plugins;
 
 import dev.skillport.api.host.HostAdapter;
 import dev.skillport.api.host.HostExecutor;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.ThreadAffinity;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.ThreadAffinity;
+import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.runtime.HostExecutors;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,13 +1,13 @@
 package dev.skillport.plugins;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.host.HostAdapter;
 import dev.skillport.api.host.ToolHandlerExtension;
 import dev.skillport.api.resource.ResourceProvider;
-import dev.skillport.api.skill.Scope;
 import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.Scope;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -3,14 +3,14 @@ package dev.skillport.plugins;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.api.host.HostAdapter;
 import dev.skillport.api.host.HostCall;
-import dev.skillport.api.skill.Scope;
 import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.api.tool.ToolInvocation;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.Scope;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

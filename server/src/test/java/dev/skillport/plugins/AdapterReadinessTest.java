@@ -2,9 +2,9 @@ package dev.skillport.plugins;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.skill.Scope;
-import dev.skillport.api.status.AdapterStatus;
 import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.status.AdapterStatus;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;
 import java.nio.file.Files;

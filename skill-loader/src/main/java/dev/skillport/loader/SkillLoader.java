@@ -1,10 +1,5 @@
 package dev.skillport.loader;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.Scope;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.discovery.DiscoveredSkill;
 import dev.skillport.loader.discovery.ScanResult;
 import dev.skillport.loader.discovery.ScanRoot;
@@ -13,6 +8,11 @@ import dev.skillport.loader.report.DiagnosticCollector;
 import dev.skillport.loader.resolve.Resolution;
 import dev.skillport.loader.resolve.SkillResolver;
 import dev.skillport.loader.yaml.YamlLocation;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.skillport.loader;
 
-import dev.skillport.api.skill.Scope;
+import dev.skillport.model.skill.Scope;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;

@@ -2,7 +2,7 @@ package dev.skillport.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.owner.Principal;
-import dev.skillport.api.status.ServerIntrospection;
+import dev.skillport.model.status.ServerIntrospection;
 import dev.skillport.registry.Catalog;
 import dev.skillport.runtime.jobs.JobRecord;
 import java.util.List;

@@ -18,6 +18,7 @@ final class ArchitectureRules {
   private ArchitectureRules() {}
 
   static final String API = "dev.skillport.api..";
+  static final String MODEL = "dev.skillport.model..";
   static final String LOADER = "dev.skillport.loader..";
   static final String REGISTRY = "dev.skillport.registry..";
   static final String CLI = "dev.skillport.cli..";
@@ -44,14 +45,23 @@ final class ArchitectureRules {
           .dependOnClassesThat(resideInAPackage("dev.skillport..").and(not(resideInAPackage(API))))
           .because("platform-api is the contract every other module builds on");
 
+  static final ArchRule MODEL_DEPENDS_ONLY_ON_API =
+      noClasses()
+          .that()
+          .resideInAPackage(MODEL)
+          .should()
+          .dependOnClassesThat(
+              resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, MODEL))))
+          .because("the skill model sits right above the plugin SPI");
+
   static final ArchRule LOADER_DEPENDS_ONLY_ON_API =
       noClasses()
           .that()
           .resideInAPackage(LOADER)
           .should()
           .dependOnClassesThat(
-              resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, LOADER))))
-          .because("skill-loader may use platform-api only");
+              resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, MODEL, LOADER))))
+          .because("skill-loader may use platform-api and the skill model only");
 
   static final ArchRule MCP_DEPENDS_ONLY_ON_JACKSON_SLF4J_JETTY_CAFFEINE =
       classes()
@@ -115,8 +125,10 @@ final class ArchitectureRules {
           .resideInAPackage(SDK)
           .should()
           .dependOnClassesThat(
-              resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, SDK))))
-          .because("a skill's Java code compiles against the SDK and the contract alone");
+              resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, MODEL, SDK))))
+          .because(
+              "a skill's Java code compiles against the SDK and the contract alone; the"
+                  + " scaffold checks names by the model's rules");
 
   static final ArchRule RUNTIME_KNOWS_NO_PROTOCOL =
       noClasses()
@@ -168,6 +180,8 @@ final class ArchitectureRules {
           .consideringOnlyDependenciesInLayers()
           .layer("platform-api")
           .definedBy(API)
+          .layer("skill-model")
+          .definedBy(MODEL)
           .layer("skill-loader")
           .definedBy(LOADER)
           .layer("registry")

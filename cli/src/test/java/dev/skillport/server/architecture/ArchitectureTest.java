@@ -35,6 +35,7 @@ class ArchitectureTest {
     return Stream.of(
         Arguments.of(
             "api depends on nothing of ours", ArchitectureRules.API_DEPENDS_ON_NOTHING_OF_OURS),
+        Arguments.of("model depends only on api", ArchitectureRules.MODEL_DEPENDS_ONLY_ON_API),
         Arguments.of("loader depends only on api", ArchitectureRules.LOADER_DEPENDS_ONLY_ON_API),
         Arguments.of(
             "mcp depends only on Jackson, SLF4J and Jetty",
@@ -72,6 +73,7 @@ class ArchitectureTest {
   void import_productionClasses_coversEveryModuleAndNoTests() {
     assertThat(production.stream().map(JavaClass::getPackageName))
         .anyMatch(p -> p.startsWith("dev.skillport.api"))
+        .anyMatch(p -> p.startsWith("dev.skillport.model"))
         .anyMatch(p -> p.startsWith("dev.skillport.loader"))
         .anyMatch(p -> p.startsWith("dev.skillport.mcp"))
         .anyMatch(p -> p.startsWith("dev.skillport.runtime"))

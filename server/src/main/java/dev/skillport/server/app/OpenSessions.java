@@ -1,8 +1,8 @@
 package dev.skillport.server.app;
 
-import dev.skillport.api.skill.Skill;
 import dev.skillport.bridge.BridgeOutcome;
 import dev.skillport.bridge.BridgeRuntime;
+import dev.skillport.model.skill.Skill;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;

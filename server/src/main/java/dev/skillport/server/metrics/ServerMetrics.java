@@ -1,15 +1,15 @@
 package dev.skillport.server.metrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
-import dev.skillport.api.status.AuditEntry;
 import dev.skillport.mcp.Era;
 import dev.skillport.mcp.McpSession;
 import dev.skillport.mcp.ProtocolVersion;
 import dev.skillport.mcp.RequestListener;
 import dev.skillport.mcp.SessionListener;
 import dev.skillport.mcp.transport.EdgeListener;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
+import dev.skillport.model.status.AuditEntry;
 import dev.skillport.registry.Catalog;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobStatus;

@@ -1,11 +1,8 @@
 package dev.skillport.server.serve;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.Severity;
 import dev.skillport.api.host.HostAdapter;
 import dev.skillport.api.resource.ResourceProvider;
-import dev.skillport.api.status.ServerIntrospection;
 import dev.skillport.bridge.BridgeRuntime;
 import dev.skillport.bundled.DiagnosticsHandlers;
 import dev.skillport.loader.HandlerCheck;
@@ -17,6 +14,9 @@ import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.RequestContext;
 import dev.skillport.mcp.ServerInfo;
 import dev.skillport.mcp.transport.Readiness;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.Severity;
+import dev.skillport.model.status.ServerIntrospection;
 import dev.skillport.plugins.AdapterSettings;
 import dev.skillport.plugins.PluginHost;
 import dev.skillport.registry.Catalog;

@@ -1,6 +1,6 @@
 package dev.skillport.loader.discovery;
 
-import dev.skillport.api.skill.Scope;
+import dev.skillport.model.skill.Scope;
 import java.nio.file.Path;
 import java.util.Objects;
 

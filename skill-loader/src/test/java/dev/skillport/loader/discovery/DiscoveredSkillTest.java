@@ -2,7 +2,7 @@ package dev.skillport.loader.discovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.skill.Scope;
+import dev.skillport.model.skill.Scope;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

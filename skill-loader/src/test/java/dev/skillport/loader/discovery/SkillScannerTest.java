@@ -2,10 +2,10 @@ package dev.skillport.loader.discovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.Scope;
 import dev.skillport.loader.testing.SkillFolder;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.Scope;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
