@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillLoader;
-import dev.skillport.loader.SkillRoot;
 import dev.skillport.model.skill.Scope;
 import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.runtime.secrets.Redactor;
 import java.io.IOException;
 import java.nio.file.Files;

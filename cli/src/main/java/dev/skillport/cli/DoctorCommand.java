@@ -1,7 +1,7 @@
 package dev.skillport.cli;
 
-import dev.skillport.loader.SkillRoot;
 import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.model.skill.SkillState;
 import dev.skillport.model.skill.ToolBinding;
 import dev.skillport.model.skill.ToolSpec;

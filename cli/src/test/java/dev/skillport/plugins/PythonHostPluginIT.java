@@ -3,11 +3,11 @@ package dev.skillport.plugins;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
 import dev.skillport.model.diagnostic.Diagnostic;
 import dev.skillport.model.diagnostic.DiagnosticCode;
 import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;
 import io.modelcontextprotocol.client.McpClient;

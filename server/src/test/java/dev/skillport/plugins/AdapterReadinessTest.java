@@ -2,8 +2,8 @@ package dev.skillport.plugins;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.loader.SkillRoot;
 import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.model.status.AdapterStatus;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;

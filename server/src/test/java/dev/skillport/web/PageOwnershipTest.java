@@ -3,8 +3,8 @@ package dev.skillport.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
+import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;

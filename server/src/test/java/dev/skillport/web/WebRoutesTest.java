@@ -2,9 +2,9 @@ package dev.skillport.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
 import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;
 import java.io.IOException;

@@ -6,6 +6,7 @@ import dev.skillport.model.diagnostic.Diagnostic;
 import dev.skillport.model.diagnostic.DiagnosticCode;
 import dev.skillport.model.diagnostic.Severity;
 import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.model.skill.SkillState;
 import java.io.IOException;
 import java.nio.file.Files;
