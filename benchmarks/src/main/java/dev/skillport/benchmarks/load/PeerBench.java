@@ -237,9 +237,14 @@ public final class PeerBench {
     }
   }
 
-  /** Cold starts of {@code peer}, each a new process with nothing kept from the one before. */
+  /**
+   * Cold starts of {@code peer}, each a new process with nothing kept from the one before: the time
+   * to the complete listing, and the CPU the process had spent by then (its launcher included),
+   * which other work on the machine stretches less than the time.
+   */
   private void cold(int run, String peer) throws Exception {
     long[] millis = new long[o.coldRuns];
+    long[] cpuMillis = new long[o.coldRuns];
     String load0 = loadAverage();
     Listing listing = null;
     for (int i = 0; i < o.coldRuns; i++) {
@@ -250,6 +255,7 @@ public final class PeerBench {
       try {
         listing = stdioList(p);
         millis[i] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        cpuMillis[i] = TimeUnit.NANOSECONDS.toMillis(ServerProcess.cpuNanos(p.pid()));
       } finally {
         p.getOutputStream().close();
         p.destroy();
@@ -260,10 +266,12 @@ public final class PeerBench {
     }
     long[] sorted = millis.clone();
     Arrays.sort(sorted);
+    long[] cpu = cpuMillis.clone();
+    Arrays.sort(cpu);
     out.printf(
         Locale.ROOT,
-        "run %d cold  %-9s %d tools in %d pages: median %d ms best %d ms worst %d ms %s load"
-            + " %s -> %s%n",
+        "run %d cold  %-9s %d tools in %d pages: median %d ms best %d ms worst %d ms %s"
+            + " cpu median %d ms %s load %s -> %s%n",
         run,
         peer,
         listing.tools,
@@ -272,9 +280,14 @@ public final class PeerBench {
         sorted[0],
         sorted[sorted.length - 1],
         Arrays.toString(millis),
+        cpu[cpu.length / 2],
+        Arrays.toString(cpuMillis),
         load0,
         loadAverage());
-    record("cold " + peer + " [median ms]", sorted[sorted.length / 2]);
+    record(
+        "cold " + peer + " [median ms, cpu median ms]",
+        sorted[sorted.length / 2],
+        cpu[cpu.length / 2]);
   }
 
   /**
