@@ -34,7 +34,6 @@ import dev.skillport.server.serve.SkillportServer;
 import dev.skillport.store.postgres.PostgresStore;
 import dev.skillport.workflows.MvStoreWorkflowStore;
 import dev.skillport.workflows.WorkflowStore;
-import java.io.File;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -50,7 +49,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -446,10 +444,11 @@ final class ServeCommand implements Callable<Integer> {
   private int bridgeIdleSecs;
 
   @Option(
-      names = StartCache.OFF_OPTION,
+      names = "--no-start-cache",
       description =
-          "On stdio, neither answer the client's opening from the start cache"
-              + " (~/.skillport/start-cache) nor keep it there.")
+          "Ignored: a stdio start keeps nothing between starts. Accepted so that client"
+              + " configurations that pass it still start.")
+  // Read by nobody: the option only has to parse (decision 0045).
   private boolean noStartCache;
 
   @Option(names = "--verbose", description = "On a startup error, print its stack trace as well.")
@@ -486,12 +485,6 @@ final class ServeCommand implements Callable<Integer> {
     String version = SkillportCommand.Version.number();
     List<Path> pluginFolders = PluginFolders.resolve(plugins, env.variables(), env.userHome());
 
-    // Before the catalog loads: the kept opening must be what the files were when they were read.
-    StdioStart start = parent.stdioStart();
-    OpeningRecorder recorder =
-        mode.http || noStartCache || start.cache() == null
-            ? null
-            : recorder(start, startFiles(roots, pluginFolders, env));
     ServeResources resources = new ServeResources();
     Thread hook = resources.shutdownHook(STOP_BUDGET);
     Runtime.getRuntime().addShutdownHook(hook);
@@ -553,15 +546,9 @@ final class ServeCommand implements Callable<Integer> {
       server.transportStarted("stdio");
       // Only GET /metrics scrapes the Prometheus series, and a stdio server has no HTTP endpoint.
       server.metrics().stopCounting();
-      // After a start that answered the opening from the cache, stdin comes through its lane.
-      InputStream in =
-          start.lane() != null ? start.lane().input() : new FileInputStream(FileDescriptor.in);
+      InputStream in = new FileInputStream(FileDescriptor.in);
       OutputStream out = new FileOutputStream(FileDescriptor.out);
-      StdioTransport transport = new StdioTransport(server.mcp(), in, out);
-      if (recorder != null) {
-        transport.tap(recorder);
-      }
-      transport.run();
+      new StdioTransport(server.mcp(), in, out).run();
       return SkillportCommand.EXIT_OK;
     } finally {
       resources.close();
@@ -921,42 +908,6 @@ final class ServeCommand implements Callable<Integer> {
       settings = settings.with("blender", "executable", blender.toString());
     }
     return settings;
-  }
-
-  private static OpeningRecorder recorder(StdioStart start, List<Path> files) {
-    long now = System.currentTimeMillis();
-    return new OpeningRecorder(
-        start.cache(), files, StartCache.fingerprint(files), now, start.lane());
-  }
-
-  /**
-   * The files and folders a stdio start's answers depend on, for the {@link StartCache}: the class
-   * path, every skill root (and the user's, even before it exists), the plugin folders, the trust
-   * and state key files, the Blender program. The bundled skills are in the class path's jar.
-   */
-  private List<Path> startFiles(
-      List<SkillRoot> roots, List<Path> pluginFolders, CliEnvironment env) {
-    Set<Path> files = new LinkedHashSet<>();
-    for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
-      if (!entry.isEmpty()) {
-        files.add(Path.of(entry).toAbsolutePath());
-      }
-    }
-    roots.forEach(root -> files.add(root.path().toAbsolutePath()));
-    Path home = env.userHome() != null ? env.userHome() : env.workingDirectory();
-    files.add(home.resolve(".skillport").resolve("skills"));
-    files.addAll(pluginFolders);
-    files.add(
-        trustFile != null
-            ? env.workingDirectory().resolve(trustFile)
-            : TrustFile.defaultPath(home));
-    if (stateKeyFile != null) {
-      files.add(env.workingDirectory().resolve(stateKeyFile));
-    }
-    if (blender != null) {
-      files.add(env.workingDirectory().resolve(blender));
-    }
-    return List.copyOf(files);
   }
 
   /** The bridges this server runs: those the operator trusts, by flag or trust file. */
