@@ -37,6 +37,7 @@ public final class PythonCompat {
           "asset_import.py",
           "cancellation.py",
           "capture.py",
+          "diagnostics.py",
           "ipc.py",
           "result_envelope.py",
           "schema.py",

@@ -6,8 +6,9 @@ work here, implemented on Skillport's script protocol: the result helpers and ``
 (``skill``), ``skills_helper`` (JSON, YAML, bounded HTTP and files, validation), cancellation
 (``check_cancelled`` reads Skillport's cancel signal), ``tool_spec_from_callable`` and the schema
 helpers, ``validate_skill``, ``Capturer`` (through a host that can picture its scene),
-``connect_ipc`` (to the host the script runs in), ``adapter_contracts``, ``asset_import`` and
-``spatial``. The others belong to dcc-mcp-core's own server, which Skillport replaces: they import,
+``connect_ipc`` (to the host the script runs in), ``adapter_contracts``, ``asset_import``,
+``spatial`` and the in-process diagnostics (``SandboxContext`` and its ``AuditLog``,
+``ToolRecorder``, ``PyProcessMonitor``). The others belong to dcc-mcp-core's own server, which Skillport replaces: they import,
 and using one raises ``NotInSkillportScript`` (a ``NotImplementedError``) saying so.
 """
 
@@ -18,12 +19,10 @@ import sys
 from . import _upstream
 from ._unsupported import NotInSkillportScript, placeholder, placeholder_module
 from .adapter_contracts import *  # noqa: F401,F403 - the contracts are top-level names upstream
-from .adapter_contracts import __all__ as _contracts
 from .asset_import import *  # noqa: F401,F403
-from .asset_import import __all__ as _assets
 from .cancellation import *  # noqa: F401,F403
-from .cancellation import __all__ as _cancellation
 from .capture import CaptureBackendKind, CaptureFrame, CaptureResult, CaptureTarget, CaptureUnavailable, Capturer
+from .diagnostics import *  # noqa: F401,F403
 from .ipc import TransportAddress, connect_ipc
 from .result_envelope import ToolResult, error_result, success_result
 from .schema import derive_parameters_schema, derive_schema, schema_from_doc, tool_spec_from_callable
@@ -61,53 +60,16 @@ __version__ = _upstream.UPSTREAM_VERSION
 __author__ = "Skillport (the script API of dcc-mcp-core, MIT)"
 SKILLPORT_COMPAT = True
 
-IMPLEMENTED = sorted(
-    set(_contracts)
-    | set(_assets)
-    | set(_cancellation)
-    | {
-        "CaptureBackendKind",
-        "CaptureFrame",
-        "CaptureResult",
-        "CaptureTarget",
-        "Capturer",
-        "SpatialConvention",
-        "ToolResult",
-        "ToolSpec",
-        "ToolValidator",
-        "TransportAddress",
-        "connect_ipc",
-        "derive_parameters_schema",
-        "derive_schema",
-        "deserialize_result",
-        "error_result",
-        "from_exception",
-        "json_dumps",
-        "json_loads",
-        "plan_spatial_conversion",
-        "run_main",
-        "schema_from_doc",
-        "serialize_result",
-        "skill_entry",
-        "skill_error",
-        "skill_error_with_trace",
-        "skill_exception",
-        "skill_success",
-        "skill_warning",
-        "success_result",
-        "tool_spec_from_callable",
-        "validate_action_result",
-        "validate_skill",
-        "yaml_dumps",
-        "yaml_loads",
-    }
-)
-"""The upstream names that work here; every other upstream name is a placeholder."""
 
+_implemented = []
 for _module, _names in _upstream.NAMES_BY_MODULE.items():
     for _name in _names:
-        if _name not in globals():
+        if _name in globals():
+            _implemented.append(_name)
+        else:
             globals()[_name] = placeholder(_name, _module)
+IMPLEMENTED = sorted(_implemented)
+"""The upstream names that work here; every other upstream name is a placeholder."""
 
 _OWN = [
     "CaptureUnavailable",
