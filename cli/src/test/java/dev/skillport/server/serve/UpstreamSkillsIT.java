@@ -64,7 +64,9 @@ class UpstreamSkillsIT {
 
   @BeforeAll
   static void walkUpstreamSkills() throws Exception {
-    Path fixtures = resource("upstream-skills");
+    // Served from a copy: some tools write into their skill's folder (create_extension makes one).
+    Path fixtures = work.resolve("upstream-skills");
+    copyTree(resource("upstream-skills"), fixtures);
     List<String> args = new ArrayList<>(List.of("--no-watch", "--no-bundled"));
     for (Path root : skillRoots(fixtures)) {
       args.add("--skills");
@@ -98,6 +100,19 @@ class UpstreamSkillsIT {
           JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
     }
     outcomes = outcomes(report);
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path p : files.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
   }
 
   /** The folders holding skill folders: each skill folder's parent. */

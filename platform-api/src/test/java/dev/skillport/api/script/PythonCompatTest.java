@@ -277,7 +277,7 @@ class PythonCompatTest {
     Run r =
         run(
             """
-            import json, os, tempfile, threading
+            import json, os, shutil, tempfile, threading
             from http.server import BaseHTTPRequestHandler, HTTPServer
             from dcc_mcp_core import skills_helper as h
             from dcc_mcp_core import _yaml
@@ -307,7 +307,7 @@ class PythonCompatTest {
                 h.http_request("GET", "file:///etc/passwd")
             except h.SkillHttpError as e:
                 out["scheme"] = e.kind
-            doc = h.load_yaml_text("name: demo\ntools:\n  - name: t\n    tags: [a, b]\nn: 3\n")
+            doc = h.load_yaml_text("name: demo\\ntools:\\n  - name: t\\n    tags: [a, b]\\nn: 3\\n")
             out["yaml"] = doc
             out["yaml_round"] = h.load_yaml_text(h.dump_yaml_text(doc)) == doc
             folder = tempfile.mkdtemp()
@@ -323,6 +323,7 @@ class PythonCompatTest {
             ).validate('{"n": "x"}')
             out["validator"] = [ok, errors]
             server.shutdown()
+            shutil.rmtree(folder)
             print(json.dumps(out))
             """,
             "");
@@ -352,16 +353,17 @@ class PythonCompatTest {
         run(
             """
             import json, os, tempfile
-            flag = os.path.join(tempfile.mkdtemp(), "cancelled")
-            os.environ["SKILLPORT_CANCEL_FILE"] = flag
             from dcc_mcp_core import CancelledError, check_cancelled
-            check_cancelled()
-            open(flag, "w").close()
-            try:
+            with tempfile.TemporaryDirectory() as folder:
+                flag = os.path.join(folder, "cancelled")
+                os.environ["SKILLPORT_CANCEL_FILE"] = flag
                 check_cancelled()
-                print(json.dumps({"raised": False}))
-            except CancelledError as e:
-                print(json.dumps({"raised": True, "message": str(e)}))
+                open(flag, "w").close()
+                try:
+                    check_cancelled()
+                    print(json.dumps({"raised": False}))
+                except CancelledError as e:
+                    print(json.dumps({"raised": True, "message": str(e)}))
             """,
             "");
 
