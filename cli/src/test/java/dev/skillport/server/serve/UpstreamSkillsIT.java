@@ -190,7 +190,7 @@ class UpstreamSkillsIT {
     // hello-world ships twice (examples/skills and examples/remote-server); one name is served.
     assertThat(report.path("skills").size()).as("distinct skills served").isEqualTo(29);
     assertThat(outcomes).as("tools called").hasSize(tools);
-    assertThat(tools).as("tools listed").isEqualTo(44);
+    assertThat(tools).as("tools listed").isEqualTo(46);
   }
 
   @Test

@@ -2,8 +2,8 @@ package dev.skillport.adapters.blender;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.content.Content;
 import dev.skillport.api.host.HostExecutor;
+import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
 import java.nio.file.Files;
