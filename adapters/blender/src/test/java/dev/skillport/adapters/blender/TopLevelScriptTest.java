@@ -59,6 +59,7 @@ class TopLevelScriptTest {
                 scene.render.engine = "CYCLES"
                 scene.cycles.device = "CPU"
                 scene.cycles.samples = 4
+                scene.cycles.use_denoising = False
                 scene.render.resolution_x = params.get("width", 64)
                 scene.render.resolution_y = 48
                 scene.render.resolution_percentage = 100
