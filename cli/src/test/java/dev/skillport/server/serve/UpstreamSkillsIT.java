@@ -275,7 +275,7 @@ class UpstreamSkillsIT {
     outcomes.values().forEach(o -> skills.merge(o.skill(), 1, Integer::sum));
     return "\n"
         + skills.size()
-        + " skills, "
+        + " skills with tools, "
         + outcomes.size()
         + " tools: "
         + works
