@@ -22,6 +22,7 @@ import dev.skillport.api.skill.WorkflowSpec;
 import dev.skillport.api.tool.ClientRequestException;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolContext;
+import dev.skillport.api.tool.ToolFailure;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.registry.Catalog;
@@ -838,7 +839,11 @@ public final class CoreTools {
       String message = String.join("; ", messages);
       ToolFailureCode code = loadFailure(catalog, names);
       out.put("code", code.name()).put("message", message);
-      return new ToolResult(List.of(new Content.Text(code.name() + ": " + message)), out, true);
+      return new ToolResult(
+          List.of(new Content.Text(code.name() + ": " + message)),
+          out,
+          true,
+          new ToolFailure(code, message, null, null));
     }
     return ToolResult.structured(out);
   }

@@ -68,7 +68,7 @@ public final class SharedTaskFolder {
     }
     try {
       Path tmp = dir.resolve("." + job.id() + "." + UUID.randomUUID() + ".tmp");
-      Files.write(tmp, JSON.writeValueAsBytes(job.toStored()));
+      Files.write(tmp, JSON.writeValueAsBytes(JobRecordCodec.write(job)));
       move(tmp, dir.resolve(job.id() + ".json"));
     } catch (IOException e) {
       LOG.warn("job {} could not be published to {}: {}", job.id(), dir, e.toString());
@@ -82,7 +82,7 @@ public final class SharedTaskFolder {
     }
     try {
       return Optional.of(
-          JobRecord.fromStored(JSON.readTree(Files.readAllBytes(dir.resolve(id + ".json")))));
+          JobRecordCodec.read(JSON.readTree(Files.readAllBytes(dir.resolve(id + ".json")))));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException | RuntimeException e) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.tool.ClientRequest;
+import dev.skillport.api.tool.ToolResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,9 +26,7 @@ class SharedTaskFolderTest {
   @TempDir Path shared;
 
   private static JobResult text(String t) {
-    ObjectNode r = NODES.objectNode();
-    r.putArray("content").addObject().put("type", "text").put("text", t);
-    return JobResult.completed(r);
+    return JobResult.of(ToolResult.text(t));
   }
 
   @Test
@@ -114,7 +113,10 @@ class SharedTaskFolderTest {
       await()
           .atMost(WAIT)
           .until(() -> b.status(started.id()).map(r -> r.status().terminal()).orElse(false));
-      assertThat(b.status(started.id()).orElseThrow().result().at("/content/0/text").asText())
+      assertThat(
+              CallResultJson.render(b.status(started.id()).orElseThrow().result())
+                  .at("/content/0/text")
+                  .asText())
           .isEqualTo("hello Ada");
     }
   }

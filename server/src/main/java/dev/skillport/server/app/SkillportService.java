@@ -5,10 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.skill.NextTools;
 import dev.skillport.api.skill.Skill;
 import dev.skillport.api.skill.ToolSpec;
-import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
@@ -36,8 +34,8 @@ import dev.skillport.runtime.ToolRunner;
 import dev.skillport.runtime.UnknownToolException;
 import dev.skillport.runtime.core.CoreTools;
 import dev.skillport.runtime.core.StatelessTools;
+import dev.skillport.runtime.jobs.CallResultJson;
 import dev.skillport.runtime.jobs.JobRecord;
-import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.MemoryJobStore;
 import dev.skillport.runtime.secrets.Redactor;
@@ -148,7 +146,6 @@ public final class SkillportService {
             jobs,
             // Kept in memory whether or not the guard writes an audit file.
             new CallStats(RECENT_CALLS),
-            SkillportService::jobResult,
             TaskView.EXTENSION);
     this.listingPolicy = b.listingPolicy;
     this.autoListingThreshold = b.autoListingThreshold;
@@ -463,7 +460,7 @@ public final class SkillportService {
         new CallOutcome.Visitor<ObjectNode>() {
           @Override
           public ObjectNode completed(CallOutcome.Completed completed) {
-            return wire(completed.result(), completed.next());
+            return CallResultJson.render(completed.result(), completed.next());
           }
 
           @Override
@@ -473,7 +470,7 @@ public final class SkillportService {
 
           @Override
           public ObjectNode refused(CallOutcome.Refused refused) {
-            return wire(refused.result(), refused.next());
+            return CallResultJson.render(refused.result(), refused.next());
           }
 
           @Override
@@ -510,52 +507,6 @@ public final class SkillportService {
     return toolCalls.continueAsJob(toolName, rest, meta);
   }
 
-  /**
-   * A finished job's result: its {@code CallToolResult}, and for a failed call the reason the job
-   * reports ({@code CODE: message} of a structured failure, else its first text).
-   */
-  private static JobResult jobResult(CallOutcome.Completed outcome) {
-    ToolResult result = outcome.result();
-    ObjectNode rendered = wire(result, outcome.next());
-    return result.isError()
-        ? JobResult.failed(failureText(result), rendered)
-        : JobResult.completed(rendered);
-  }
-
-  private static String failureText(ToolResult result) {
-    JsonNode structured = result.structured();
-    if (structured != null && structured.hasNonNull("message")) {
-      return structured.path("code").asText("ERROR") + ": " + structured.get("message").asText();
-    }
-    return result.content().isEmpty()
-        ? "the call failed"
-        : result.content().get(0).accept(FAILURE_TEXT);
-  }
-
-  /** The text of a failure's first content; other kinds say only that the call failed. */
-  private static final Content.Visitor<String> FAILURE_TEXT =
-      new Content.Visitor<>() {
-        @Override
-        public String text(Content.Text text) {
-          return text.text();
-        }
-
-        @Override
-        public String image(Content.Image image) {
-          return "the call failed";
-        }
-
-        @Override
-        public String audio(Content.Audio audio) {
-          return "the call failed";
-        }
-
-        @Override
-        public String embeddedResource(Content.EmbeddedResource resource) {
-          return "the call failed";
-        }
-      };
-
   /** What a call answers once it became {@code job}; see {@link #handle}. */
   public static ObjectNode jobHandle(JobRecord job, CallMeta meta) {
     return handle(job, meta);
@@ -578,75 +529,6 @@ public final class SkillportService {
     out.put("isError", false);
     return out;
   }
-
-  private static ObjectNode wire(ToolResult result, NextTools next) {
-    ObjectNode out = NODES.objectNode();
-    ArrayNode content = out.putArray("content");
-    for (Content c : result.content()) {
-      content.add(contentWire(c));
-    }
-    if (result.structured() != null && result.structured().isObject()) {
-      out.set("structuredContent", result.structured());
-    }
-    out.put("isError", result.isError());
-    if (next != null) {
-      List<String> suggested = result.isError() ? next.onFailure() : next.onSuccess();
-      if (!suggested.isEmpty()) {
-        ObjectNode nt = NODES.objectNode();
-        ArrayNode list = nt.putArray(result.isError() ? "on_failure" : "on_success");
-        suggested.forEach(list::add);
-        out.putObject("_meta").set("dcc.next_tools", nt);
-      }
-    }
-    return out;
-  }
-
-  static ObjectNode contentWire(Content c) {
-    return c.accept(CONTENT_WIRE);
-  }
-
-  /** Each kind of content item as MCP renders it. */
-  private static final Content.Visitor<ObjectNode> CONTENT_WIRE =
-      new Content.Visitor<>() {
-        @Override
-        public ObjectNode text(Content.Text t) {
-          return NODES.objectNode().put("type", "text").put("text", t.text());
-        }
-
-        @Override
-        public ObjectNode image(Content.Image i) {
-          return NODES
-              .objectNode()
-              .put("type", "image")
-              .put("data", i.base64Data())
-              .put("mimeType", i.mimeType());
-        }
-
-        @Override
-        public ObjectNode audio(Content.Audio a) {
-          return NODES
-              .objectNode()
-              .put("type", "audio")
-              .put("data", a.base64Data())
-              .put("mimeType", a.mimeType());
-        }
-
-        @Override
-        public ObjectNode embeddedResource(Content.EmbeddedResource r) {
-          ObjectNode o = NODES.objectNode();
-          ObjectNode res = o.put("type", "resource").putObject("resource");
-          res.put("uri", r.uri());
-          if (r.mimeType() != null) {
-            res.put("mimeType", r.mimeType());
-          }
-          if (r.text() != null) {
-            res.put("text", r.text());
-          } else {
-            res.put("blob", r.blob());
-          }
-          return o;
-        }
-      };
 
   /** The stateless era's state for one catalog generation, and the policy it was built under. */
   private record Stateless(long generation, ListingPolicy effective, SessionState state) {

@@ -2,6 +2,7 @@ package dev.skillport.server.app;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.runtime.jobs.CallResultJson;
 import dev.skillport.runtime.jobs.JobRecord;
 import java.time.Duration;
 
@@ -38,7 +39,7 @@ public final class TaskView {
   public static ObjectNode detailed(JobRecord job) {
     ObjectNode out = base(job);
     switch (status(job)) {
-      case "completed" -> out.set("result", job.result().deepCopy());
+      case "completed" -> out.set("result", CallResultJson.render(job.result()));
       case "failed" -> {
         ObjectNode error = out.putObject("error");
         error.put("code", -32603);

@@ -174,7 +174,7 @@ public final class PromptsFeature {
               .toList();
       if (!missing.isEmpty() && answer == null && ctx.clientSupports("elicitation")) {
         round.ask(ARGUMENTS_KEY, "elicitation/create", argumentsForm(prompt, missing));
-        return round.finish(NODES.objectNode(), signer.get());
+        return round.finish(NODES.objectNode(), false, signer.get());
       }
     }
     return new PromptRenderer(prompt, values, uri -> resources.read(view, uri)).render();
