@@ -39,6 +39,7 @@ import dev.skillport.runtime.HostExecutors;
 import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.OwnedJobs;
+import dev.skillport.runtime.jobs.ResultRenderer;
 import dev.skillport.runtime.secrets.Redactor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -244,6 +245,8 @@ public final class CoreTools {
   private final JobScheduler jobs;
   private final HostExecutors hosts;
   private final SkillFileReader files;
+  private final Redactor redactor;
+  private final ResultRenderer results;
   private final Map<String, Impl> impls = new HashMap<>();
 
   /**
@@ -254,6 +257,8 @@ public final class CoreTools {
    * @param jobs the jobs the {@code jobs_*} tools read and cancel
    * @param hosts whether a skill may run in this server
    * @param files reads a skill's SKILL.md as it is on disk now
+   * @param redactor masks secrets in the instructions and metadata a skill's info shows
+   * @param results renders a finished job's result as {@code jobs_get_status} shows it
    */
   public CoreTools(
       CatalogHolder holder,
@@ -262,7 +267,9 @@ public final class CoreTools {
       SkillServers servers,
       JobScheduler jobs,
       HostExecutors hosts,
-      SkillFileReader files) {
+      SkillFileReader files,
+      Redactor redactor,
+      ResultRenderer results) {
     this.holder = holder;
     this.bindings = bindings;
     this.listed = listed;
@@ -270,6 +277,8 @@ public final class CoreTools {
     this.jobs = jobs;
     this.hosts = hosts;
     this.files = files;
+    this.redactor = redactor;
+    this.results = results;
     impls.put("search_skills", (k, s, a, c) -> searchSkills(k, s, a));
     impls.put("list_skills", (k, s, a, c) -> listSkills(k, s, a));
     impls.put("get_skill_info", (k, s, a, c) -> skillInfo(k, s, a));
@@ -564,8 +573,8 @@ public final class CoreTools {
     out.put("tool_count", s.tools().size());
     out.put("search_hint", searchHint(s));
     out.put("layer", ext.discovery().layer().label());
-    out.put("instructions", Redactor.shared().text(s.manifest().body()));
-    out.set("metadata", Redactor.shared().keyed(JSON.valueToTree(s.manifest().metadata())));
+    out.put("instructions", redactor.text(s.manifest().body()));
+    out.set("metadata", redactor.keyed(JSON.valueToTree(s.manifest().metadata())));
     ArrayNode prompts = out.putArray("prompts");
     for (PromptSpec p : s.prompts()) {
       prompts.addObject().put("name", p.name()).put("description", p.description());
@@ -618,12 +627,12 @@ public final class CoreTools {
   private String markdown(Skill s) {
     Path file = s.location().skillFile();
     try {
-      return Redactor.shared()
-          .skillMd(new String(files.read(file, MAX_MARKDOWN_BYTES), StandardCharsets.UTF_8));
+      return redactor.skillMd(
+          new String(files.read(file, MAX_MARKDOWN_BYTES), StandardCharsets.UTF_8));
     } catch (IOException | RuntimeException e) {
       // Changed or gone since the catalog was read: fall back to what was read then.
     }
-    return Redactor.shared().text(s.manifest().body());
+    return redactor.text(s.manifest().body());
   }
 
   /** The regular files under the skill's {@code scripts/} folder, sorted, hidden ones left out. */
@@ -1094,14 +1103,14 @@ public final class CoreTools {
     return new OwnedJobs(jobs, ctx.principal());
   }
 
-  private static ToolResult jobStatus(OwnedJobs jobs, JsonNode a) {
+  private ToolResult jobStatus(OwnedJobs jobs, JsonNode a) {
     String id = a.path("job_id").asText("");
     boolean withResult = a.path("include_result").asBoolean(true);
     boolean withLogs = a.path("include_logs").asBoolean(false);
     return jobs.status(id)
         .map(
             job -> {
-              ObjectNode out = job.toWire(withResult);
+              ObjectNode out = withResult ? job.toWire(results) : job.toWire();
               if (withLogs) {
                 out.set("logs", jobs.logs(id).orElseGet(CoreTools::logsNotKept));
               }

@@ -149,10 +149,10 @@ public record JobRecord(
   }
 
   /**
-   * The wire shape of {@code jobs_get_status}: {@code {job_id, tool, status, created_at,
-   * started_at, completed_at, updated_at, progress, error, parent_job_id, result?}}.
+   * The status shape of {@code jobs_get_status} without the result: {@code {job_id, tool, status,
+   * created_at, started_at, completed_at, updated_at, progress, error, parent_job_id}}.
    */
-  public ObjectNode toWire(boolean includeResult) {
+  public ObjectNode toWire() {
     ObjectNode o = NODES.objectNode();
     o.put("job_id", id);
     o.put("tool", tool);
@@ -164,8 +164,14 @@ public record JobRecord(
     o.set("progress", progress == null ? NODES.nullNode() : progress.deepCopy());
     o.put("error", error);
     o.put("parent_job_id", parentId);
-    if (includeResult && result != null) {
-      o.set("result", CallResultJson.render(result));
+    return o;
+  }
+
+  /** {@link #toWire()} with the result, once there is one, as {@code results} renders it. */
+  public ObjectNode toWire(ResultRenderer results) {
+    ObjectNode o = toWire();
+    if (result != null) {
+      o.set("result", results.render(result));
     }
     return o;
   }

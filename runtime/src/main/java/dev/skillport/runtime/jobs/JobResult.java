@@ -8,7 +8,7 @@ import java.util.Objects;
 /**
  * What a job's call produced, as a value: the tool's result and the follow-up hints it is shown
  * with. A job keeps it as it is; the store writes it with {@link JobRecordCodec} and the MCP
- * surface renders it with {@link CallResultJson}.
+ * surface renders it ({@link ResultRenderer}).
  *
  * @param result the call's result
  * @param next the tool's follow-up hints, or {@code null}

@@ -654,7 +654,7 @@ public final class JobScheduler implements AutoCloseable {
     void announce() {
       JobRecord now = record;
       try {
-        listener.accept(now.toWire(false));
+        listener.accept(now.toWire());
       } catch (RuntimeException e) {
         LOG.debug("job update for {} was not delivered", now.id(), e);
       }

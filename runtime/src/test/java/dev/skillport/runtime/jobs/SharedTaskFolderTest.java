@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.tool.ClientRequest;
+import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,11 +114,7 @@ class SharedTaskFolderTest {
       await()
           .atMost(WAIT)
           .until(() -> b.status(started.id()).map(r -> r.status().terminal()).orElse(false));
-      assertThat(
-              CallResultJson.render(b.status(started.id()).orElseThrow().result())
-                  .at("/content/0/text")
-                  .asText())
-          .isEqualTo("hello Ada");
+      assertThat(firstText(b.status(started.id()).orElseThrow().result())).isEqualTo("hello Ada");
     }
   }
 
@@ -135,5 +132,10 @@ class SharedTaskFolderTest {
     try (var files = Files.list(shared)) {
       assertThat(files).isEmpty();
     }
+  }
+
+  /** The text of a job result's first content item. */
+  private static String firstText(JobResult result) {
+    return ((Content.Text) result.result().content().get(0)).text();
   }
 }

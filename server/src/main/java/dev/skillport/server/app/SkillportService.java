@@ -34,7 +34,6 @@ import dev.skillport.runtime.ToolRunner;
 import dev.skillport.runtime.UnknownToolException;
 import dev.skillport.runtime.core.CoreTools;
 import dev.skillport.runtime.core.StatelessTools;
-import dev.skillport.runtime.jobs.CallResultJson;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.MemoryJobStore;
@@ -93,6 +92,7 @@ public final class SkillportService {
   private final StateSigner signer;
   private final ListingPolicy listingPolicy;
   private final int autoListingThreshold;
+  private final Redactor redactor;
   // The current generation's stateless state; replaced when a request sees a newer catalog.
   private volatile Stateless stateless;
 
@@ -148,6 +148,7 @@ public final class SkillportService {
             new CallStats(RECENT_CALLS),
             TaskView.EXTENSION);
     this.listingPolicy = b.listingPolicy;
+    this.redactor = b.redactor != null ? b.redactor : new Redactor();
     this.autoListingThreshold = b.autoListingThreshold;
     this.signer = b.signer != null ? b.signer : StateSigner.random();
     this.preload = b.preload;
@@ -155,7 +156,16 @@ public final class SkillportService {
     this.listings = new Listings(sessionTools, b.pageSize);
     this.sessions = new OpenSessions(catalog, bridges);
     CoreTools coreTools =
-        new CoreTools(catalog, bindings, listings, sessions, jobs, hosts, RegularFiles::readAll);
+        new CoreTools(
+            catalog,
+            bindings,
+            listings,
+            sessions,
+            jobs,
+            hosts,
+            RegularFiles::readAll,
+            redactor,
+            CallResultJson::render);
     StatelessTools statelessTools = new StatelessTools(catalog, signer, sessions, listings, hosts);
     this.router =
         new CallRouter(
@@ -199,6 +209,7 @@ public final class SkillportService {
     private int autoListingThreshold = DEFAULT_AUTO_THRESHOLD;
     private StateSigner signer;
     private SessionTools.Factory sessionTools;
+    private Redactor redactor;
 
     private Builder(CatalogHolder catalog, HandlerRegistry handlers) {
       this.catalog = Objects.requireNonNull(catalog, "catalog");
@@ -272,9 +283,23 @@ public final class SkillportService {
       return this;
     }
 
+    /**
+     * The redactor that masks secrets in what the service answers (tool listings, skill info); by
+     * default one that knows only the documented secret names.
+     */
+    public Builder redactor(Redactor value) {
+      this.redactor = Objects.requireNonNull(value, "redactor");
+      return this;
+    }
+
     public SkillportService build() {
       return new SkillportService(this);
     }
+  }
+
+  /** The redactor that masks secrets in everything this service and its server write out. */
+  public Redactor redactor() {
+    return redactor;
   }
 
   /** The key that signs state handed to stateless clients. */
@@ -404,7 +429,7 @@ public final class SkillportService {
   public ObjectNode listToolsForWire(SessionState session, String cursor, List<ObjectNode> leading)
       throws InvalidCursorException {
     ListedPage listed = listedPage(session, cursor);
-    return listed.listing().result(listed.page(), leading, Redactor.shared());
+    return listed.listing().result(listed.page(), leading, redactor);
   }
 
   private record ListedPage(ToolListing listing, ToolListing.Page page) {}

@@ -2,7 +2,6 @@ package dev.skillport.server.app;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.runtime.jobs.CallResultJson;
 import dev.skillport.runtime.jobs.JobRecord;
 import java.time.Duration;
 

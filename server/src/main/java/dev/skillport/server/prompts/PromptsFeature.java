@@ -11,6 +11,7 @@ import dev.skillport.mcp.RequestContext;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
 import dev.skillport.runtime.StateSigner;
+import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.bridge.BridgeContentException;
 import dev.skillport.server.bridge.BridgeRuntime;
 import dev.skillport.server.resources.Paging;
@@ -46,6 +47,7 @@ public final class PromptsFeature {
   private final int pageSize;
   // Serves bridge skills' prompts to the sessions that loaded them.
   private final BridgeRuntime bridges;
+  private final Redactor redactor;
 
   /** A surface whose stateless requests sign their round-trip state with {@code signer}. */
   public PromptsFeature(
@@ -54,10 +56,12 @@ public final class PromptsFeature {
       ResourcesFeature resources,
       Supplier<StateSigner> signer,
       int pageSize,
-      BridgeRuntime bridges) {
+      BridgeRuntime bridges,
+      Redactor redactor) {
     this.bridges = Objects.requireNonNull(bridges, "bridges");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
-    this.prompts = PromptCatalog.following(catalog);
+    this.redactor = Objects.requireNonNull(redactor, "redactor");
+    this.prompts = PromptCatalog.following(catalog, redactor);
     this.views = Objects.requireNonNull(views, "views");
     this.resources = Objects.requireNonNull(resources, "resources");
     this.signer = Objects.requireNonNull(signer, "signer");
@@ -177,7 +181,7 @@ public final class PromptsFeature {
         return round.finish(NODES.objectNode(), false, signer.get());
       }
     }
-    return new PromptRenderer(prompt, values, uri -> resources.read(view, uri)).render();
+    return new PromptRenderer(prompt, values, uri -> resources.read(view, uri), redactor).render();
   }
 
   /**

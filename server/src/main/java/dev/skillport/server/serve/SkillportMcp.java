@@ -30,7 +30,6 @@ import dev.skillport.runtime.UnknownToolException;
 import dev.skillport.runtime.core.CoreTools;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.StoreUnavailableException;
-import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.app.TaskView;
 import dev.skillport.server.rounds.InputRound;
@@ -99,7 +98,7 @@ public final class SkillportMcp {
                         && CoreTools.LISTING_CHANGES.contains(
                             request.params().path("name").asText()))
             // Nothing leaves on the wire with a secret the server knows.
-            .outboundFilter(Redactor.shared()::wire)
+            .outboundFilter(service.redactor()::wire)
             .sessionListener(
                 new SessionListener() {
                   @Override

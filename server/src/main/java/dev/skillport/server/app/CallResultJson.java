@@ -1,4 +1,4 @@
-package dev.skillport.runtime.jobs;
+package dev.skillport.server.app;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -6,13 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.skill.NextTools;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.runtime.jobs.JobResult;
 import java.util.List;
 
 /**
  * The MCP {@code CallToolResult} of a {@link ToolResult}: {@code {content, structuredContent?,
  * isError, _meta?}} with the follow-up hints that match the outcome under {@code
  * _meta["dcc.next_tools"]}. The one rendering of a result, for a call answered at once and for a
- * job's result, so both look the same.
+ * job's result ({@code tasks/result}, {@code jobs_get_status}), so both look the same.
  */
 public final class CallResultJson {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -47,8 +48,7 @@ public final class CallResultJson {
     return render(result.result(), result.next());
   }
 
-  /** The {@code _meta} key of the follow-up hints. */
-  static final String NEXT_TOOLS = "dcc.next_tools";
+  private static final String NEXT_TOOLS = "dcc.next_tools";
 
   /** Each kind of content item as MCP renders it. */
   private static final Content.Visitor<ObjectNode> CONTENT =
