@@ -1,6 +1,7 @@
 package dev.skillport.api.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.api.stability.API;
 import java.util.Objects;
 
 /**
@@ -14,6 +15,7 @@ import java.util.Objects;
  * @param hint what the caller can do about it, or {@code null}
  * @param details an object with more about it, or {@code null}
  */
+@API(status = API.Status.EXPERIMENTAL)
 public record ToolFailure(String code, String message, String hint, JsonNode details) {
   public ToolFailure {
     Objects.requireNonNull(code, "code");

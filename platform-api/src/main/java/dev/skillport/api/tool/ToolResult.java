@@ -3,6 +3,7 @@ package dev.skillport.api.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.stability.API;
 import java.util.List;
 
 /**
@@ -14,6 +15,7 @@ import java.util.List;
  * @param failure the typed failure of a result made by {@link #failure}, or {@code null}; only an
  *     {@code isError} result has one
  */
+@API(status = API.Status.STABLE)
 public record ToolResult(
     List<Content> content, JsonNode structured, boolean isError, ToolFailure failure) {
   public ToolResult {

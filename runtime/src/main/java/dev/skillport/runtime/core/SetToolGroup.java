@@ -7,10 +7,10 @@ import static dev.skillport.runtime.core.CoreTools.strings;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.api.skill.Skill;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.model.skill.Skill;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.SessionView;
 import dev.skillport.runtime.SessionState;

@@ -5,9 +5,9 @@ import static dev.skillport.runtime.core.CoreTools.listedNames;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.api.skill.Skill;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.model.skill.Skill;
 import dev.skillport.registry.Catalog;
 import dev.skillport.runtime.SessionState;
 import java.util.Set;

@@ -1,8 +1,8 @@
 package dev.skillport.runtime.jobs;
 
-import dev.skillport.api.skill.NextTools;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.model.skill.NextTools;
 import java.util.Objects;
 
 /**

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.skillport.api.skill.NextTools;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.model.skill.NextTools;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

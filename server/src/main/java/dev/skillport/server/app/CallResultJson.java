@@ -3,9 +3,9 @@ package dev.skillport.server.app;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.api.skill.NextTools;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.model.skill.NextTools;
 import dev.skillport.runtime.jobs.JobResult;
 import java.util.List;
 
