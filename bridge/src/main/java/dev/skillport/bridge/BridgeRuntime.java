@@ -139,9 +139,14 @@ public final class BridgeRuntime implements AutoCloseable {
 
   /** A runtime that trusts no bridge: bridge skills are listed with a diagnostic, never run. */
   public static BridgeRuntime none(String version) {
+    return none(version, new Redactor());
+  }
+
+  /** Like {@link #none(String)}, masking what it reports with {@code redactor}. */
+  public static BridgeRuntime none(String version, Redactor redactor) {
     return new BridgeRuntime(
-        BridgeTrust.none(Redactor.shared()),
-        Redactor.shared(),
+        BridgeTrust.none(redactor),
+        redactor,
         Map.of(),
         Clock.systemUTC(),
         Options.defaults(),

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.tool.Content;
+import dev.skillport.api.tool.ToolFailure;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import java.util.ArrayList;
@@ -70,13 +71,19 @@ final class BridgedResultReader {
       structured = null;
     }
     if (isError) {
+      ToolFailure failure =
+          new ToolFailure(
+              ToolFailureCode.BRIDGED_TOOL_ERROR,
+              firstText(content, "the bridged tool reported an error"),
+              "the error comes from the MCP server of skill " + skill,
+              null);
       ObjectNode error =
           NODES
               .objectNode()
-              .put("code", ToolFailureCode.BRIDGED_TOOL_ERROR.name())
-              .put("message", firstText(content, "the bridged tool reported an error"))
-              .put("hint", "the error comes from the MCP server of skill " + skill);
-      return new ToolResult(content, error, true);
+              .put("code", failure.code())
+              .put("message", failure.message())
+              .put("hint", failure.hint());
+      return new ToolResult(content, error, true, failure);
     }
     if (content.isEmpty() && structured != null) {
       content.add(new Content.Text(structured.toString()));

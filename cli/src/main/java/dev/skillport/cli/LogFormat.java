@@ -5,7 +5,6 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Context;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
-import dev.skillport.runtime.secrets.Redactor;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
@@ -19,7 +18,8 @@ enum LogFormat {
   TEXT {
     @Override
     Encoder<ILoggingEvent> encoder(Context context) {
-      RedactingLayout layout = new RedactingLayout(StderrLogConfigurator.PATTERN);
+      RedactingLayout layout =
+          new RedactingLayout(StderrLogConfigurator.PATTERN, LogRedaction.of(context));
       layout.setContext(context);
       layout.start();
       LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
@@ -34,7 +34,7 @@ enum LogFormat {
   JSON {
     @Override
     Encoder<ILoggingEvent> encoder(Context context) {
-      JsonEncoder encoder = new RedactingJsonEncoder();
+      JsonEncoder encoder = new RedactingJsonEncoder(LogRedaction.of(context));
       encoder.setContext(context);
       // The message as written, beside the pattern and its arguments; the context adds nothing.
       encoder.setWithFormattedMessage(true);
@@ -55,14 +55,20 @@ enum LogFormat {
   }
 
   /**
-   * Logback's JSON encoder with the finished line passed through the {@link Redactor}: a secret in
-   * the message, an argument or a stack trace is masked wherever it stands in the object.
+   * Logback's JSON encoder with the finished line passed through the {@link LogRedaction}: a secret
+   * in the message, an argument or a stack trace is masked wherever it stands in the object.
    */
   private static final class RedactingJsonEncoder extends JsonEncoder {
+    private final LogRedaction redaction;
+
+    RedactingJsonEncoder(LogRedaction redaction) {
+      this.redaction = redaction;
+    }
+
     @Override
     public byte[] encode(ILoggingEvent event) {
       String line = new String(super.encode(event), StandardCharsets.UTF_8);
-      return Redactor.shared().text(line).getBytes(StandardCharsets.UTF_8);
+      return redaction.text(line).getBytes(StandardCharsets.UTF_8);
     }
   }
 }

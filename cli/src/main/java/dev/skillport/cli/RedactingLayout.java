@@ -3,11 +3,10 @@ package dev.skillport.cli;
 import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.LayoutBase;
-import dev.skillport.runtime.secrets.Redactor;
 
 /**
  * A pattern layout whose every line (message, arguments and stack trace alike) passes through the
- * process's {@link Redactor} before it is written.
+ * log's {@link LogRedaction} before it is written.
  *
  * <p>The pattern is parsed at the first line, not at start: a process that logs nothing (a stdio
  * server at the default level, most commands) never pays for logback's converter table and the
@@ -15,10 +14,12 @@ import dev.skillport.runtime.secrets.Redactor;
  */
 final class RedactingLayout extends LayoutBase<ILoggingEvent> {
   private final String pattern;
+  private final LogRedaction redaction;
   private volatile PatternLayout layout;
 
-  RedactingLayout(String pattern) {
+  RedactingLayout(String pattern, LogRedaction redaction) {
     this.pattern = pattern;
+    this.redaction = redaction;
   }
 
   @Override
@@ -32,7 +33,7 @@ final class RedactingLayout extends LayoutBase<ILoggingEvent> {
 
   @Override
   public String doLayout(ILoggingEvent event) {
-    return Redactor.shared().text(layout().doLayout(event));
+    return redaction.text(layout().doLayout(event));
   }
 
   private PatternLayout layout() {

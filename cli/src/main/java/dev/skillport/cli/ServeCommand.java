@@ -472,9 +472,11 @@ final class ServeCommand implements Callable<Integer> {
               + " is not a wait: give 1 or more");
     }
     // Before anything is read or logged: every output channel masks what is secret.
-    Redactor.shared().configure(SecretNames.defaults().with(secretNames), env.variables());
-    authTokens.forEach(Redactor.shared()::addSecret);
-    adminTokens.forEach(Redactor.shared()::addSecret);
+    // The server's one redactor, handed to everything that writes out (and to the log).
+    Redactor redactor = parent.redactor();
+    redactor.configure(SecretNames.defaults().with(secretNames), env.variables());
+    authTokens.forEach(redactor::addSecret);
+    adminTokens.forEach(redactor::addSecret);
     checkTokens();
     checkListing();
     SkillAccess access = skillAccess();
@@ -520,7 +522,8 @@ final class ServeCommand implements Callable<Integer> {
       ScriptToolRunner scripts = resources.add("script processes", scriptRunner(env));
       JobScheduler jobs =
           resources.add("job scheduler", new JobScheduler(stores.jobs(), Math.max(1, jobWorkers)));
-      CallGuard guard = resources.add("call guard", CallGuard.of(access, pathRules, auditLog));
+      CallGuard guard =
+          resources.add("call guard", CallGuard.of(access, pathRules, auditLog, redactor));
       ServeExecution execution =
           new ServeExecution(
               scripts,
@@ -529,7 +532,8 @@ final class ServeCommand implements Callable<Integer> {
               stores.workflows(),
               listingPolicy(),
               toolListingThreshold,
-              signer);
+              signer,
+              redactor);
       // Launched, not started: the transport takes the client's handshake while the catalog
       // loads, and every other request waits for it (decision record 0014).
       SkillportServer server =
@@ -726,7 +730,7 @@ final class ServeCommand implements Callable<Integer> {
       }
     }
     if (key != null && !key.isBlank()) {
-      Redactor.shared().addSecret(key);
+      parent.redactor().addSecret(key);
     }
     return StateSigner.of(key, Clock.systemUTC());
   }
@@ -916,10 +920,10 @@ final class ServeCommand implements Callable<Integer> {
     Path file =
         trustFile != null ? env.workingDirectory().resolve(trustFile) : TrustFile.defaultPath(home);
     BridgeTrust trust =
-        new BridgeTrust(Set.copyOf(trustedBridges), file, Redactor.shared(), env.variables());
+        new BridgeTrust(Set.copyOf(trustedBridges), file, parent.redactor(), env.variables());
     return new BridgeRuntime(
         trust,
-        Redactor.shared(),
+        parent.redactor(),
         env.variables(),
         Clock.systemUTC(),
         BridgeRuntime.Options.defaults().withIdle(Duration.ofSeconds(Math.max(1, bridgeIdleSecs))),

@@ -1,6 +1,7 @@
 package dev.skillport.cli;
 
 import dev.skillport.model.skill.SkillRoot;
+import dev.skillport.runtime.secrets.Redactor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -57,6 +58,7 @@ public final class SkillportCommand implements Callable<Integer> {
 
   private final CliOutput output;
   private final CliEnvironment environment;
+  private Redactor redactor;
 
   @Spec private CommandSpec spec;
 
@@ -206,6 +208,18 @@ public final class SkillportCommand implements Callable<Integer> {
 
   CliEnvironment environment() {
     return environment;
+  }
+
+  /**
+   * The redactor of this command: made once, where the command is composed, and handed to what it
+   * writes out; the stderr log masks with it from then on.
+   */
+  synchronized Redactor redactor() {
+    if (redactor == null) {
+      redactor = new Redactor();
+      LogRedaction.useInProcess(redactor);
+    }
+    return redactor;
   }
 
   SkillTreeReader reader() {

@@ -53,7 +53,8 @@ final class TrustBridgeCommand implements Callable<Integer> {
     Path home = env.userHome() != null ? env.userHome() : env.workingDirectory();
     Path file =
         trustFile != null ? env.workingDirectory().resolve(trustFile) : TrustFile.defaultPath(home);
-    BridgeTrust refusals = new BridgeTrust(Set.of(), null, Redactor.shared(), env.variables());
+    Redactor redactor = parent.redactor();
+    BridgeTrust refusals = new BridgeTrust(Set.of(), null, redactor, env.variables());
     List<Skill> bridges = new ArrayList<>();
     for (Skill skill : parent.reader().read(parent.roots(paths), false).skills()) {
       if (skill.bridge().isPresent() && skill.state() != SkillState.SHADOWED) {
@@ -101,7 +102,7 @@ final class TrustBridgeCommand implements Callable<Integer> {
       }
       out.println("  cwd: " + parent.displayPaths().show(spec.cwd()));
       for (Map.Entry<String, String> e : spec.env().entrySet()) {
-        out.println("  env " + e.getKey() + "=" + Redactor.shared().text(shown(e)));
+        out.println("  env " + e.getKey() + "=" + redactor.text(shown(e, redactor)));
       }
       out.println("  folder files: " + fingerprint.files().size() + " (each by its digest)");
     }
@@ -113,8 +114,8 @@ final class TrustBridgeCommand implements Callable<Integer> {
     return failed == 0 ? SkillportCommand.EXIT_OK : SkillportCommand.EXIT_FAILED;
   }
 
-  private static String shown(Map.Entry<String, String> e) {
-    return Redactor.shared().isSecretName(e.getKey()) && !Redactor.isReference(e.getValue())
+  private static String shown(Map.Entry<String, String> e, Redactor redactor) {
+    return redactor.isSecretName(e.getKey()) && !Redactor.isReference(e.getValue())
         ? Redactor.MASK
         : e.getValue();
   }

@@ -37,7 +37,8 @@ final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     LoadResult result = parent.reader().read(parent.roots(paths), strict);
-    ValidationReport report = ValidationReport.of(result, strict, parent.displayPaths());
+    ValidationReport report =
+        ValidationReport.of(result, strict, parent.displayPaths(), parent.redactor());
     format.write(report, parent.output().stdout());
     return report.passed() ? SkillportCommand.EXIT_OK : SkillportCommand.EXIT_FAILED;
   }

@@ -61,7 +61,8 @@ record ValidationReport(boolean strict, List<SkillVerdict> skills, List<Diagnost
    * their own diagnostics. Linear in the number of diagnostics: they are grouped by skill name
    * once, and each distinct file is resolved and shown once.
    */
-  static ValidationReport of(LoadResult result, boolean strict, DisplayPaths paths) {
+  static ValidationReport of(
+      LoadResult result, boolean strict, DisplayPaths paths, Redactor redactor) {
     List<Diagnostic> all = result.diagnostics();
     Map<String, List<Integer>> byName = new HashMap<>();
     for (int i = 0; i < all.size(); i++) {
@@ -71,8 +72,8 @@ record ValidationReport(boolean strict, List<SkillVerdict> skills, List<Diagnost
       }
     }
     Map<Path, Path> canonical = new HashMap<>();
-    Redactor.shared().learn(result.skills());
-    Shown shown = new Shown(paths);
+    redactor.learn(result.skills());
+    Shown shown = new Shown(paths, redactor);
     boolean[] claimed = new boolean[all.size()];
     List<SkillVerdict> verdicts = new ArrayList<>();
     for (Skill skill : result.skills()) {
@@ -105,15 +106,17 @@ record ValidationReport(boolean strict, List<SkillVerdict> skills, List<Diagnost
   /** Diagnostics with their files in display form, each distinct file shown once. */
   private static final class Shown {
     private final DisplayPaths paths;
+    private final Redactor redactor;
     private final Map<Path, Path> files = new HashMap<>();
 
-    Shown(DisplayPaths paths) {
+    Shown(DisplayPaths paths, Redactor redactor) {
       this.paths = paths;
+      this.redactor = redactor;
     }
 
     Diagnostic of(Diagnostic original) {
       // Reports are pasted into issues and CI logs: no secret a skill wrote shows in them.
-      Diagnostic d = Redactor.shared().diagnostic(original);
+      Diagnostic d = redactor.diagnostic(original);
       if (d.file() == null) {
         return d;
       }

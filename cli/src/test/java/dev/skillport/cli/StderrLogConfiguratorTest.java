@@ -47,7 +47,9 @@ class StderrLogConfiguratorTest {
     ConsoleAppender<ILoggingEvent> appender =
         (ConsoleAppender<ILoggingEvent>)
             context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDERR");
-    Redactor.shared().addSecret("log-secret-0123456789");
+    Redactor redactor = new Redactor();
+    redactor.addSecret("log-secret-0123456789");
+    LogRedaction.of(context).use(redactor);
     Logger logger = context.getLogger("test");
     LoggingEvent event =
         new LoggingEvent(
@@ -89,7 +91,9 @@ class StderrLogConfiguratorTest {
     ConsoleAppender<ILoggingEvent> appender =
         (ConsoleAppender<ILoggingEvent>)
             context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDERR");
-    Redactor.shared().addSecret("json-secret-0123456789");
+    Redactor redactor = new Redactor();
+    redactor.addSecret("json-secret-0123456789");
+    LogRedaction.of(context).use(redactor);
     LoggingEvent event =
         new LoggingEvent(
             Logger.class.getName(),

@@ -40,17 +40,20 @@ public final class CallGuard implements AutoCloseable {
 
   /** No denied skill, no operator folder for paths, no audit trail. */
   public static final CallGuard NONE =
-      new CallGuard(SkillAccess.OPEN, PathRules.NONE, null, Clock.systemUTC());
+      new CallGuard(SkillAccess.OPEN, PathRules.NONE, null, new Redactor(), Clock.systemUTC());
 
   private final SkillAccess access;
   private final PathGuard paths;
   private final BufferedWriter audit;
+  private final Redactor redactor;
   private final Clock clock;
 
-  private CallGuard(SkillAccess access, PathRules paths, BufferedWriter audit, Clock clock) {
+  private CallGuard(
+      SkillAccess access, PathRules paths, BufferedWriter audit, Redactor redactor, Clock clock) {
     this.access = access;
     this.paths = new PathGuard(paths);
     this.audit = audit;
+    this.redactor = redactor;
     this.clock = clock;
   }
 
@@ -69,6 +72,16 @@ public final class CallGuard implements AutoCloseable {
    */
   public static CallGuard of(SkillAccess access, PathRules paths, Path auditFile)
       throws IOException {
+    return of(access, paths, auditFile, new Redactor());
+  }
+
+  /**
+   * Like {@link #of(SkillAccess, PathRules, Path)}, masking the audit trail's lines with {@code
+   * redactor}.
+   */
+  public static CallGuard of(SkillAccess access, PathRules paths, Path auditFile, Redactor redactor)
+      throws IOException {
+    Objects.requireNonNull(redactor, "redactor");
     Objects.requireNonNull(access, "access");
     Objects.requireNonNull(paths, "paths");
     BufferedWriter writer = null;
@@ -85,7 +98,7 @@ public final class CallGuard implements AutoCloseable {
               StandardOpenOption.APPEND,
               StandardOpenOption.WRITE);
     }
-    return new CallGuard(access, paths, writer, Clock.systemUTC());
+    return new CallGuard(access, paths, writer, redactor, Clock.systemUTC());
   }
 
   /** The operator's allow and deny lists, which the catalog applies too. */
@@ -143,7 +156,7 @@ public final class CallGuard implements AutoCloseable {
     ArrayNode names = line.putArray("arguments");
     argumentNames(args).forEach(names::add);
     try {
-      String text = JSON.writeValueAsString(Redactor.shared().wire(line));
+      String text = JSON.writeValueAsString(redactor.wire(line));
       synchronized (audit) {
         audit.write(text);
         audit.newLine();

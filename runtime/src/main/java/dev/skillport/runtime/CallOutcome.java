@@ -86,9 +86,7 @@ public sealed interface CallOutcome {
       if (!result.isError()) {
         return "ok";
       }
-      return result.structured() != null && result.structured().path("code").isTextual()
-          ? result.structured().get("code").asText()
-          : "error";
+      return result.failure() != null ? result.failure().code() : "error";
     }
   }
 

@@ -20,15 +20,13 @@ import java.util.function.Function;
  * The calls of skills' tools once a name has been resolved to one: refused by the guard, queued as
  * a job, or run now through the {@link ToolRunner}; every call and every job recorded in the
  * statistics and the guard's audit trail. What a call comes to is a {@link CallOutcome}, never wire
- * JSON: a job keeps the {@link JobResult} that the function given at construction makes of its
- * outcome.
+ * JSON: a job keeps its call's result as the typed {@link JobResult}.
  */
 public final class ToolCalls {
   private final ToolRunner runner;
   private final CallGuard guard;
   private final JobScheduler jobs;
   private final CallStats stats;
-  private final Function<CallOutcome.Completed, JobResult> jobResults;
   private final String tasksExtension;
 
   /**
@@ -36,7 +34,6 @@ public final class ToolCalls {
    * @param guard refuses denied skills and writes the audit trail
    * @param jobs where async calls become jobs
    * @param stats the in-memory statistics every call is recorded in
-   * @param jobResults what a finished job keeps of its call's outcome
    * @param tasksExtension the client extension a call to a task-only tool needs when stateless
    */
   public ToolCalls(
@@ -44,13 +41,11 @@ public final class ToolCalls {
       CallGuard guard,
       JobScheduler jobs,
       CallStats stats,
-      Function<CallOutcome.Completed, JobResult> jobResults,
       String tasksExtension) {
     this.runner = Objects.requireNonNull(runner, "runner");
     this.guard = Objects.requireNonNull(guard, "guard");
     this.jobs = Objects.requireNonNull(jobs, "jobs");
     this.stats = Objects.requireNonNull(stats, "stats");
-    this.jobResults = Objects.requireNonNull(jobResults, "jobResults");
     this.tasksExtension = Objects.requireNonNull(tasksExtension, "tasksExtension");
   }
 
@@ -171,7 +166,7 @@ public final class ToolCalls {
               auditedArgs,
               Duration.ofNanos(System.nanoTime() - start),
               result.auditWord());
-          return jobResults.apply(result);
+          return new JobResult(result.result(), result.next());
         },
         meta.jobUpdates());
   }

@@ -93,7 +93,6 @@ class ArgumentPathsTest {
         CallGuard.of(SkillAccess.OPEN, rules, null),
         jobs,
         new CallStats(16),
-        completed -> null,
         "tasks");
   }
 

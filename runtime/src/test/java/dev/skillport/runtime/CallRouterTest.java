@@ -66,9 +66,6 @@ class CallRouterTest {
             CallGuard.NONE,
             jobs,
             stats,
-            completed -> {
-              throw new AssertionError("no call here becomes a job");
-            },
             "tasks");
     return new CallRouter(
         holder,

@@ -2,7 +2,7 @@ package dev.skillport.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.skillport.api.tool.ToolResult;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
 import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.runtime.jobs.JobResult;
@@ -68,7 +68,7 @@ class PageOwnershipTest {
             null,
             principal(ALICE),
             null,
-            ctx -> JobResult.completed(JsonNodeFactory.instance.objectNode()),
+            ctx -> JobResult.of(ToolResult.text("")),
             u -> {});
   }
 

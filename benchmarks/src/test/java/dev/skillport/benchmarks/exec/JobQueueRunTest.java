@@ -21,7 +21,7 @@ class JobQueueRunTest {
       List<JobRecord> stored = run.jobs().store().all();
       assertThat(stored).hasSize(40).allMatch(j -> j.status() == JobStatus.COMPLETED);
       assertThat(stored)
-          .extracting(j -> j.result().path("structuredContent").path("square").asLong())
+          .extracting(j -> j.result().result().structured().path("square").asLong())
           .containsExactlyInAnyOrderElementsOf(
               LongStream.range(0, 40).map(n -> n * n).boxed().toList());
       assertThat(run.clear()).isEqualTo(40);

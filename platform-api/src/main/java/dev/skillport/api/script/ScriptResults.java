@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.stability.API;
 import dev.skillport.api.tool.Content;
+import dev.skillport.api.tool.ToolFailure;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import java.io.IOException;
@@ -157,7 +158,11 @@ public final class ScriptResults {
     body.put("code", ToolFailureCode.SCRIPT_FAILED.name());
     body.put("message", message);
     body.put("exit_code", exit);
-    return new ToolResult(List.of(new Content.Text(message)), body, true);
+    return new ToolResult(
+        List.of(new Content.Text(message)),
+        body,
+        true,
+        new ToolFailure(ToolFailureCode.SCRIPT_FAILED, message, null, null));
   }
 
   /**
@@ -212,7 +217,15 @@ public final class ScriptResults {
     content.add(new Content.Text(text.toString()));
     content.addAll(extra);
     problems.forEach(p -> content.add(new Content.Text(p)));
-    return new ToolResult(content, body, true);
+    return new ToolResult(
+        content,
+        body,
+        true,
+        new ToolFailure(
+            body.path("code").asText(),
+            body.path("message").asText(message),
+            text(body, "hint"),
+            null));
   }
 
   private static String text(JsonNode o, String field) {

@@ -12,12 +12,23 @@ import java.util.List;
  * @param content content items shown to the model
  * @param structured a JSON object result, or {@code null}
  * @param isError whether the tool itself failed (not a protocol error)
+ * @param failure the typed failure of a result made by {@link #failure}, or {@code null}; only an
+ *     {@code isError} result has one
  */
 @API(status = API.Status.STABLE)
-public record ToolResult(List<Content> content, JsonNode structured, boolean isError) {
+public record ToolResult(
+    List<Content> content, JsonNode structured, boolean isError, ToolFailure failure) {
   public ToolResult {
     content = List.copyOf(content);
     structured = structured == null ? null : structured.deepCopy();
+    if (failure != null && !isError) {
+      throw new IllegalArgumentException("a result with a failure must be an error");
+    }
+  }
+
+  /** A result without a typed failure. */
+  public ToolResult(List<Content> content, JsonNode structured, boolean isError) {
+    this(content, structured, isError, null);
   }
 
   public static ToolResult text(String text) {
@@ -59,6 +70,7 @@ public record ToolResult(List<Content> content, JsonNode structured, boolean isE
       body.set("details", details);
     }
     String text = code.name() + ": " + message + (hint == null ? "" : " (" + hint + ")");
-    return new ToolResult(List.of(new Content.Text(text)), body, true);
+    return new ToolResult(
+        List.of(new Content.Text(text)), body, true, new ToolFailure(code, message, hint, details));
   }
 }

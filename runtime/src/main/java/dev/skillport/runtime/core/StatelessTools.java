@@ -266,7 +266,8 @@ public final class StatelessTools {
         return new ToolResult(
             List.of(new dev.skillport.api.tool.Content.Text(code.name() + ": " + message)),
             out.put("code", code.name()).put("message", message),
-            true);
+            true,
+            new dev.skillport.api.tool.ToolFailure(code, message, null, null));
       }
     }
     return ToolResult.structured(out);

@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One job as stored and reported.
+ * One job as stored and reported; {@link JobRecordCodec} writes and reads its stored form.
  *
  * @param id the job id
  * @param tool the called tool's name
@@ -16,8 +16,8 @@ import java.util.Objects;
  * @param updatedAt when the record last changed (state or progress)
  * @param progress the last progress report ({@code {progress, total?, message?}}), or {@code null}
  * @param error why the job failed, was cancelled or interrupted, or {@code null}
- * @param result the {@code CallToolResult} of a finished call, or {@code null} (a job that failed
- *     without one failed in the server, not in the tool)
+ * @param result what a finished call produced, or {@code null} (a job that failed without one
+ *     failed in the server, not in the tool)
  * @param owner the authenticated caller that started it, or {@code null}; only it may see the job
  *     as a task
  * @param inputRequests what the running job waits for the client to answer ({@code key → {method,
@@ -35,7 +35,7 @@ public record JobRecord(
     Instant updatedAt,
     JsonNode progress,
     String error,
-    JsonNode result,
+    JobResult result,
     String owner,
     JsonNode inputRequests) {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -47,7 +47,6 @@ public record JobRecord(
     Objects.requireNonNull(createdAt, "createdAt");
     updatedAt = updatedAt == null ? latest(createdAt, startedAt, completedAt) : updatedAt;
     progress = progress == null ? null : progress.deepCopy();
-    result = result == null ? null : result.deepCopy();
     inputRequests =
         inputRequests == null || inputRequests.isEmpty() ? null : inputRequests.deepCopy();
   }
@@ -103,7 +102,7 @@ public record JobRecord(
     return status.terminal() ? this : finished(JobStatus.INTERRUPTED, now, why, null);
   }
 
-  JobRecord finished(JobStatus end, Instant now, String why, JsonNode callResult) {
+  JobRecord finished(JobStatus end, Instant now, String why, JobResult callResult) {
     return new JobRecord(
         id,
         tool,
@@ -158,10 +157,10 @@ public record JobRecord(
   }
 
   /**
-   * The wire shape of {@code jobs_get_status}: {@code {job_id, tool, status, created_at,
-   * started_at, completed_at, updated_at, progress, error, parent_job_id, result?}}.
+   * The status shape of {@code jobs_get_status} without the result: {@code {job_id, tool, status,
+   * created_at, started_at, completed_at, updated_at, progress, error, parent_job_id}}.
    */
-  public ObjectNode toWire(boolean includeResult) {
+  public ObjectNode toWire() {
     ObjectNode o = NODES.objectNode();
     o.put("job_id", id);
     o.put("tool", tool);
@@ -173,46 +172,16 @@ public record JobRecord(
     o.set("progress", progress == null ? NODES.nullNode() : progress.deepCopy());
     o.put("error", error);
     o.put("parent_job_id", parentId);
-    if (includeResult && result != null) {
-      o.set("result", result.deepCopy());
-    }
     return o;
   }
 
-  /** The stored form: the wire shape with the result, the session, the owner and the inputs. */
-  public ObjectNode toStored() {
-    ObjectNode o = toWire(true).put("session_id", sessionId);
-    o.put("owner", owner);
-    if (inputRequests != null) {
-      o.set("input_requests", inputRequests.deepCopy());
+  /** {@link #toWire()} with the result, once there is one, as {@code results} renders it. */
+  public ObjectNode toWire(ResultRenderer results) {
+    ObjectNode o = toWire();
+    if (result != null) {
+      o.set("result", results.render(result));
     }
     return o;
-  }
-
-  /** Reads {@link #toStored()}; throws {@link IllegalArgumentException} for a damaged record. */
-  public static JobRecord fromStored(JsonNode o) {
-    JobStatus status =
-        JobStatus.fromWire(o.path("status").asText())
-            .orElseThrow(() -> new IllegalArgumentException("unknown status in " + o));
-    try {
-      return new JobRecord(
-          text(o, "job_id"),
-          text(o, "tool"),
-          text(o, "session_id"),
-          text(o, "parent_job_id"),
-          status,
-          Instant.parse(text(o, "created_at")),
-          instant(o, "started_at"),
-          instant(o, "completed_at"),
-          instant(o, "updated_at"),
-          o.hasNonNull("progress") ? o.get("progress") : null,
-          text(o, "error"),
-          o.hasNonNull("result") ? o.get("result") : null,
-          text(o, "owner"),
-          o.hasNonNull("input_requests") ? o.get("input_requests") : null);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("damaged job record: " + e.getMessage(), e);
-    }
   }
 
   private static Instant latest(Instant... times) {
@@ -223,15 +192,5 @@ public record JobRecord(
       }
     }
     return out;
-  }
-
-  private static String text(JsonNode o, String field) {
-    JsonNode v = o.get(field);
-    return v == null || v.isNull() ? null : v.asText();
-  }
-
-  private static Instant instant(JsonNode o, String field) {
-    String t = text(o, field);
-    return t == null ? null : Instant.parse(t);
   }
 }

@@ -392,9 +392,9 @@ public final class JobScheduler implements AutoCloseable {
     if (result == null) {
       job.finish(JobStatus.FAILED, "the call returned no result", null);
     } else if (result.failure() != null) {
-      job.finish(JobStatus.FAILED, result.failure(), result.result());
+      job.finish(JobStatus.FAILED, result.failure(), result);
     } else {
-      job.finish(JobStatus.COMPLETED, null, result.result());
+      job.finish(JobStatus.COMPLETED, null, result);
     }
   }
 
@@ -539,7 +539,7 @@ public final class JobScheduler implements AutoCloseable {
     }
 
     /** Moves to a terminal state once; later calls (a result after a cancel) are ignored. */
-    boolean finish(JobStatus end, String why, JsonNode result) {
+    boolean finish(JobStatus end, String why, JobResult result) {
       synchronized (this) {
         if (record.status().terminal()) {
           return false;
@@ -577,7 +577,7 @@ public final class JobScheduler implements AutoCloseable {
     void announce() {
       JobRecord now = record;
       try {
-        listener.accept(now.toWire(false));
+        listener.accept(now.toWire());
       } catch (RuntimeException e) {
         LOG.debug("job update for {} was not delivered", now.id(), e);
       }

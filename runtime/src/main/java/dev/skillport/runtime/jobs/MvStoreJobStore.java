@@ -112,7 +112,7 @@ public final class MvStoreJobStore implements JobStore {
   public void save(JobRecord job) {
     String doc;
     try {
-      doc = JSON.writeValueAsString(job.toStored());
+      doc = JSON.writeValueAsString(JobRecordCodec.write(job));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("job " + job.id() + " cannot be written", e);
     }
@@ -343,7 +343,7 @@ public final class MvStoreJobStore implements JobStore {
       return Optional.empty();
     }
     try {
-      return Optional.of(JobRecord.fromStored(JSON.readTree(doc)));
+      return Optional.of(JobRecordCodec.read(JSON.readTree(doc)));
     } catch (IOException | IllegalArgumentException e) {
       LOG.warn("job record {} is damaged and is skipped: {}", id, e.getMessage());
       return Optional.empty();

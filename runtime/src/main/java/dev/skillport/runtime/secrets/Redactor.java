@@ -40,8 +40,9 @@ import java.util.regex.Pattern;
  * {@code "1234"} would garble ordinary output); it is still masked by name. A value that is only a
  * {@code ${VAR}} reference is no secret. Everything masked reads {@value #MASK}.
  *
- * <p>One redactor serves the process ({@link #shared()}), since logs have no other way to reach it;
- * components take it as a parameter where they can. Thread-safe: the rules and values are replaced
+ * <p>One redactor is made where the server is composed and handed to everything that writes out
+ * (the wire, served files, the audit trail, the logs); there is no process-wide instance, so two
+ * servers in one process keep their secrets apart. Thread-safe: the rules and values are replaced
  * whole, and {@link #generation()} grows with every change so caches of redacted views (file
  * digests) know when to recompute.
  */
@@ -51,8 +52,6 @@ public final class Redactor {
 
   /** The shortest value masked by value. */
   public static final int MIN_LITERAL = 6;
-
-  private static final Redactor SHARED = new Redactor();
 
   private static final Pattern REFERENCE = Pattern.compile("\\$\\{[A-Za-z_][A-Za-z0-9_]*}");
 
@@ -92,13 +91,8 @@ public final class Redactor {
   private volatile Quoted quoted;
   private final AtomicLong generation = new AtomicLong();
 
-  /** A redactor with the documented names and no values; see {@link #shared()}. */
+  /** A redactor with the documented names and no values. */
   public Redactor() {}
-
-  /** The process's redactor: what logs, served files and the wire go through. */
-  public static Redactor shared() {
-    return SHARED;
-  }
 
   /**
    * Sets the name rules and registers, as secret values, the values of {@code environment} (the

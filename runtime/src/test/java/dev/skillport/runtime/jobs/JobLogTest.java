@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.tool.ToolResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
@@ -86,7 +86,7 @@ class JobLogTest {
                 logged.countDown();
                 hold(finish);
                 ctx.log("warning", "frame 2 was slow");
-                return JobResult.completed(ok());
+                return JobResult.of(ok());
               },
               u -> {});
       assertThat(logged.await(20, TimeUnit.SECONDS)).isTrue();
@@ -115,9 +115,7 @@ class JobLogTest {
     }
   }
 
-  private static ObjectNode ok() {
-    ObjectNode result = JsonNodeFactory.instance.objectNode();
-    result.putArray("content").addObject().put("type", "text").put("text", "ok");
-    return result;
+  private static ToolResult ok() {
+    return ToolResult.text("ok");
   }
 }

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolContext;
+import dev.skillport.api.tool.ToolResult;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -44,8 +45,7 @@ class JobSchedulerTest {
       await().atMost(WAIT).until(() -> jobs.status(queued.id()).orElseThrow().status().terminal());
       JobRecord done = jobs.status(queued.id()).orElseThrow();
       assertThat(done.status()).isEqualTo(JobStatus.COMPLETED);
-      assertThat(done.result().path("content").path(0).path("text").asText())
-          .isEqualTo("cube made");
+      assertThat(firstText(done.result())).isEqualTo("cube made");
       assertThat(done.startedAt()).isNotNull();
       assertThat(done.completedAt()).isNotNull();
       await().atMost(WAIT).until(() -> updates.size() == 3);
@@ -88,8 +88,7 @@ class JobSchedulerTest {
       for (int i = 0; i < 200; i++) {
         JobRecord r = jobs.store().find(ids.get(i)).orElseThrow();
         assertThat(r.status()).isEqualTo(JobStatus.COMPLETED);
-        assertThat(r.result().path("content").path(0).path("text").asText())
-            .isEqualTo(Integer.toString(i * i));
+        assertThat(firstText(r.result())).isEqualTo(Integer.toString(i * i));
       }
     }
   }
@@ -164,7 +163,7 @@ class JobSchedulerTest {
       store.save(
           JobRecord.pending("c", "tool", null, null, t)
               .running(t)
-              .finished(JobStatus.COMPLETED, t, null, result("kept", false).result()));
+              .finished(JobStatus.COMPLETED, t, null, result("kept", false)));
     }
 
     try (JobScheduler jobs = new JobScheduler(MvStoreJobStore.open(dir), 1)) {
@@ -173,8 +172,7 @@ class JobSchedulerTest {
       assertThat(jobs.status("r").orElseThrow().error()).contains("running");
       JobRecord completed = jobs.status("c").orElseThrow();
       assertThat(completed.status()).isEqualTo(JobStatus.COMPLETED);
-      assertThat(completed.result().path("content").path(0).path("text").asText())
-          .isEqualTo("kept");
+      assertThat(firstText(completed.result())).isEqualTo("kept");
     }
   }
 
@@ -234,9 +232,7 @@ class JobSchedulerTest {
 
   /** A job's result holding {@code text}; failed for {@code text} when {@code error}. */
   private static JobResult result(String text, boolean error) {
-    ObjectNode r = NODES.objectNode();
-    r.putArray("content").addObject().put("type", "text").put("text", text);
-    return error ? JobResult.failed(text, r) : JobResult.completed(r);
+    return JobResult.of(error ? ToolResult.error(text) : ToolResult.text(text));
   }
 
   private static void sleep(long ms) {
@@ -245,5 +241,10 @@ class JobSchedulerTest {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** The text of a job result's first content item. */
+  private static String firstText(JobResult result) {
+    return ((Content.Text) result.result().content().get(0)).text();
   }
 }

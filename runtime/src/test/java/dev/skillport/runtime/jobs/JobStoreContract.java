@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.skillport.api.tool.ToolResult;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -48,10 +49,7 @@ public abstract class JobStoreContract {
   /** A job record with every field set, owned by {@code owner}, in {@code status}. */
   protected static JobRecord job(String id, String owner, JobStatus status) {
     JsonNode progress = NODES.objectNode().put("progress", 1).put("total", 2);
-    JsonNode result =
-        status.terminal()
-            ? NODES.objectNode().set("content", NODES.arrayNode().add("done " + id))
-            : null;
+    JobResult result = status.terminal() ? JobResult.of(ToolResult.text("done " + id)) : null;
     JsonNode questions =
         status == JobStatus.RUNNING
             ? NODES.objectNode().set("q1", NODES.objectNode().put("method", "elicitation/create"))

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.skillport.api.tool.ToolResult;
 import dev.skillport.testsupport.SmallFileSystem;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +42,7 @@ class MvStoreJobStoreTest {
         assertThat(store.fault()).isPresent();
         // A state change made while full is kept: reads show it, never the stale one on disk.
         JobRecord finished =
-            running.finished(JobStatus.COMPLETED, T, null, JsonNodeFactory.instance.objectNode());
+            running.finished(JobStatus.COMPLETED, T, null, JobResult.of(ToolResult.text("")));
         assertThatThrownBy(() -> store.save(finished))
             .isInstanceOf(StoreUnavailableException.class);
         assertThat(store.find("running").orElseThrow().status()).isEqualTo(JobStatus.COMPLETED);
@@ -84,7 +84,7 @@ class MvStoreJobStoreTest {
                       } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                       }
-                      return JobResult.completed(JsonNodeFactory.instance.objectNode());
+                      return JobResult.of(ToolResult.text(""));
                     },
                     u -> {})
                 .id();
@@ -98,11 +98,7 @@ class MvStoreJobStoreTest {
         assertThatThrownBy(
                 () ->
                     jobs.submit(
-                        "refused",
-                        null,
-                        null,
-                        ctx -> JobResult.completed(JsonNodeFactory.instance.objectNode()),
-                        u -> {}))
+                        "refused", null, null, ctx -> JobResult.of(ToolResult.text("")), u -> {}))
             .isInstanceOf(StoreUnavailableException.class);
         assertThat(jobs.store().all()).hasSize(before);
         assertThat(jobs.activeJobs()).isEqualTo(1);

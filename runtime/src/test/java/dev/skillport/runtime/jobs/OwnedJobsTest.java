@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.owner.Principal;
+import dev.skillport.api.tool.ToolResult;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -41,9 +41,7 @@ class OwnedJobsTest {
               Thread.currentThread().interrupt();
             }
           }
-          ObjectNode r = JsonNodeFactory.instance.objectNode();
-          r.putArray("content").addObject().put("type", "text").put("text", "done");
-          return JobResult.completed(r);
+          return JobResult.of(ToolResult.text("done"));
         },
         u -> {});
   }

@@ -51,6 +51,7 @@ public final class CatalogReloader implements AutoCloseable {
   private final AtomicLong generation = new AtomicLong();
   private final Set<Path> watched = new HashSet<>();
   private final UnaryOperator<LoadResult> decorator;
+  private final Redactor redactor;
   private final List<Consumer<Reload>> listeners = new CopyOnWriteArrayList<>();
   // Guarded by listeners.
   private Reload lastReload;
@@ -65,24 +66,27 @@ public final class CatalogReloader implements AutoCloseable {
 
   public CatalogReloader(
       SkillLoader loader, List<SkillRoot> roots, CatalogHolder holder, Duration debounce) {
-    this(loader, roots, holder, debounce, UnaryOperator.identity());
+    this(loader, roots, holder, debounce, UnaryOperator.identity(), new Redactor());
   }
 
   /**
    * A reloader whose every catalog is the loader's result passed through {@code decorator} (the
-   * bridges add their verdicts, tools and problems).
+   * bridges add their verdicts, tools and problems); the secrets skills write in the open are
+   * taught to {@code redactor}, and the catalog's diagnostics are masked with it.
    */
   public CatalogReloader(
       SkillLoader loader,
       List<SkillRoot> roots,
       CatalogHolder holder,
       Duration debounce,
-      UnaryOperator<LoadResult> decorator) {
+      UnaryOperator<LoadResult> decorator,
+      Redactor redactor) {
     this.loader = loader;
     this.roots = List.copyOf(roots);
     this.holder = holder;
     this.debounce = debounce;
     this.decorator = decorator;
+    this.redactor = Objects.requireNonNull(redactor, "redactor");
   }
 
   /**
@@ -143,7 +147,7 @@ public final class CatalogReloader implements AutoCloseable {
     LoadResult loaded = loader.load(roots, folders);
     int read = folders.lastReads();
     // Secrets the skills write in the open are learnt first, so no diagnostic can carry them.
-    Redactor.shared().learn(loaded.skills());
+    redactor.learn(loaded.skills());
     synchronized (this) {
       lastLoaded = loaded;
       lastReads = read;
@@ -164,7 +168,6 @@ public final class CatalogReloader implements AutoCloseable {
 
   private LoadResult publish(LoadResult loaded, long start) {
     LoadResult decorated = decorator.apply(loaded);
-    Redactor redactor = Redactor.shared();
     LoadResult result =
         new LoadResult(
             decorated.skills(),

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
@@ -12,7 +11,6 @@ import dev.skillport.api.tool.ToolWork;
 import dev.skillport.bridge.BridgeRuntime;
 import dev.skillport.loader.files.RegularFiles;
 import dev.skillport.model.diagnostic.Diagnostic;
-import dev.skillport.model.skill.NextTools;
 import dev.skillport.model.skill.Skill;
 import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.plugins.HostAdapters;
@@ -39,7 +37,6 @@ import dev.skillport.runtime.UnknownToolException;
 import dev.skillport.runtime.core.CoreTools;
 import dev.skillport.runtime.core.StatelessTools;
 import dev.skillport.runtime.jobs.JobRecord;
-import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.MemoryJobStore;
 import dev.skillport.runtime.secrets.Redactor;
@@ -95,6 +92,7 @@ public final class SkillportService {
   private final StateSigner signer;
   private final ListingPolicy listingPolicy;
   private final int autoListingThreshold;
+  private final Redactor redactor;
   // The current generation's stateless state; replaced when a request sees a newer catalog.
   private volatile Stateless stateless;
 
@@ -148,9 +146,9 @@ public final class SkillportService {
             jobs,
             // Kept in memory whether or not the guard writes an audit file.
             new CallStats(RECENT_CALLS),
-            SkillportService::jobResult,
             TaskView.EXTENSION);
     this.listingPolicy = b.listingPolicy;
+    this.redactor = b.redactor != null ? b.redactor : new Redactor();
     this.autoListingThreshold = b.autoListingThreshold;
     this.signer = b.signer != null ? b.signer : StateSigner.random();
     this.preload = b.preload;
@@ -158,7 +156,16 @@ public final class SkillportService {
     this.listings = new Listings(sessionTools, b.pageSize);
     this.sessions = new OpenSessions(catalog, bridges);
     CoreTools coreTools =
-        new CoreTools(catalog, bindings, listings, sessions, jobs, hosts, RegularFiles::readAll);
+        new CoreTools(
+            catalog,
+            bindings,
+            listings,
+            sessions,
+            jobs,
+            hosts,
+            RegularFiles::readAll,
+            redactor,
+            CallResultJson::render);
     StatelessTools statelessTools = new StatelessTools(catalog, signer, sessions, listings, hosts);
     this.router =
         new CallRouter(
@@ -202,6 +209,7 @@ public final class SkillportService {
     private int autoListingThreshold = DEFAULT_AUTO_THRESHOLD;
     private StateSigner signer;
     private SessionTools.Factory sessionTools;
+    private Redactor redactor;
 
     private Builder(CatalogHolder catalog, HandlerRegistry handlers) {
       this.catalog = Objects.requireNonNull(catalog, "catalog");
@@ -275,9 +283,23 @@ public final class SkillportService {
       return this;
     }
 
+    /**
+     * The redactor that masks secrets in what the service answers (tool listings, skill info); by
+     * default one that knows only the documented secret names.
+     */
+    public Builder redactor(Redactor value) {
+      this.redactor = Objects.requireNonNull(value, "redactor");
+      return this;
+    }
+
     public SkillportService build() {
       return new SkillportService(this);
     }
+  }
+
+  /** The redactor that masks secrets in everything this service and its server write out. */
+  public Redactor redactor() {
+    return redactor;
   }
 
   /** The key that signs state handed to stateless clients. */
@@ -407,7 +429,7 @@ public final class SkillportService {
   public ObjectNode listToolsForWire(SessionState session, String cursor, List<ObjectNode> leading)
       throws InvalidCursorException {
     ListedPage listed = listedPage(session, cursor);
-    return listed.listing().result(listed.page(), leading, Redactor.shared());
+    return listed.listing().result(listed.page(), leading, redactor);
   }
 
   private record ListedPage(ToolListing listing, ToolListing.Page page) {}
@@ -463,7 +485,7 @@ public final class SkillportService {
         new CallOutcome.Visitor<ObjectNode>() {
           @Override
           public ObjectNode completed(CallOutcome.Completed completed) {
-            return wire(completed.result(), completed.next());
+            return CallResultJson.render(completed.result(), completed.next());
           }
 
           @Override
@@ -473,7 +495,7 @@ public final class SkillportService {
 
           @Override
           public ObjectNode refused(CallOutcome.Refused refused) {
-            return wire(refused.result(), refused.next());
+            return CallResultJson.render(refused.result(), refused.next());
           }
 
           @Override
@@ -510,52 +532,6 @@ public final class SkillportService {
     return toolCalls.continueAsJob(toolName, rest, meta);
   }
 
-  /**
-   * A finished job's result: its {@code CallToolResult}, and for a failed call the reason the job
-   * reports ({@code CODE: message} of a structured failure, else its first text).
-   */
-  private static JobResult jobResult(CallOutcome.Completed outcome) {
-    ToolResult result = outcome.result();
-    ObjectNode rendered = wire(result, outcome.next());
-    return result.isError()
-        ? JobResult.failed(failureText(result), rendered)
-        : JobResult.completed(rendered);
-  }
-
-  private static String failureText(ToolResult result) {
-    JsonNode structured = result.structured();
-    if (structured != null && structured.hasNonNull("message")) {
-      return structured.path("code").asText("ERROR") + ": " + structured.get("message").asText();
-    }
-    return result.content().isEmpty()
-        ? "the call failed"
-        : result.content().get(0).accept(FAILURE_TEXT);
-  }
-
-  /** The text of a failure's first content; other kinds say only that the call failed. */
-  private static final Content.Visitor<String> FAILURE_TEXT =
-      new Content.Visitor<>() {
-        @Override
-        public String text(Content.Text text) {
-          return text.text();
-        }
-
-        @Override
-        public String image(Content.Image image) {
-          return "the call failed";
-        }
-
-        @Override
-        public String audio(Content.Audio audio) {
-          return "the call failed";
-        }
-
-        @Override
-        public String embeddedResource(Content.EmbeddedResource resource) {
-          return "the call failed";
-        }
-      };
-
   /** What a call answers once it became {@code job}; see {@link #handle}. */
   public static ObjectNode jobHandle(JobRecord job, CallMeta meta) {
     return handle(job, meta);
@@ -578,75 +554,6 @@ public final class SkillportService {
     out.put("isError", false);
     return out;
   }
-
-  private static ObjectNode wire(ToolResult result, NextTools next) {
-    ObjectNode out = NODES.objectNode();
-    ArrayNode content = out.putArray("content");
-    for (Content c : result.content()) {
-      content.add(contentWire(c));
-    }
-    if (result.structured() != null && result.structured().isObject()) {
-      out.set("structuredContent", result.structured());
-    }
-    out.put("isError", result.isError());
-    if (next != null) {
-      List<String> suggested = result.isError() ? next.onFailure() : next.onSuccess();
-      if (!suggested.isEmpty()) {
-        ObjectNode nt = NODES.objectNode();
-        ArrayNode list = nt.putArray(result.isError() ? "on_failure" : "on_success");
-        suggested.forEach(list::add);
-        out.putObject("_meta").set("dcc.next_tools", nt);
-      }
-    }
-    return out;
-  }
-
-  static ObjectNode contentWire(Content c) {
-    return c.accept(CONTENT_WIRE);
-  }
-
-  /** Each kind of content item as MCP renders it. */
-  private static final Content.Visitor<ObjectNode> CONTENT_WIRE =
-      new Content.Visitor<>() {
-        @Override
-        public ObjectNode text(Content.Text t) {
-          return NODES.objectNode().put("type", "text").put("text", t.text());
-        }
-
-        @Override
-        public ObjectNode image(Content.Image i) {
-          return NODES
-              .objectNode()
-              .put("type", "image")
-              .put("data", i.base64Data())
-              .put("mimeType", i.mimeType());
-        }
-
-        @Override
-        public ObjectNode audio(Content.Audio a) {
-          return NODES
-              .objectNode()
-              .put("type", "audio")
-              .put("data", a.base64Data())
-              .put("mimeType", a.mimeType());
-        }
-
-        @Override
-        public ObjectNode embeddedResource(Content.EmbeddedResource r) {
-          ObjectNode o = NODES.objectNode();
-          ObjectNode res = o.put("type", "resource").putObject("resource");
-          res.put("uri", r.uri());
-          if (r.mimeType() != null) {
-            res.put("mimeType", r.mimeType());
-          }
-          if (r.text() != null) {
-            res.put("text", r.text());
-          } else {
-            res.put("blob", r.blob());
-          }
-          return o;
-        }
-      };
 
   /** The stateless era's state for one catalog generation, and the policy it was built under. */
   private record Stateless(long generation, ListingPolicy effective, SessionState state) {

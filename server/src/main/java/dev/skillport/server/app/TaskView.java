@@ -38,7 +38,7 @@ public final class TaskView {
   public static ObjectNode detailed(JobRecord job) {
     ObjectNode out = base(job);
     switch (status(job)) {
-      case "completed" -> out.set("result", job.result().deepCopy());
+      case "completed" -> out.set("result", CallResultJson.render(job.result()));
       case "failed" -> {
         ObjectNode error = out.putObject("error");
         error.put("code", -32603);

@@ -4,6 +4,7 @@ import dev.skillport.model.skill.Skill;
 import dev.skillport.model.skill.SkillState;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
+import dev.skillport.runtime.secrets.Redactor;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,18 +20,24 @@ final class PromptCatalog {
   private record Built(Catalog catalog, Map<String, List<PromptDefinition>> bySkill) {}
 
   private final AtomicReference<Built> built;
+  private final Redactor redactor;
 
-  private PromptCatalog(Catalog first) {
-    this.built = new AtomicReference<>(build(first));
+  private PromptCatalog(Catalog first, Redactor redactor) {
+    this.redactor = redactor;
+    this.built = new AtomicReference<>(build(first, redactor));
   }
 
-  /** A catalog of prompts that follows {@code holder}'s swaps from now on. */
-  static PromptCatalog following(CatalogHolder holder) {
-    PromptCatalog prompts = new PromptCatalog(holder.current());
-    holder.onSwap((before, after) -> prompts.built.set(build(after)));
+  /**
+   * A catalog of prompts that follows {@code holder}'s swaps from now on, reading prompt files
+   * through {@code redactor}.
+   */
+  static PromptCatalog following(CatalogHolder holder, Redactor redactor) {
+    PromptCatalog prompts = new PromptCatalog(holder.current(), redactor);
+    holder.onSwap((before, after) -> prompts.built.set(build(after, redactor)));
     // A swap between reading the current catalog and listening would otherwise go unseen.
     Catalog now = holder.current();
-    prompts.built.updateAndGet(b -> b.catalog().generation() < now.generation() ? build(now) : b);
+    prompts.built.updateAndGet(
+        b -> b.catalog().generation() < now.generation() ? build(now, redactor) : b);
     return prompts;
   }
 
@@ -41,14 +48,14 @@ final class PromptCatalog {
       return b.bySkill().getOrDefault(skill.name(), List.of());
     }
     // A request still on a snapshot replaced since: its own definitions, built for it alone.
-    return SessionPrompts.definitions(skill);
+    return SessionPrompts.definitions(skill, redactor);
   }
 
-  private static Built build(Catalog catalog) {
+  private static Built build(Catalog catalog, Redactor redactor) {
     Map<String, List<PromptDefinition>> bySkill = new HashMap<>();
     for (Skill skill : catalog.skills()) {
       if (skill.state() == SkillState.AVAILABLE) {
-        bySkill.putIfAbsent(skill.name(), SessionPrompts.definitions(skill));
+        bySkill.putIfAbsent(skill.name(), SessionPrompts.definitions(skill, redactor));
       }
     }
     return new Built(catalog, Map.copyOf(bySkill));

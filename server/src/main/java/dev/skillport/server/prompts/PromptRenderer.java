@@ -8,6 +8,7 @@ import dev.skillport.api.resource.ResourceContents;
 import dev.skillport.loader.files.RefusedFileException;
 import dev.skillport.mcp.ErrorKind;
 import dev.skillport.mcp.McpException;
+import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.resources.ResourcesFeature;
 import dev.skillport.server.resources.SkillFiles;
 import java.io.IOException;
@@ -35,8 +36,14 @@ final class PromptRenderer {
   private final PromptDefinition prompt;
   private final Map<String, String> arguments;
   private final ResourceReader resources;
+  private final Redactor redactor;
 
-  PromptRenderer(PromptDefinition prompt, Map<String, String> arguments, ResourceReader resources) {
+  PromptRenderer(
+      PromptDefinition prompt,
+      Map<String, String> arguments,
+      ResourceReader resources,
+      Redactor redactor) {
+    this.redactor = redactor;
     this.prompt = prompt;
     this.arguments = Map.copyOf(arguments);
     this.resources = resources;
@@ -212,7 +219,7 @@ final class PromptRenderer {
 
   private byte[] bytes(Path file) throws McpException {
     try {
-      return SkillFiles.read(file);
+      return SkillFiles.read(file, redactor);
     } catch (RefusedFileException e) {
       throw authorError("the content file '" + file.getFileName() + "' " + e.predicate());
     } catch (IOException e) {

@@ -13,6 +13,7 @@ import dev.skillport.mcp.RequestContext;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
 import dev.skillport.runtime.StateSigner;
+import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.resources.Paging;
 import dev.skillport.server.resources.ResourcesFeature;
 import dev.skillport.server.resources.SessionViews;
@@ -46,6 +47,7 @@ public final class PromptsFeature {
   private final int pageSize;
   // Serves bridge skills' prompts to the sessions that loaded them.
   private final BridgeRuntime bridges;
+  private final Redactor redactor;
 
   /** A surface whose stateless requests sign their round-trip state with {@code signer}. */
   public PromptsFeature(
@@ -54,10 +56,12 @@ public final class PromptsFeature {
       ResourcesFeature resources,
       Supplier<StateSigner> signer,
       int pageSize,
-      BridgeRuntime bridges) {
+      BridgeRuntime bridges,
+      Redactor redactor) {
     this.bridges = Objects.requireNonNull(bridges, "bridges");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
-    this.prompts = PromptCatalog.following(catalog);
+    this.redactor = Objects.requireNonNull(redactor, "redactor");
+    this.prompts = PromptCatalog.following(catalog, redactor);
     this.views = Objects.requireNonNull(views, "views");
     this.resources = Objects.requireNonNull(resources, "resources");
     this.signer = Objects.requireNonNull(signer, "signer");
@@ -174,10 +178,10 @@ public final class PromptsFeature {
               .toList();
       if (!missing.isEmpty() && answer == null && ctx.clientSupports("elicitation")) {
         round.ask(ARGUMENTS_KEY, "elicitation/create", argumentsForm(prompt, missing));
-        return round.finish(NODES.objectNode(), signer.get());
+        return round.finish(NODES.objectNode(), false, signer.get());
       }
     }
-    return new PromptRenderer(prompt, values, uri -> resources.read(view, uri)).render();
+    return new PromptRenderer(prompt, values, uri -> resources.read(view, uri), redactor).render();
   }
 
   /**

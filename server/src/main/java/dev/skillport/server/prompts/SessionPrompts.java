@@ -8,6 +8,7 @@ import dev.skillport.model.skill.SkillState;
 import dev.skillport.model.skill.WorkflowSpec;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.SessionView;
+import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.resources.SkillFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -76,7 +77,7 @@ final class SessionPrompts {
         .findFirst();
   }
 
-  static List<PromptDefinition> definitions(Skill skill) {
+  static List<PromptDefinition> definitions(Skill skill, Redactor redactor) {
     if (!skill.prompts().isEmpty()) {
       return skill.prompts().stream().map(p -> declared(skill, p)).toList();
     }
@@ -85,7 +86,9 @@ final class SessionPrompts {
     List<String> markdown = new ArrayList<>(skill.manifest().extensions().siblings().examples());
     markdown.addAll(skill.manifest().extensions().siblings().recipes());
     for (Path file : markdownFiles(skill.location().directory(), markdown)) {
-      derivedFromMarkdown(skill, file).filter(d -> names.add(d.name())).ifPresent(out::add);
+      derivedFromMarkdown(skill, file, redactor)
+          .filter(d -> names.add(d.name()))
+          .ifPresent(out::add);
     }
     for (WorkflowSpec wf : skill.workflows()) {
       PromptDefinition d = derivedFromWorkflow(skill, wf);
@@ -169,7 +172,8 @@ final class SessionPrompts {
     return n.endsWith(".md") || n.endsWith(".markdown");
   }
 
-  private static Optional<PromptDefinition> derivedFromMarkdown(Skill skill, Path file) {
+  private static Optional<PromptDefinition> derivedFromMarkdown(
+      Skill skill, Path file, Redactor redactor) {
     String text;
     try {
       text =
@@ -177,7 +181,7 @@ final class SessionPrompts {
               .newDecoder()
               .onMalformedInput(CodingErrorAction.REPORT)
               .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(SkillFiles.read(file)))
+              .decode(ByteBuffer.wrap(SkillFiles.read(file, redactor)))
               .toString();
     } catch (IOException e) {
       LOG.debug("could not read {}", file, e);

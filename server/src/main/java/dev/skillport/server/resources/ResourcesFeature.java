@@ -27,6 +27,7 @@ import dev.skillport.model.skill.SkillState;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
+import dev.skillport.runtime.secrets.Redactor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,6 +75,7 @@ public final class ResourcesFeature {
   // Serves bridge skills' resources and templates (bridge:// URIs) to the sessions that loaded
   // them.
   private final BridgeRuntime bridges;
+  private final Redactor redactor;
   private ScheduledFuture<?> polling;
   // What the stateless era's listen streams watch, as last seen; the feed is set once at start.
   private final Map<String, Subscription> watched = new ConcurrentHashMap<>();
@@ -84,8 +86,10 @@ public final class ResourcesFeature {
       SessionViews views,
       List<ResourceProvider> providers,
       int pageSize,
-      BridgeRuntime bridges) {
+      BridgeRuntime bridges,
+      Redactor redactor) {
     this.bridges = Objects.requireNonNull(bridges, "bridges");
+    this.redactor = Objects.requireNonNull(redactor, "redactor");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.views = Objects.requireNonNull(views, "views");
     this.providers = List.copyOf(providers);
@@ -391,7 +395,7 @@ public final class ResourcesFeature {
     Optional<FileResource> file = file(catalog.current(), view, uri);
     if (file.isPresent()) {
       try {
-        byte[] bytes = SkillFiles.read(file.get().path());
+        byte[] bytes = SkillFiles.read(file.get().path(), redactor);
         return Optional.of(SkillFiles.contents(uri, file.get().mimeType(), bytes));
       } catch (RefusedFileException e) {
         throw new McpException(
@@ -534,7 +538,7 @@ public final class ResourcesFeature {
    */
   private record Subscription(SessionView view, String fingerprint, String stamp) {}
 
-  private static Subscription observe(
+  private Subscription observe(
       Catalog snapshot, SessionView view, String uri, Subscription previous) {
     Optional<FileResource> file = file(snapshot, view, uri);
     if (file.isEmpty()) {
@@ -546,7 +550,7 @@ public final class ResourcesFeature {
       if (previous != null && stamp.equals(previous.stamp())) {
         return previous;
       }
-      return new Subscription(view, SkillFiles.digest(path), stamp);
+      return new Subscription(view, SkillFiles.digest(path, redactor), stamp);
     } catch (IOException e) {
       return new Subscription(view, ABSENT, "");
     }

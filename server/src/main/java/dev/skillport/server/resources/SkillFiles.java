@@ -423,7 +423,12 @@ public final class SkillFiles {
    * which secrets the redactor knew.
    */
   private record Stamp(
-      Path path, Object fileKey, long size, FileTime modified, long redactorGeneration) {}
+      Path path,
+      Object fileKey,
+      long size,
+      FileTime modified,
+      Redactor redactor,
+      long redactorGeneration) {}
 
   /** The digest and size of a served view. */
   private record Served(String digest, long size) {}
@@ -431,13 +436,14 @@ public final class SkillFiles {
   /**
    * The bytes of a file as it is served: a regular file of at most {@link #MAX_SERVED_BYTES}, with
    * secrets redacted ({@link Redactor#file}) when it is textual. Every channel that shows a skill
-   * file (resources, prompts, the Skills extension's digests) reads it through here.
+   * file (resources, prompts, the Skills extension's digests) reads it through here, with the
+   * server's {@code redactor}.
    *
    * @throws RefusedFileException when it is no regular file or is too large
    */
-  public static byte[] read(Path file) throws IOException {
+  public static byte[] read(Path file, Redactor redactor) throws IOException {
     byte[] raw = RegularFiles.readAll(file, MAX_SERVED_BYTES);
-    return Redactor.shared().file(file, isTextType(mimeType(file)), raw);
+    return redactor.file(file, isTextType(mimeType(file)), raw);
   }
 
   /**
@@ -446,16 +452,17 @@ public final class SkillFiles {
    *
    * @throws RefusedFileException when it is no regular file or is too large
    */
-  public static String digest(Path file) throws IOException {
-    return served(file, RegularFiles.check(file, MAX_SERVED_BYTES)).digest();
+  public static String digest(Path file, Redactor redactor) throws IOException {
+    return served(file, RegularFiles.check(file, MAX_SERVED_BYTES), redactor).digest();
   }
 
   /**
-   * {@link #digest(Path)} of a file whose attributes (links followed) were just read, as {@link
-   * #entries} gives them; reading still checks that the file it opens has that size.
+   * {@link #digest(Path, Redactor)} of a file whose attributes (links followed) were just read, as
+   * {@link #entries} gives them; reading still checks that the file it opens has that size.
    */
-  public static String digest(Path file, BasicFileAttributes a) throws IOException {
-    return served(file, a).digest();
+  public static String digest(Path file, BasicFileAttributes a, Redactor redactor)
+      throws IOException {
+    return served(file, a, redactor).digest();
   }
 
   /**
@@ -464,21 +471,24 @@ public final class SkillFiles {
    *
    * @throws RefusedFileException when it is no regular file or is too large
    */
-  public static long servedSize(Path file, BasicFileAttributes a) throws IOException {
-    return served(file, a).size();
+  public static long servedSize(Path file, BasicFileAttributes a, Redactor redactor)
+      throws IOException {
+    return served(file, a, redactor).size();
   }
 
-  private static Served served(Path file, BasicFileAttributes a) throws IOException {
+  private static Served served(Path file, BasicFileAttributes a, Redactor redactor)
+      throws IOException {
     if (!a.isRegularFile() || a.size() > MAX_SERVED_BYTES) {
       a = RegularFiles.check(file, MAX_SERVED_BYTES);
     }
-    long generation = Redactor.shared().generation();
+    long generation = redactor.generation();
     Stamp stamp =
         new Stamp(
             file.toAbsolutePath().normalize(),
             a.fileKey(),
             a.size(),
             a.lastModifiedTime(),
+            redactor,
             generation);
     Served known = DIGESTS.getIfPresent(stamp);
     if (known != null) {
@@ -486,7 +496,7 @@ public final class SkillFiles {
     }
     Served served;
     if (isTextType(mimeType(file))) {
-      byte[] view = read(file);
+      byte[] view = read(file, redactor);
       served = new Served(digest(view), view.length);
     } else {
       // Served as they are: hashed in chunks, so memory does not grow with the file.

@@ -145,8 +145,11 @@ public final class InputRound {
    * What the attempt answers: an {@code input_required} result when it asked something; a
    * missing-capability error when it needed a capability the client lacks and failed for it;
    * otherwise the call's own result.
+   *
+   * @param failed whether the call's own result is a tool failure
    */
-  public ObjectNode finish(ObjectNode result, StateSigner signer) throws McpException {
+  public ObjectNode finish(ObjectNode result, boolean failed, StateSigner signer)
+      throws McpException {
     if (!pending.isEmpty()) {
       ObjectNode state = NODES.objectNode();
       state.put("tool", tool).put("args", argsDigest);
@@ -163,7 +166,7 @@ public final class InputRound {
       out.put("requestState", signer.sign(PURPOSE, state, TTL));
       return out;
     }
-    if (!missing.isEmpty() && result.path("isError").asBoolean(false)) {
+    if (!missing.isEmpty() && failed) {
       ObjectNode data = NODES.objectNode();
       ObjectNode required = data.putObject("requiredCapabilities");
       missing.forEach(required::putObject);

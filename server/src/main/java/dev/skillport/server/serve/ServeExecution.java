@@ -5,6 +5,7 @@ import dev.skillport.runtime.ScriptToolRunner;
 import dev.skillport.runtime.StateSigner;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.MemoryJobStore;
+import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.app.ListingPolicy;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.workflows.MemoryWorkflowStore;
@@ -23,6 +24,8 @@ import java.util.Objects;
  * @param listingPolicy what stateless clients list
  * @param autoListingThreshold the most tools {@link ListingPolicy#AUTO} lists in full
  * @param signer signs the state handed to stateless clients
+ * @param redactor masks secrets in everything the server writes out: the wire, served files, the
+ *     audit trail
  */
 public record ServeExecution(
     ScriptToolRunner scripts,
@@ -31,7 +34,8 @@ public record ServeExecution(
     WorkflowStore workflowStore,
     ListingPolicy listingPolicy,
     int autoListingThreshold,
-    StateSigner signer)
+    StateSigner signer,
+    Redactor redactor)
     implements AutoCloseable {
 
   private static final int MAX_STDOUT = 1 << 20;
@@ -44,6 +48,27 @@ public record ServeExecution(
     Objects.requireNonNull(workflowStore, "workflowStore");
     Objects.requireNonNull(listingPolicy, "listingPolicy");
     Objects.requireNonNull(signer, "signer");
+    Objects.requireNonNull(redactor, "redactor");
+  }
+
+  /** An execution with a redactor of its own that knows only the documented secret names. */
+  public ServeExecution(
+      ScriptToolRunner scripts,
+      JobScheduler jobs,
+      CallGuard guard,
+      WorkflowStore workflowStore,
+      ListingPolicy listingPolicy,
+      int autoListingThreshold,
+      StateSigner signer) {
+    this(
+        scripts,
+        jobs,
+        guard,
+        workflowStore,
+        listingPolicy,
+        autoListingThreshold,
+        signer,
+        new Redactor());
   }
 
   /**
@@ -63,7 +88,8 @@ public record ServeExecution(
 
   /** This execution listing {@code policy} to stateless clients, with {@code autoThreshold}. */
   public ServeExecution withListing(ListingPolicy policy, int autoThreshold) {
-    return new ServeExecution(scripts, jobs, guard, workflowStore, policy, autoThreshold, signer);
+    return new ServeExecution(
+        scripts, jobs, guard, workflowStore, policy, autoThreshold, signer, redactor);
   }
 
   /** Closes the scheduler (jobs are marked interrupted) and then the scripts still running. */

@@ -21,6 +21,7 @@ import dev.skillport.mcp.SessionListener;
 import dev.skillport.mcp.transport.RequestStreams;
 import dev.skillport.registry.InvalidCursorException;
 import dev.skillport.runtime.CallMeta;
+import dev.skillport.runtime.CallOutcome;
 import dev.skillport.runtime.CapabilityRequiredException;
 import dev.skillport.runtime.ClientReplies;
 import dev.skillport.runtime.SessionState;
@@ -29,7 +30,6 @@ import dev.skillport.runtime.UnknownToolException;
 import dev.skillport.runtime.core.CoreTools;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.StoreUnavailableException;
-import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.app.TaskView;
 import dev.skillport.server.rounds.InputRound;
@@ -98,7 +98,7 @@ public final class SkillportMcp {
                         && CoreTools.LISTING_CHANGES.contains(
                             request.params().path("name").asText()))
             // Nothing leaves on the wire with a secret the server knows.
-            .outboundFilter(Redactor.shared()::wire)
+            .outboundFilter(service.redactor()::wire)
             .sessionListener(
                 new SessionListener() {
                   @Override
@@ -243,12 +243,18 @@ public final class SkillportMcp {
             rest -> service.continueAsJob(name.asText(), rest, meta));
     ctx.onCancel(context::interruptCall);
     try {
-      ObjectNode result = service.callTool(state, name.asText(), args, context, meta);
+      CallOutcome outcome = service.call(state, name.asText(), args, context, meta);
       JobRecord continued = context.continued();
       if (continued != null) {
-        result = SkillportService.jobHandle(continued, meta);
+        // The tool handed its rest to a job: the call answers that job, not what the tool returned.
+        outcome = new CallOutcome.Queued(continued);
       }
-      return round == null ? result : round.finish(result, service.signer());
+      ObjectNode result = SkillportService.render(outcome, meta);
+      if (round == null) {
+        return result;
+      }
+      boolean failed = outcome.ranResult().map(ToolResult::isError).orElse(false);
+      return round.finish(result, failed, service.signer());
     } catch (UnknownToolException e) {
       ObjectNode data = NODES.objectNode().put("code", e.code().name()).put("hint", e.hint());
       throw new McpException(ErrorKind.INVALID_PARAMS, e.getMessage(), data);
@@ -311,7 +317,8 @@ public final class SkillportMcp {
         return ToolCalls.storeUnavailable(e);
       }
       continued = job;
-      return ToolResult.text("continued as job " + job.id());
+      // What the tool sees; the client is answered with the job itself.
+      return ToolResult.text("Job " + job.id() + " queued");
     }
 
     @Override

@@ -49,7 +49,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -177,8 +176,8 @@ public final class SkillportServer implements AutoCloseable {
             version,
             List.of(),
             AdapterSettings.none(),
-            BridgeRuntime.none(version),
-            Objects.requireNonNull(execution, "execution")));
+            BridgeRuntime.none(version, execution.redactor()),
+            execution));
   }
 
   private static UnaryOperator<LoadResult> guarded(
@@ -267,7 +266,8 @@ public final class SkillportServer implements AutoCloseable {
             Duration.ofMillis(300),
             // The handler check, then the operator's lists before the bridges (a denied skill's
             // bridge never starts) and after them (a bridged tool is denied like any other).
-            guarded(run.guard(), loaded -> bridges.decorate(handlerCheck.apply(loaded))));
+            guarded(run.guard(), loaded -> bridges.decorate(handlerCheck.apply(loaded))),
+            run.redactor());
     bridges.onCatalogChange(reloader::republish);
     CompletableFuture<LoadResult> first = new CompletableFuture<>();
     // The skills load while the rest of the server is built: on a stdio start the two together
@@ -290,6 +290,7 @@ public final class SkillportServer implements AutoCloseable {
             .bridges(bridges)
             .stateless(run.listingPolicy(), run.autoListingThreshold(), run.signer())
             .sessionTools((catalog, jobs) -> new WorkflowTools(catalog, jobs, run.workflowStore()))
+            .redactor(run.redactor())
             .build();
     WorkflowTools workflows = (WorkflowTools) service.sessionTools();
     // The bundled skillport-diagnostics tools report on this server, so they are bound here.
@@ -327,7 +328,7 @@ public final class SkillportServer implements AutoCloseable {
             workflows::seesRun,
             () -> ready(first, plugins),
             // Skill-provided text, diagnostics and job errors pass the server's one redactor.
-            new RedactorMasking(Redactor.shared()));
+            new RedactorMasking(service.redactor()));
     CatalogApp app = new CatalogApp(sources);
     surfaces.resources().addExtensionProvider(CatalogApp.EXTENSION, app);
     List<McpFeature> all =
@@ -454,11 +455,19 @@ public final class SkillportServer implements AutoCloseable {
     List<ResourceProvider> providers = new ArrayList<>(config.resourceProviders());
     providers.addAll(plugins.resourceProviders());
     ResourcesFeature resources =
-        new ResourcesFeature(holder, views, providers, config.pageSize(), bridges);
+        new ResourcesFeature(
+            holder, views, providers, config.pageSize(), bridges, service.redactor());
     PromptsFeature prompts =
-        new PromptsFeature(holder, views, resources, service::signer, config.pageSize(), bridges);
+        new PromptsFeature(
+            holder,
+            views,
+            resources,
+            service::signer,
+            config.pageSize(),
+            bridges,
+            service.redactor());
     CompletionsFeature completions = new CompletionsFeature(prompts, resources);
-    SkillsFeature skills = new SkillsFeature(holder, 50);
+    SkillsFeature skills = new SkillsFeature(holder, 50, service.redactor());
     return new Surfaces(
         List.of(
             new Surface(resources::capabilities, resources::register),

@@ -46,9 +46,11 @@ public final class SkillsFeature {
 
   private final CatalogHolder catalog;
   private final int pageSize;
+  private final Redactor redactor;
 
-  public SkillsFeature(CatalogHolder catalog, int pageSize) {
+  public SkillsFeature(CatalogHolder catalog, int pageSize, Redactor redactor) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
+    this.redactor = Objects.requireNonNull(redactor, "redactor");
     if (pageSize < 1) {
       throw new IllegalArgumentException("pageSize must be positive");
     }
@@ -129,10 +131,10 @@ public final class SkillsFeature {
     return result.put("ttlMs", TTL_MS).put("cacheScope", "public");
   }
 
-  private static ObjectNode entry(Skill s) {
+  private ObjectNode entry(Skill s) {
     ObjectNode e = NODES.objectNode().put("uri", skillUri(s));
     // The frontmatter as SKILL.md is served: secret values masked.
-    JsonNode frontmatter = Redactor.shared().keyed(JSON.valueToTree(s.manifest().frontmatter()));
+    JsonNode frontmatter = redactor.keyed(JSON.valueToTree(s.manifest().frontmatter()));
     e.set("frontmatter", frontmatter);
     ArrayNode resources = e.putArray("resources");
     Path dir = s.location().directory();
@@ -140,8 +142,8 @@ public final class SkillsFeature {
       String digest;
       long size;
       try {
-        digest = SkillFiles.digest(f.path(), f.attributes());
-        size = SkillFiles.servedSize(f.path(), f.attributes());
+        digest = SkillFiles.digest(f.path(), f.attributes(), redactor);
+        size = SkillFiles.servedSize(f.path(), f.attributes(), redactor);
       } catch (IOException ex) {
         // Changed or replaced since it was listed: left out, like any file that is not served.
         LOG.debug("{} of skill {} is not listed", f.path(), s.name(), ex);

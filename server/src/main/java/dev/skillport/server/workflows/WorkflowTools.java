@@ -351,7 +351,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
         try {
           JobRecord job = done.get(CANCEL_CHECK_MS, TimeUnit.MILLISECONDS);
           return job.result() != null
-              ? jobResult(job.result())
+              ? job.result().result()
               : errorResult(jobFailure(job.status()), "job " + jobId + ": " + job.error());
         } catch (TimeoutException e) {
           if (ctx.isCancelled()) {
@@ -413,24 +413,6 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
 
   private static ToolResult errorResult(ToolFailureCode code, String message) {
     return ToolResult.failure(code, message, null);
-  }
-
-  /**
-   * A finished job's result as a step reads it: its text items, structured content and error flag.
-   * The job keeps the result as the {@code tools/call} result it answers {@code tasks/result} with.
-   */
-  private static ToolResult jobResult(JsonNode wire) {
-    List<Content> texts = new ArrayList<>();
-    for (JsonNode item : wire.path("content")) {
-      if ("text".equals(item.path("type").asText())) {
-        texts.add(new Content.Text(item.path("text").asText()));
-      }
-    }
-    JsonNode structured = wire.get("structuredContent");
-    return new ToolResult(
-        texts,
-        structured != null && structured.isObject() ? structured : null,
-        wire.path("isError").asBoolean(false));
   }
 
   private record Found(String skill, WorkflowSpec spec) {}

@@ -336,7 +336,7 @@ class SkillportServiceTest {
     JobRecord finished =
         service.jobs().completion(job.id()).orElseThrow().get(20, TimeUnit.SECONDS);
     assertThat(finished.status()).isEqualTo(JobStatus.COMPLETED);
-    assertThat(finished.result().at("/structuredContent/size").asInt()).isEqualTo(2);
+    assertThat(finished.result().result().structured().path("size").asInt()).isEqualTo(2);
     assertThat(service.jobs().completion(job.id()).orElseThrow()).isCompleted();
     assertThat(service.jobs().completion("no-such-job")).isEmpty();
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.tool.ToolResult;
 import dev.skillport.server.app.TaskView;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -34,8 +35,7 @@ class TaskViewTest {
 
   @Test
   void statuses_mapJobStatesToTaskStates() {
-    ObjectNode toolError = NODES.objectNode().put("isError", true);
-    toolError.putArray("content").addObject().put("type", "text").put("text", "bad input");
+    JobResult toolError = JobResult.of(ToolResult.error("bad input"));
     ObjectNode asking = NODES.objectNode();
     asking.putObject("q1").put("method", "elicitation/create");
 

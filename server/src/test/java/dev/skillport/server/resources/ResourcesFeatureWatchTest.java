@@ -9,6 +9,7 @@ import dev.skillport.mcp.ServerInfo;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
+import dev.skillport.runtime.secrets.Redactor;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,8 @@ class ResourcesFeatureWatchTest {
         };
     CatalogHolder holder = new CatalogHolder(Catalog.empty());
     ResourcesFeature feature =
-        new ResourcesFeature(holder, views, List.of(), 10, BridgeRuntime.none("1.0"));
+        new ResourcesFeature(
+            holder, views, List.of(), 10, BridgeRuntime.none("1.0"), new Redactor());
     McpServer mcp = McpServer.builder(new ServerInfo("watch-test", "1.0", null)).build();
     try {
       feature.attach(mcp.changes());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.skillport.loader.files.RefusedFileException;
+import dev.skillport.runtime.secrets.Redactor;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -69,10 +70,10 @@ class SkillFilesTest {
     }
 
     assertThat(listed()).containsExactly("SKILL.md", "assets/a.txt");
-    assertThatThrownBy(() -> SkillFiles.read(fifo))
+    assertThatThrownBy(() -> SkillFiles.read(fifo, new Redactor()))
         .isInstanceOfSatisfying(
             RefusedFileException.class, e -> assertThat(e.getMessage()).contains("named pipe"));
-    assertThatThrownBy(() -> SkillFiles.digest(big))
+    assertThatThrownBy(() -> SkillFiles.digest(big, new Redactor()))
         .isInstanceOfSatisfying(
             RefusedFileException.class,
             e -> assertThat(e.reason()).isEqualTo(RefusedFileException.Reason.TOO_LARGE));
@@ -108,10 +109,12 @@ class SkillFilesTest {
   @Test
   void digest_isTheSha256OfTheBytes_andFollowsChanges() throws Exception {
     Path a = skill.resolve("assets/a.txt");
-    assertThat(SkillFiles.digest(a)).isEqualTo(SkillFiles.digest("a".getBytes()));
+    Redactor redactor = new Redactor();
+    assertThat(SkillFiles.digest(a, redactor)).isEqualTo(SkillFiles.digest("a".getBytes()));
 
     Files.writeString(a, "changed, longer");
 
-    assertThat(SkillFiles.digest(a)).isEqualTo(SkillFiles.digest("changed, longer".getBytes()));
+    assertThat(SkillFiles.digest(a, redactor))
+        .isEqualTo(SkillFiles.digest("changed, longer".getBytes()));
   }
 }

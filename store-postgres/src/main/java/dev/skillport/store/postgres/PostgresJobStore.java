@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.runtime.jobs.JobCoordination;
 import dev.skillport.runtime.jobs.JobRecord;
+import dev.skillport.runtime.jobs.JobRecordCodec;
 import dev.skillport.runtime.jobs.JobStore;
 import dev.skillport.runtime.jobs.StoreFault;
 import dev.skillport.runtime.jobs.StoreUnavailableException;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Job records in {@code skillport_jobs}: the record as the job codec writes it ({@link
- * JobRecord#toStored()}), beside the columns queries select on. An unfinished job is leased to the
+ * JobRecordCodec#write}), beside the columns queries select on. An unfinished job is leased to the
  * instance that saved it; the instance's heartbeat renews the lease, and once it lapses any
  * instance marks the job interrupted (rows locked {@code FOR UPDATE SKIP LOCKED}, so one instance
  * does it once). The instance that lost the lease cannot overwrite that end afterwards.
@@ -427,7 +428,7 @@ final class PostgresJobStore implements JobStore, JobCoordination {
 
   private static String encode(JobRecord job) {
     try {
-      return JSON.writeValueAsString(job.toStored());
+      return JSON.writeValueAsString(JobRecordCodec.write(job));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("job " + job.id() + " cannot be written", e);
     }
@@ -435,7 +436,7 @@ final class PostgresJobStore implements JobStore, JobCoordination {
 
   private static Optional<JobRecord> decode(String id, String doc) {
     try {
-      return Optional.of(JobRecord.fromStored(JSON.readTree(doc)));
+      return Optional.of(JobRecordCodec.read(JSON.readTree(doc)));
     } catch (IOException | IllegalArgumentException e) {
       LOG.warn("job record {} is damaged and is skipped: {}", id, e.getMessage());
       return Optional.empty();

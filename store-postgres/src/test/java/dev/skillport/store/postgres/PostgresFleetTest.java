@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.skillport.api.tool.ClientRequest;
+import dev.skillport.api.tool.ToolResult;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.JobScheduler;
@@ -80,7 +81,7 @@ class PostgresFleetTest {
               break;
             }
           }
-          return JobResult.completed(NODES.objectNode());
+          return JobResult.of(ToolResult.text(""));
         },
         status -> {});
   }
@@ -122,9 +123,10 @@ class PostgresFleetTest {
                 Map<String, JsonNode> got =
                     ctx.requestAll(
                         Map.of("q1", new ClientRequest("elicitation/create", NODES.objectNode())));
-                return JobResult.completed(NODES.objectNode().set("answer", got.get("q1")));
+                return JobResult.of(
+                    ToolResult.structured(NODES.objectNode().set("answer", got.get("q1"))));
               } catch (Exception e) {
-                return JobResult.failed(e.toString(), NODES.objectNode());
+                return JobResult.of(ToolResult.error(e.toString()));
               }
             },
             status -> {});
@@ -136,7 +138,9 @@ class PostgresFleetTest {
     await()
         .atMost(Duration.ofSeconds(2))
         .until(() -> b.status(job.id()).orElseThrow().status() == JobStatus.COMPLETED);
-    assertThat(b.status(job.id()).orElseThrow().result().get("answer").asText()).isEqualTo("yes");
+    assertThat(
+            b.status(job.id()).orElseThrow().result().result().structured().get("answer").asText())
+        .isEqualTo("yes");
   }
 
   @Test
@@ -186,7 +190,7 @@ class PostgresFleetTest {
                 null,
                 null,
                 null,
-                NODES.objectNode(),
+                JobResult.of(ToolResult.text("")),
                 "alice",
                 null));
     assertThat(b.status("j1").orElseThrow().status()).isEqualTo(JobStatus.INTERRUPTED);
@@ -261,7 +265,7 @@ class PostgresFleetTest {
             null,
             null,
             null,
-            NODES.objectNode(),
+            JobResult.of(ToolResult.text("")),
             "alice",
             null);
     cluster.stop();
