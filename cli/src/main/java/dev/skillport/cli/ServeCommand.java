@@ -9,6 +9,7 @@ import dev.skillport.loader.SkillRoot;
 import dev.skillport.loader.SkillRoots;
 import dev.skillport.mcp.transport.StdioTransport;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
+import dev.skillport.registry.search.SemanticSearch;
 import dev.skillport.runtime.CallGuard;
 import dev.skillport.runtime.PathRules;
 import dev.skillport.runtime.ScriptPolicy;
@@ -80,6 +81,8 @@ final class ServeCommand implements Callable<Integer> {
 
   /** How many numbered stores ({@code NAME-2}...) a default instance name may take. */
   private static final int DEFAULT_INSTANCE_SLOTS = 32;
+
+  private static final String EMBEDDINGS_FILE = "search-embeddings.bin";
 
   /** The environment variable that may hold the state key, as {@code --state-key-file} does. */
   static final String STATE_KEY_VARIABLE = "SKILLPORT_STATE_KEY";
@@ -182,6 +185,16 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--no-watch", description = "Do not reload when skill files change.")
   private boolean noWatch;
+
+  @Option(
+      names = "--search",
+      paramLabel = "MODE",
+      defaultValue = "hybrid",
+      description =
+          "How search_skills, search_tools and the page rank: hybrid (words and meaning, through a"
+              + " small embedding model run in-process once the skills are embedded in the"
+              + " background) or lexical (words only). Default: ${DEFAULT-VALUE}.")
+  private SemanticSearch.Mode searchMode;
 
   @Option(
       names = "--no-bundled",
@@ -511,6 +524,11 @@ final class ServeCommand implements Callable<Integer> {
         jobs.share(sharedTaskFolder(env));
       }
       CallGuard guard = resources.add("call guard", CallGuard.of(access, pathRules, auditLog));
+      // Embeddings are kept beside the stores, so a restart embeds only what changed.
+      SemanticSearch semantic =
+          resources.add(
+              "semantic search",
+              SemanticSearch.start(searchMode, stores.dir().resolve(EMBEDDINGS_FILE)));
       ServeExecution execution =
           new ServeExecution(
               scripts,
@@ -519,7 +537,8 @@ final class ServeCommand implements Callable<Integer> {
               stores.workflows(),
               listingPolicy(),
               toolListingThreshold,
-              signer);
+              signer,
+              semantic);
       // Launched, not started: the transport takes the client's handshake while the catalog
       // loads, and every other request waits for it (decision record 0014).
       SkillportServer server =
@@ -793,7 +812,7 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /** The job and workflow stores of this run, both in one folder. */
-  private record Stores(MvStoreJobStore jobs, MvStoreWorkflowStore workflows) {}
+  private record Stores(MvStoreJobStore jobs, MvStoreWorkflowStore workflows, Path dir) {}
 
   /**
    * Opens this server's stores: {@code --jobs-dir}, else {@code ~/.skillport/jobs/NAME} for {@code
@@ -859,7 +878,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       MvStoreWorkflowStore workflows =
           resources.add("workflow store", MvStoreWorkflowStore.open(dir));
-      return new Stores(jobs, workflows);
+      return new Stores(jobs, workflows, dir);
     } catch (IOException e) {
       throw StartupFailure.environment(
           "cannot open the workflow store in " + dir + " (" + e.getMessage() + ")", e);

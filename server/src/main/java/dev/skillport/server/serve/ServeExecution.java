@@ -1,5 +1,6 @@
 package dev.skillport.server.serve;
 
+import dev.skillport.registry.search.SemanticSearch;
 import dev.skillport.runtime.CallGuard;
 import dev.skillport.runtime.ScriptToolRunner;
 import dev.skillport.runtime.StateSigner;
@@ -23,6 +24,7 @@ import java.util.Objects;
  * @param listingPolicy what stateless clients list
  * @param autoListingThreshold the most tools {@link ListingPolicy#AUTO} lists in full
  * @param signer signs the state handed to stateless clients
+ * @param search ranks search results by meaning beside words (lexical only when off)
  */
 public record ServeExecution(
     ScriptToolRunner scripts,
@@ -31,7 +33,8 @@ public record ServeExecution(
     WorkflowStore workflowStore,
     ListingPolicy listingPolicy,
     int autoListingThreshold,
-    StateSigner signer)
+    StateSigner signer,
+    SemanticSearch search)
     implements AutoCloseable {
 
   private static final int MAX_STDOUT = 1 << 20;
@@ -44,6 +47,27 @@ public record ServeExecution(
     Objects.requireNonNull(workflowStore, "workflowStore");
     Objects.requireNonNull(listingPolicy, "listingPolicy");
     Objects.requireNonNull(signer, "signer");
+    Objects.requireNonNull(search, "search");
+  }
+
+  /** An execution whose search is lexical. */
+  public ServeExecution(
+      ScriptToolRunner scripts,
+      JobScheduler jobs,
+      CallGuard guard,
+      WorkflowStore workflowStore,
+      ListingPolicy listingPolicy,
+      int autoListingThreshold,
+      StateSigner signer) {
+    this(
+        scripts,
+        jobs,
+        guard,
+        workflowStore,
+        listingPolicy,
+        autoListingThreshold,
+        signer,
+        SemanticSearch.off());
   }
 
   /**
@@ -63,12 +87,20 @@ public record ServeExecution(
 
   /** This execution listing {@code policy} to stateless clients, with {@code autoThreshold}. */
   public ServeExecution withListing(ListingPolicy policy, int autoThreshold) {
-    return new ServeExecution(scripts, jobs, guard, workflowStore, policy, autoThreshold, signer);
+    return new ServeExecution(
+        scripts, jobs, guard, workflowStore, policy, autoThreshold, signer, search);
+  }
+
+  /** This execution ranking search results through {@code semantic} too. */
+  public ServeExecution withSearch(SemanticSearch semantic) {
+    return new ServeExecution(
+        scripts, jobs, guard, workflowStore, listingPolicy, autoListingThreshold, signer, semantic);
   }
 
   /** Closes the scheduler (jobs are marked interrupted) and then the scripts still running. */
   @Override
   public void close() {
+    search.close();
     jobs.close();
     scripts.close();
   }

@@ -1,0 +1,13 @@
+package dev.skillport.registry.search;
+
+/** Turns text into a unit-length vector whose dot product with another says how alike they mean. */
+public interface TextEmbedder {
+  /** Names the model; embeddings of two models are never mixed. */
+  String model();
+
+  /** The embedding of a document (a skill or a tool). */
+  float[] embedDocument(String text);
+
+  /** The embedding of a search query. */
+  float[] embedQuery(String text);
+}
