@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +41,7 @@ import org.slf4j.LoggerFactory;
 public final class SemanticSearch implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SemanticSearch.class);
   private static final int CACHE_VERSION = 1;
+  private static final int CLOSE_WAIT_SECONDS = 10;
 
   /** How search ranks: by words only, or by words and meaning fused. */
   public enum Mode {
@@ -88,6 +90,7 @@ public final class SemanticSearch implements AutoCloseable {
   private volatile TextEmbedder embedder;
   private volatile boolean failed;
   private volatile boolean pending;
+  private final AtomicBoolean loading = new AtomicBoolean();
 
   private SemanticSearch(Supplier<TextEmbedder> loader, Path cacheFile) {
     this.loader = loader;
@@ -102,14 +105,13 @@ public final class SemanticSearch implements AutoCloseable {
                   t.setPriority(Thread.MIN_PRIORITY);
                   return t;
                 });
-    if (worker != null) {
-      worker.execute(this::loadModel);
-    }
   }
+
+  private static final SemanticSearch OFF = new SemanticSearch(null, null);
 
   /** Lexical search only. */
   public static SemanticSearch off() {
-    return new SemanticSearch(null, null);
+    return OFF;
   }
 
   /**
@@ -153,6 +155,10 @@ public final class SemanticSearch implements AutoCloseable {
     TextEmbedder e = embedder;
     if (loader == null || failed) {
       return Optional.empty();
+    }
+    if (loading.compareAndSet(false, true)) {
+      // Loaded when the first index asks, not at construction: start-up keeps the machine.
+      worker.execute(this::loadModel);
     }
     List<String> missing = new ArrayList<>();
     float[][] out = new float[texts.size()][];
@@ -213,6 +219,9 @@ public final class SemanticSearch implements AutoCloseable {
     long start = System.nanoTime();
     int done = 0;
     for (String text : texts) {
+      if (Thread.currentThread().isInterrupted()) {
+        return; // closing
+      }
       String key = digest(text);
       try {
         if (!vectors.containsKey(key)) {
@@ -297,11 +306,21 @@ public final class SemanticSearch implements AutoCloseable {
     }
   }
 
-  /** Stops the background thread; searches go on lexically. */
+  /**
+   * Stops the background thread, waiting a little for a model load or an embedding under way: the
+   * JVM must not exit while the native runtime is in the middle of one.
+   */
   @Override
   public void close() {
     if (worker != null) {
       worker.shutdownNow();
+      try {
+        if (!worker.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+          LOG.warn("semantic search: embedding still running after {} s", CLOSE_WAIT_SECONDS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }
