@@ -30,6 +30,8 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
 
   /** The logger tree whose level is kept at info or above; see {@link #configure}. */
   static final String JETTY = "org.eclipse.jetty";
+
+  /** The tokenizer library's logger tree, kept at error. */
   static final String DJL = "ai.djl";
 
   private static final String APPENDER = "STDERR";

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.function.IntPredicate;
 import java.util.function.IntToDoubleFunction;
 import java.util.stream.Collectors;
@@ -60,7 +61,10 @@ public final class SkillSearchIndex {
     }
   }
 
-  private record Ranked(SkillQuery query, List<SkillHit> hits) {}
+  /** A query's best page (at most {@link #MAX_PAGE}) and how many skills match in all. */
+  private record Ranked(SkillQuery query, List<SkillHit> hits, int total) {}
+
+  private static final int MAX_PAGE = 100;
 
   private SkillSearchIndex(List<Skill> skills, List<ToolEntry> tools, SemanticSearch semantic) {
     this.skills = skills;
@@ -178,24 +182,25 @@ public final class SkillSearchIndex {
 
   /** Ranked skills for a query; a blank query browses by scope (highest first) then name. */
   public List<SkillHit> search(SkillQuery q) {
-    List<SkillHit> hits = ranked(q);
+    List<SkillHit> hits = ranked(q).hits();
     return hits.size() > q.limit() ? List.copyOf(hits.subList(0, q.limit())) : hits;
   }
 
   /** How many skills match the filters and query, before the limit. */
   public int count(SkillQuery q) {
-    return ranked(q).size();
+    return ranked(q).total();
   }
 
-  private List<SkillHit> ranked(SkillQuery q) {
+  private Ranked ranked(SkillQuery q) {
     Ranked last = lastSkills;
     // The page of a query asked for with another limit ranks the same: compare without it.
     SkillQuery key =
         new SkillQuery(q.query(), q.tags(), q.dcc(), q.scope(), 100, q.includeHidden());
     if (last != null && last.query().equals(key)) {
-      return last.hits();
+      return last;
     }
     List<SkillHit> hits = new ArrayList<>();
+    int total;
     if (q.query().isBlank()) {
       for (Skill s : skills) {
         if (accepts(s, q)) {
@@ -206,32 +211,50 @@ public final class SkillSearchIndex {
           Comparator.comparing((SkillHit h) -> h.skill().scope())
               .reversed()
               .thenComparing(h -> h.skill().name()));
+      total = hits.size();
     } else {
       IntToDoubleFunction weight =
           doc -> layerWeight(skills.get(doc).manifest().extensions().discovery().layer());
-      Map<Integer, Double> scores =
-          rank(skillIndex, vectors(), q.query(), doc -> accepts(skills.get(doc), q), weight);
-      scores.forEach((doc, score) -> hits.add(new SkillHit(skills.get(doc), score)));
+      Scored scored =
+          rank(
+              skillIndex,
+              vectors(),
+              q.query(),
+              doc -> accepts(skills.get(doc), q),
+              weight,
+              MAX_PAGE);
+      scored.top().forEach((doc, score) -> hits.add(new SkillHit(skills.get(doc), score)));
       hits.sort(
           Comparator.comparingDouble(SkillHit::score)
               .reversed()
               .thenComparing(h -> h.skill().name()));
+      total = scored.total();
     }
-    List<SkillHit> out = List.copyOf(hits);
-    lastSkills = new Ranked(key, out);
+    Ranked out =
+        new Ranked(
+            key, List.copyOf(hits.size() > MAX_PAGE ? hits.subList(0, MAX_PAGE) : hits), total);
+    lastSkills = out;
     return out;
   }
 
   /**
-   * Scores of the accepted documents matching {@code query}: BM25 times {@code weight} when {@code
-   * vectors} is empty, else the lexical and semantic rankings fused.
+   * The best {@code depth} documents with their scores, and how many accepted documents match in
+   * all.
    */
-  private Map<Integer, Double> rank(
+  private record Scored(Map<Integer, Double> top, int total) {}
+
+  /**
+   * The accepted documents matching {@code query}: BM25 times {@code weight} when {@code vectors}
+   * is empty, else the best {@code depth} of the lexical and of the semantic ranking fused (a
+   * document below both cuts could only reach the page by ranking low in both).
+   */
+  private Scored rank(
       Bm25Index lexical,
       Optional<float[][]> vectors,
       String query,
       IntPredicate accepts,
-      IntToDoubleFunction weight) {
+      IntToDoubleFunction weight,
+      int depth) {
     Map<Integer, Double> lexicalScores = new HashMap<>();
     lexical
         .score(query)
@@ -243,34 +266,54 @@ public final class SkillSearchIndex {
             });
     Optional<float[]> q = vectors.isPresent() ? semantic.query(query) : Optional.empty();
     if (q.isEmpty()) {
-      return lexicalScores;
+      return new Scored(lexicalScores, lexicalScores.size());
     }
     float[][] docs = vectors.get();
     float[] qv = q.get();
     Map<Integer, Double> semanticScores = new HashMap<>();
+    int onlySemantic = 0;
     for (int doc = 0; doc < docs.length; doc++) {
       float[] v = docs[doc];
-      if (v.length != qv.length || !accepts.test(doc)) {
+      if (v.length != qv.length) {
         continue;
       }
-      double cos = 0;
+      float cos = 0;
       for (int i = 0; i < v.length; i++) {
         cos += v[i] * qv[i];
       }
-      if (cos >= MIN_SIMILARITY) {
+      if (cos >= MIN_SIMILARITY && accepts.test(doc)) {
         semanticScores.put(doc, cos * weight.applyAsDouble(doc));
+        if (!lexicalScores.containsKey(doc)) {
+          onlySemantic++;
+        }
       }
     }
-    return RankFusion.fuse(List.of(byScore(lexicalScores), byScore(semanticScores)));
+    Map<Integer, Double> fused =
+        RankFusion.fuse(List.of(best(lexicalScores, depth), best(semanticScores, depth)));
+    return new Scored(fused, lexicalScores.size() + onlySemantic);
   }
 
-  private static List<Integer> byScore(Map<Integer, Double> scores) {
-    List<Integer> docs = new ArrayList<>(scores.keySet());
-    docs.sort(
+  /** The {@code k} best-scoring documents, best first (ties by document order). */
+  static List<Integer> best(Map<Integer, Double> scores, int k) {
+    Comparator<Integer> better =
         Comparator.comparingDouble((Integer d) -> scores.get(d))
             .reversed()
-            .thenComparing(Comparator.naturalOrder()));
-    return docs;
+            .thenComparing(Comparator.naturalOrder());
+    if (scores.size() <= k) {
+      List<Integer> all = new ArrayList<>(scores.keySet());
+      all.sort(better);
+      return all;
+    }
+    PriorityQueue<Integer> kept = new PriorityQueue<>(k + 1, better.reversed());
+    for (Integer doc : scores.keySet()) {
+      kept.add(doc);
+      if (kept.size() > k) {
+        kept.poll();
+      }
+    }
+    List<Integer> out = new ArrayList<>(kept);
+    out.sort(better);
+    return out;
   }
 
   /** Ranked tools across searchable skills, best first. */
@@ -280,18 +323,20 @@ public final class SkillSearchIndex {
     Optional<float[][]> tv = vectors().map(ready -> toolVectors);
     Map<Integer, Double> scores =
         rank(
-            toolIndex,
-            tv,
-            query,
-            doc ->
-                tools
-                    .get(doc)
-                    .skill()
-                    .manifest()
-                    .extensions()
-                    .discovery()
-                    .allowImplicitInvocation(),
-            doc -> 1.0);
+                toolIndex,
+                tv,
+                query,
+                doc ->
+                    tools
+                        .get(doc)
+                        .skill()
+                        .manifest()
+                        .extensions()
+                        .discovery()
+                        .allowImplicitInvocation(),
+                doc -> 1.0,
+                Integer.MAX_VALUE)
+            .top();
     scores.forEach(
         (doc, score) -> {
           ToolEntry t = tools.get(doc);

@@ -10,4 +10,13 @@ public interface TextEmbedder {
 
   /** The embedding of a search query. */
   float[] embedQuery(String text);
+
+  /**
+   * The model Skillport ships (all-MiniLM-L6-v2, int8), loaded now.
+   *
+   * @throws IllegalStateException if the model or its runtime cannot be loaded
+   */
+  static TextEmbedder shipped() {
+    return OnnxEmbedder.load(OnnxEmbedder.DEFAULT_MODEL);
+  }
 }
