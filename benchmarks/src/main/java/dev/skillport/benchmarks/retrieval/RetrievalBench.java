@@ -86,6 +86,7 @@ public final class RetrievalBench {
         new SkillLoader(
                 LoaderOptions.DEFAULTS.withParallelism(Runtime.getRuntime().availableProcessors()))
             .load(roots);
+    long rssBefore = rssKib();
     try (SemanticSearch semantic = SemanticSearch.start(mode, cache)) {
       Catalog catalog = Catalog.of(1, loaded.skills(), loaded.diagnostics(), semantic);
       long start = System.nanoTime();
@@ -107,6 +108,13 @@ public final class RetrievalBench {
                   seconds,
                   semantic.embedded() / seconds)
               : "");
+      System.gc();
+      out.printf(
+          Locale.ROOT,
+          "resident memory: %d MiB after loading the skills, %d MiB once search is %s%n",
+          rssBefore / 1024,
+          rssKib() / 1024,
+          index.semanticState().ranking());
       warnUnserved(catalog, queries, out);
       for (JsonNode q : queries.subList(0, Math.min(WARMUP, queries.size()))) {
         index.search(query(q, limit));
@@ -134,6 +142,20 @@ public final class RetrievalBench {
       }
       print(rows, Math.min(10, limit), out);
     }
+  }
+
+  /** This process's resident set size (Linux), or 0 where it cannot be read. */
+  private static long rssKib() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", ""));
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      return 0;
+    }
+    return 0;
   }
 
   private static SkillQuery query(JsonNode q, int limit) {
