@@ -1,7 +1,7 @@
 package dev.skillport.bundled;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.api.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.Diagnostic;
 
 /** The JSON shape of one diagnostic in the bundled tools' results; unknown parts are left out. */
 final class DiagnosticJson {

@@ -3,9 +3,9 @@ package dev.skillport.bundled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.LoaderOptions;
+import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.testkit.SkillTestKit;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,12 +1,12 @@
 package dev.skillport.cli;
 
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
-import dev.skillport.api.skill.ToolBinding;
-import dev.skillport.api.skill.ToolSpec;
-import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillRoot;
+import dev.skillport.model.skill.SkillState;
+import dev.skillport.model.skill.ToolBinding;
+import dev.skillport.model.skill.ToolSpec;
+import dev.skillport.plugins.PluginFolders;
 import dev.skillport.runtime.ScriptToolRunner;
-import dev.skillport.server.plugins.PluginFolders;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;

@@ -1,8 +1,8 @@
 package dev.skillport.cli;
 
-import dev.skillport.api.skill.Scope;
-import dev.skillport.loader.SkillRoot;
 import dev.skillport.loader.SkillRoots;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,15 +1,15 @@
 package dev.skillport.cli;
 
-import dev.skillport.api.diagnostic.Severity;
 import dev.skillport.bundled.AuthoringHandlers;
 import dev.skillport.bundled.DiagnosticsHandlers;
 import dev.skillport.loader.HandlerCheck;
 import dev.skillport.loader.LoadResult;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillLoader;
-import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.diagnostic.Severity;
+import dev.skillport.model.skill.SkillRoot;
+import dev.skillport.plugins.PluginFolders;
 import dev.skillport.runtime.HandlerRegistry;
-import dev.skillport.server.plugins.PluginFolders;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.skillport.cli;
 
-import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.skill.SkillRoot;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -1,13 +1,13 @@
 package dev.skillport.cli;
 
-import dev.skillport.api.skill.McpBridgeSpec;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
+import dev.skillport.bridge.BridgeFingerprint;
+import dev.skillport.bridge.BridgeTrust;
+import dev.skillport.bridge.BridgeUnverifiableException;
+import dev.skillport.bridge.TrustFile;
+import dev.skillport.model.skill.McpBridgeSpec;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
 import dev.skillport.runtime.secrets.Redactor;
-import dev.skillport.server.bridge.BridgeFingerprint;
-import dev.skillport.server.bridge.BridgeTrust;
-import dev.skillport.server.bridge.BridgeUnverifiableException;
-import dev.skillport.server.bridge.TrustFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

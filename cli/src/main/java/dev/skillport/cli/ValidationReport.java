@@ -1,10 +1,10 @@
 package dev.skillport.cli;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.Severity;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.LoadResult;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.Severity;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
 import dev.skillport.runtime.secrets.Redactor;
 import java.nio.file.Path;
 import java.util.ArrayList;

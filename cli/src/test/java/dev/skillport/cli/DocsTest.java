@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.diagnostic.Severity;
-import dev.skillport.api.status.AuditEntry;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.mcp.Era;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.diagnostic.Severity;
+import dev.skillport.model.status.AuditEntry;
 import dev.skillport.registry.Catalog;
 import dev.skillport.runtime.jobs.JobStatus;
 import dev.skillport.server.metrics.ServerMetrics;
@@ -599,8 +599,8 @@ class DocsTest {
 
   /**
    * Every class ({@code `CoreTools`}) and package ({@code `loader.discovery`}, {@code
-   * `server.app.CatalogReloader`}, {@code `dev.skillport.api.skill`}) the guide names in code spans
-   * exists in the sources, so a moved or renamed one fails here.
+   * `server.app.CatalogReloader`}, {@code `dev.skillport.model.skill`}) the guide names in code
+   * spans exists in the sources, so a moved or renamed one fails here.
    */
   @Test
   void code_everyClassAndPackageNamedExists() throws IOException {

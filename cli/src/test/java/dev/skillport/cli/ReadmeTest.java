@@ -3,9 +3,9 @@ package dev.skillport.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.diagnostic.Severity;
 import dev.skillport.api.tool.ToolFailureCode;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.diagnostic.Severity;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.skillport.registry;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
 import dev.skillport.registry.search.SemanticSearch;
 import dev.skillport.registry.search.SkillSearchIndex;
 import java.util.ArrayList;

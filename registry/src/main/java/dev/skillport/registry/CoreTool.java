@@ -1,7 +1,7 @@
 package dev.skillport.registry;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.skill.FrozenJson;
+import dev.skillport.model.skill.FrozenJson;
 import java.util.Objects;
 
 /**

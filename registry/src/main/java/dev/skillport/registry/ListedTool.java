@@ -1,7 +1,7 @@
 package dev.skillport.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.skill.ToolSpec;
 import java.util.Objects;
 
 /**

@@ -1,8 +1,8 @@
 package dev.skillport.registry;
 
-import dev.skillport.api.skill.GroupSpec;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
+import dev.skillport.model.skill.GroupSpec;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;

@@ -2,11 +2,11 @@ package dev.skillport.registry;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.skillport.api.skill.GroupSpec;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
-import dev.skillport.api.skill.ToolBinding;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.skill.GroupSpec;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
+import dev.skillport.model.skill.ToolBinding;
+import dev.skillport.model.skill.ToolSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

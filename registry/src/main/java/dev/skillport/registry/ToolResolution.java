@@ -1,7 +1,7 @@
 package dev.skillport.registry;
 
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.ToolSpec;
 import java.util.Optional;
 
 /**

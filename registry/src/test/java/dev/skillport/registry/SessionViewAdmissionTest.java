@@ -2,7 +2,7 @@ package dev.skillport.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.skill.Skill;
+import dev.skillport.model.skill.Skill;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package dev.skillport.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.skillport.api.skill.SkillState;
+import dev.skillport.model.skill.SkillState;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package dev.skillport.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.skill.ToolSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -7,7 +7,7 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import dev.skillport.api.schema.SchemaPrecheck;
+import dev.skillport.model.schema.SchemaPrecheck;
 import java.util.List;
 
 /**

@@ -1,10 +1,10 @@
 package dev.skillport.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.ToolSpec;
 
 /** Calls the tools of bridge skills: each forwarded to the MCP server the skill bridges. */
 @FunctionalInterface

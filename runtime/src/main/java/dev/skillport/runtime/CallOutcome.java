@@ -1,9 +1,9 @@
 package dev.skillport.runtime;
 
-import dev.skillport.api.skill.NextTools;
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.model.skill.NextTools;
+import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.runtime.jobs.JobRecord;
 import java.util.Objects;
 import java.util.Optional;

@@ -2,10 +2,10 @@ package dev.skillport.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;

@@ -1,8 +1,8 @@
 package dev.skillport.runtime;
 
 import dev.skillport.api.owner.Principal;
-import dev.skillport.api.status.AuditEntry;
-import dev.skillport.api.status.ToolMetrics;
+import dev.skillport.model.status.AuditEntry;
+import dev.skillport.model.status.ToolMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

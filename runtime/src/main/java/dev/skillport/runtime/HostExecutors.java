@@ -1,7 +1,7 @@
 package dev.skillport.runtime;
 
 import dev.skillport.api.host.HostExecutor;
-import dev.skillport.api.skill.Skill;
+import dev.skillport.model.skill.Skill;
 import java.util.Optional;
 
 /**

@@ -2,13 +2,13 @@ package dev.skillport.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.skillport.api.skill.PathArgument;
-import dev.skillport.api.skill.PathPlace;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.ClientRequestException;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
+import dev.skillport.model.skill.PathArgument;
+import dev.skillport.model.skill.PathPlace;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.ToolSpec;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

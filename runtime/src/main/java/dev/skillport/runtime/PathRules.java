@@ -1,6 +1,6 @@
 package dev.skillport.runtime;
 
-import dev.skillport.api.skill.PathPlace;
+import dev.skillport.model.skill.PathPlace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,12 +1,12 @@
 package dev.skillport.runtime;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
-import dev.skillport.api.skill.ToolBinding;
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.ToolHandler;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
+import dev.skillport.model.skill.ToolBinding;
+import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.registry.Catalog;
 import java.util.ArrayList;
 import java.util.Collections;

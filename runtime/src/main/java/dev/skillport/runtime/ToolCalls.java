@@ -1,13 +1,13 @@
 package dev.skillport.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.skill.Execution;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.api.tool.ToolWork;
+import dev.skillport.model.skill.Execution;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.JobScheduler;

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.ToolBinding;
-import dev.skillport.api.skill.ToolSpec;
-import dev.skillport.api.status.AuditEntry;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.ToolBinding;
+import dev.skillport.model.skill.ToolSpec;
+import dev.skillport.model.status.AuditEntry;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.CoreTool;

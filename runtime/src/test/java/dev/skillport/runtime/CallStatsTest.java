@@ -3,8 +3,8 @@ package dev.skillport.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.skillport.api.owner.Principal;
-import dev.skillport.api.status.AuditEntry;
-import dev.skillport.api.status.ToolMetrics;
+import dev.skillport.model.status.AuditEntry;
+import dev.skillport.model.status.ToolMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,12 +1,12 @@
 package dev.skillport.loader;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.diagnostic.Severity;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
-import dev.skillport.api.skill.ToolBinding;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.diagnostic.Severity;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
+import dev.skillport.model.skill.ToolBinding;
+import dev.skillport.model.skill.ToolSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

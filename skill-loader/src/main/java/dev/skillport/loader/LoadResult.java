@@ -1,9 +1,9 @@
 package dev.skillport.loader;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.resolve.DependencyOrder;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
 import java.util.List;
 import java.util.Optional;
 

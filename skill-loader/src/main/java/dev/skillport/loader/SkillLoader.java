@@ -1,18 +1,18 @@
 package dev.skillport.loader;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.Scope;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.discovery.DiscoveredSkill;
 import dev.skillport.loader.discovery.ScanResult;
-import dev.skillport.loader.discovery.ScanRoot;
 import dev.skillport.loader.discovery.SkillScanner;
 import dev.skillport.loader.report.DiagnosticCollector;
 import dev.skillport.loader.resolve.Resolution;
 import dev.skillport.loader.resolve.SkillResolver;
 import dev.skillport.loader.yaml.YamlLocation;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillRoot;
+import dev.skillport.model.skill.SkillState;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,12 +75,10 @@ public final class SkillLoader {
    */
   public LoadResult load(List<SkillRoot> roots, SkillFolderCache cache) {
     Objects.requireNonNull(roots, "roots");
-    List<ScanRoot> scanRoots = new ArrayList<>(roots.size());
     for (SkillRoot root : roots) {
       Objects.requireNonNull(root, "root");
-      scanRoots.add(new ScanRoot(root.path(), root.scope(), root.origin()));
     }
-    ScanResult scan = new SkillScanner(options.maxDepth()).scan(scanRoots);
+    ScanResult scan = new SkillScanner(options.maxDepth()).scan(roots);
     List<SkillReader.Read> reads = readAll(scan.skills(), cache);
     List<Skill> skills = new ArrayList<>(reads.size());
     // Discovery reports plain diagnostics; the collector applies strict mode to them too.

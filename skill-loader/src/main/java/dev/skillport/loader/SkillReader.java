@@ -1,12 +1,5 @@
 package dev.skillport.loader;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.DccExtensions;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillLocation;
-import dev.skillport.api.skill.SkillManifest;
-import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.discovery.DiscoveredSkill;
 import dev.skillport.loader.discovery.SkillScanner;
 import dev.skillport.loader.report.DiagnosticCollector;
@@ -15,6 +8,13 @@ import dev.skillport.loader.sibling.SiblingFiles;
 import dev.skillport.loader.sibling.SkillContents;
 import dev.skillport.loader.skillmd.SkillMdParser;
 import dev.skillport.loader.yaml.YamlLocation;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.DccExtensions;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillLocation;
+import dev.skillport.model.skill.SkillManifest;
+import dev.skillport.model.skill.SkillState;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,6 +1,7 @@
 package dev.skillport.loader;
 
-import dev.skillport.api.skill.Scope;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;

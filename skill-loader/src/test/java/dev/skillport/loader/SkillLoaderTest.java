@@ -2,13 +2,14 @@ package dev.skillport.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.diagnostic.Severity;
-import dev.skillport.api.skill.Scope;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.testing.SkillFolder;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.diagnostic.Severity;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillRoot;
+import dev.skillport.model.skill.SkillState;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

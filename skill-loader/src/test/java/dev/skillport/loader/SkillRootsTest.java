@@ -2,7 +2,8 @@ package dev.skillport.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.skill.Scope;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolHandlerProvider;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.runtime.ScriptPolicy;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package dev.skillport.workflows;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.skill.RetryPolicy;
-import dev.skillport.api.skill.StepPolicy;
-import dev.skillport.api.skill.WorkflowSpec;
-import dev.skillport.api.skill.WorkflowStep;
+import dev.skillport.model.skill.RetryPolicy;
+import dev.skillport.model.skill.StepPolicy;
+import dev.skillport.model.skill.WorkflowSpec;
+import dev.skillport.model.skill.WorkflowStep;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

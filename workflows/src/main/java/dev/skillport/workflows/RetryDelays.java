@@ -1,6 +1,6 @@
 package dev.skillport.workflows;
 
-import dev.skillport.api.skill.RetryPolicy;
+import dev.skillport.model.skill.RetryPolicy;
 
 /**
  * The wait before a retry, as a pure function of the policy, the attempt that failed and a random

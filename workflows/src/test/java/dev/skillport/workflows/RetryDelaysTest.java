@@ -2,8 +2,8 @@ package dev.skillport.workflows;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.skill.RetryPolicy;
-import dev.skillport.api.skill.RetryPolicy.Backoff;
+import dev.skillport.model.skill.RetryPolicy;
+import dev.skillport.model.skill.RetryPolicy.Backoff;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 

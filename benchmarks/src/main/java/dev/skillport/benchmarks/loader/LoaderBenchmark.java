@@ -1,11 +1,11 @@
 package dev.skillport.benchmarks.loader;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.skill.Scope;
 import dev.skillport.loader.LoadResult;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillLoader;
-import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.List;

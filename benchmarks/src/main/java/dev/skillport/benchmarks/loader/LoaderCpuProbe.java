@@ -1,9 +1,9 @@
 package dev.skillport.benchmarks.loader;
 
-import dev.skillport.api.skill.Scope;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillLoader;
-import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;

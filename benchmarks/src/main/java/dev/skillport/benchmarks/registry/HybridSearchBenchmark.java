@@ -1,12 +1,12 @@
 package dev.skillport.benchmarks.registry;
 
-import dev.skillport.api.skill.Scope;
 import dev.skillport.benchmarks.loader.GeneratedTree;
 import dev.skillport.benchmarks.loader.SkillTreeGenerator;
 import dev.skillport.loader.LoadResult;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillLoader;
-import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.search.SemanticSearch;
 import dev.skillport.registry.search.SkillQuery;

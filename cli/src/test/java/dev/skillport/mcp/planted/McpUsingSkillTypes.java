@@ -1,6 +1,6 @@
 package dev.skillport.mcp.planted;
 
-import dev.skillport.api.skill.Layer;
+import dev.skillport.model.skill.Layer;
 
 /** A protocol-layer class that reaches into the skill model, which the layer must not know. */
 public final class McpUsingSkillTypes {

@@ -9,13 +9,16 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.CompositeArchRule;
 import com.tngtech.archunit.library.GeneralCodingRules;
+import java.util.Arrays;
 
 /** The rules, kept apart from the tests so they can also be checked against bad examples. */
 final class ArchitectureRules {
   private ArchitectureRules() {}
 
   static final String API = "dev.skillport.api..";
+  static final String MODEL = "dev.skillport.model..";
   static final String LOADER = "dev.skillport.loader..";
   static final String REGISTRY = "dev.skillport.registry..";
   static final String CLI = "dev.skillport.cli..";
@@ -29,6 +32,9 @@ final class ArchitectureRules {
   static final String RUNTIME = "dev.skillport.runtime..";
   static final String WORKFLOWS = "dev.skillport.workflows..";
   static final String TESTKIT = "dev.skillport.testkit..";
+  static final String BRIDGE = "dev.skillport.bridge..";
+  static final String WEB = "dev.skillport.web..";
+  static final String PLUGINS = "dev.skillport.plugins..";
   static final String SERVER = "dev.skillport.server..";
 
   static final ArchRule API_DEPENDS_ON_NOTHING_OF_OURS =
@@ -39,14 +45,23 @@ final class ArchitectureRules {
           .dependOnClassesThat(resideInAPackage("dev.skillport..").and(not(resideInAPackage(API))))
           .because("platform-api is the contract every other module builds on");
 
+  static final ArchRule MODEL_DEPENDS_ONLY_ON_API =
+      noClasses()
+          .that()
+          .resideInAPackage(MODEL)
+          .should()
+          .dependOnClassesThat(
+              resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, MODEL))))
+          .because("the skill model sits right above the plugin SPI");
+
   static final ArchRule LOADER_DEPENDS_ONLY_ON_API =
       noClasses()
           .that()
           .resideInAPackage(LOADER)
           .should()
           .dependOnClassesThat(
-              resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, LOADER))))
-          .because("skill-loader may use platform-api only");
+              resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, MODEL, LOADER))))
+          .because("skill-loader may use platform-api and the skill model only");
 
   static final ArchRule MCP_DEPENDS_ONLY_ON_JACKSON_SLF4J_JETTY_CAFFEINE =
       classes()
@@ -110,8 +125,10 @@ final class ArchitectureRules {
           .resideInAPackage(SDK)
           .should()
           .dependOnClassesThat(
-              resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, SDK))))
-          .because("a skill's Java code compiles against the SDK and the contract alone");
+              resideInAPackage("dev.skillport..").and(not(resideInAnyPackage(API, MODEL, SDK))))
+          .because(
+              "a skill's Java code compiles against the SDK and the contract alone; the"
+                  + " scaffold checks names by the model's rules");
 
   static final ArchRule RUNTIME_KNOWS_NO_PROTOCOL =
       noClasses()
@@ -122,6 +139,28 @@ final class ArchitectureRules {
           .resideInAnyPackage(MCP, "org.eclipse.jetty..", LOADER)
           .because(
               "running a call answers a typed outcome; the MCP surface in server renders the wire");
+
+  /**
+   * The bridges, the page and the plugins are products of their own: none uses another or the
+   * server that composes them (what the page needs of the server it is lent through {@code
+   * SiteSources} and {@code MetricsExposition}).
+   */
+  static final ArchRule PRODUCTS_DO_NOT_KNOW_EACH_OTHER =
+      CompositeArchRule.of(productKnowsNoOther(BRIDGE, WEB, PLUGINS))
+          .and(productKnowsNoOther(WEB, BRIDGE, PLUGINS))
+          .and(productKnowsNoOther(PLUGINS, BRIDGE, WEB));
+
+  private static ArchRule productKnowsNoOther(String product, String... others) {
+    String[] forbidden = Arrays.copyOf(others, others.length + 1);
+    forbidden[others.length] = SERVER;
+    return noClasses()
+        .that()
+        .resideInAPackage(product)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(forbidden)
+        .because("server composes the bridges, the page and the plugins; they never use it");
+  }
 
   static final ArchRule SERVER_DOES_NOT_KNOW_CLI =
       noClasses()
@@ -141,6 +180,8 @@ final class ArchitectureRules {
           .consideringOnlyDependenciesInLayers()
           .layer("platform-api")
           .definedBy(API)
+          .layer("skill-model")
+          .definedBy(MODEL)
           .layer("skill-loader")
           .definedBy(LOADER)
           .layer("registry")
@@ -157,6 +198,12 @@ final class ArchitectureRules {
           .definedBy(TESTKIT)
           .layer("bundled-skills")
           .definedBy(BUNDLED)
+          .layer("bridge")
+          .definedBy(BRIDGE)
+          .layer("web")
+          .definedBy(WEB)
+          .layer("plugins")
+          .definedBy(PLUGINS)
           .layer("server")
           .definedBy(SERVER)
           .layer("cli")
@@ -165,6 +212,12 @@ final class ArchitectureRules {
           .mayNotBeAccessedByAnyLayer()
           .whereLayer("server")
           .mayOnlyBeAccessedByLayers("cli")
+          .whereLayer("plugins")
+          .mayOnlyBeAccessedByLayers("server", "cli")
+          .whereLayer("web")
+          .mayOnlyBeAccessedByLayers("server", "cli")
+          .whereLayer("bridge")
+          .mayOnlyBeAccessedByLayers("server", "cli")
           .whereLayer("bundled-skills")
           .mayOnlyBeAccessedByLayers("server", "cli")
           .whereLayer("skill-testkit")
@@ -172,15 +225,17 @@ final class ArchitectureRules {
           .whereLayer("workflows")
           .mayOnlyBeAccessedByLayers("server", "cli")
           .whereLayer("runtime")
-          .mayOnlyBeAccessedByLayers("workflows", "skill-testkit", "server", "cli")
+          .mayOnlyBeAccessedByLayers(
+              "workflows", "skill-testkit", "bridge", "web", "plugins", "server", "cli")
           .whereLayer("mcp")
-          .mayOnlyBeAccessedByLayers("server", "cli")
+          .mayOnlyBeAccessedByLayers("bridge", "web", "server", "cli")
           .whereLayer("skill-sdk")
           .mayOnlyBeAccessedByLayers("bundled-skills", "server", "cli")
           .whereLayer("registry")
-          .mayOnlyBeAccessedByLayers("runtime", "skill-testkit", "server", "cli")
+          .mayOnlyBeAccessedByLayers("runtime", "skill-testkit", "web", "server", "cli")
           .whereLayer("skill-loader")
-          .mayOnlyBeAccessedByLayers("skill-testkit", "bundled-skills", "server", "cli")
+          .mayOnlyBeAccessedByLayers(
+              "skill-testkit", "bundled-skills", "bridge", "plugins", "server", "cli")
           .because("a module never uses one built after it (architecture.md, Modules)");
 
   static final ArchRule NO_CYCLES_BETWEEN_TOP_LEVEL_PACKAGES =

@@ -35,6 +35,7 @@ class ArchitectureTest {
     return Stream.of(
         Arguments.of(
             "api depends on nothing of ours", ArchitectureRules.API_DEPENDS_ON_NOTHING_OF_OURS),
+        Arguments.of("model depends only on api", ArchitectureRules.MODEL_DEPENDS_ONLY_ON_API),
         Arguments.of("loader depends only on api", ArchitectureRules.LOADER_DEPENDS_ONLY_ON_API),
         Arguments.of(
             "mcp depends only on Jackson, SLF4J and Jetty",
@@ -47,6 +48,9 @@ class ArchitectureTest {
             "no cycles between modules", ArchitectureRules.NO_CYCLES_BETWEEN_TOP_LEVEL_PACKAGES),
         Arguments.of("no cycles between packages", ArchitectureRules.NO_CYCLES_BETWEEN_PACKAGES),
         Arguments.of("server does not know cli", ArchitectureRules.SERVER_DOES_NOT_KNOW_CLI),
+        Arguments.of(
+            "bridge, web and plugins know neither each other nor server",
+            ArchitectureRules.PRODUCTS_DO_NOT_KNOW_EACH_OTHER),
         Arguments.of("runtime knows no protocol", ArchitectureRules.RUNTIME_KNOWS_NO_PROTOCOL),
         Arguments.of("sdk depends only on api", ArchitectureRules.SDK_DEPENDS_ONLY_ON_API),
         Arguments.of(
@@ -69,11 +73,15 @@ class ArchitectureTest {
   void import_productionClasses_coversEveryModuleAndNoTests() {
     assertThat(production.stream().map(JavaClass::getPackageName))
         .anyMatch(p -> p.startsWith("dev.skillport.api"))
+        .anyMatch(p -> p.startsWith("dev.skillport.model"))
         .anyMatch(p -> p.startsWith("dev.skillport.loader"))
         .anyMatch(p -> p.startsWith("dev.skillport.mcp"))
         .anyMatch(p -> p.startsWith("dev.skillport.runtime"))
         .anyMatch(p -> p.startsWith("dev.skillport.workflows"))
         .anyMatch(p -> p.startsWith("dev.skillport.testkit"))
+        .anyMatch(p -> p.startsWith("dev.skillport.bridge"))
+        .anyMatch(p -> p.startsWith("dev.skillport.web"))
+        .anyMatch(p -> p.startsWith("dev.skillport.plugins"))
         .anyMatch(p -> p.startsWith("dev.skillport.server"))
         .anyMatch(p -> p.startsWith("dev.skillport.cli"));
     assertThat(production.contain(ArchitectureTest.class)).isFalse();

@@ -18,15 +18,21 @@ import java.util.stream.Stream;
  * constants where no class-file rule can see them.
  */
 final class WireJsonRule {
-  /** Modules allowed to speak the wire: the surface, the protocol, and the load clients. */
-  static final Set<String> ALLOWED = Set.of("server", "mcp", "benchmarks");
+  /**
+   * Modules allowed to speak the wire: the surface, the protocol, the load clients, and the bridges
+   * (a client of the servers they mount, which reads what those rendered).
+   */
+  static final Set<String> ALLOWED = Set.of("server", "mcp", "benchmarks", "bridge");
 
   /**
    * Single files allowed the same: {@code skillport call --url} is a client, which can only learn
-   * the outcome from the result a server rendered.
+   * the outcome from the result a server rendered; the page's MCP App is a tool of its own, whose
+   * entry and result it renders.
    */
   static final Set<String> ALLOWED_FILES =
-      Set.of("cli/src/main/java/dev/skillport/cli/CallCommand.java");
+      Set.of(
+          "cli/src/main/java/dev/skillport/cli/CallCommand.java",
+          "web/src/main/java/dev/skillport/web/CatalogApp.java");
 
   private static final Pattern WIRE =
       Pattern.compile(

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.runtime.core.CoreTools;
 import dev.skillport.runtime.core.StatelessTools;
 import dev.skillport.testsupport.LaunchedServer;

@@ -1,6 +1,7 @@
 package dev.skillport.api.host;
 
 import dev.skillport.api.resource.ResourceProvider;
+import dev.skillport.api.stability.API;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +18,7 @@ import org.pf4j.ExtensionPoint;
  * must be among {@link #capabilities()}, and a tool with {@code thread-affinity: main} needs {@link
  * #mainThreadExecutor()}.
  */
+@API(status = API.Status.STABLE)
 public interface HostAdapter extends ExtensionPoint {
 
   /** A stable id for logs and messages, for example {@code blender}. */

@@ -1,6 +1,7 @@
 package dev.skillport.api.host;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.api.stability.API;
 import dev.skillport.api.tool.ToolContext;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import java.util.Objects;
  * @param timeout how long the call may run
  * @param context progress, logging and cancellation of the call
  */
+@API(status = API.Status.STABLE)
 public record HostCall(
     String skill,
     String tool,

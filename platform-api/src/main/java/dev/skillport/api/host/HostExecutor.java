@@ -1,5 +1,6 @@
 package dev.skillport.api.host;
 
+import dev.skillport.api.stability.API;
 import dev.skillport.api.tool.ToolResult;
 
 /**
@@ -8,6 +9,7 @@ import dev.skillport.api.tool.ToolResult;
  * ready, the timeout passes or the call is cancelled.
  */
 @FunctionalInterface
+@API(status = API.Status.STABLE)
 public interface HostExecutor {
 
   /**

@@ -1,5 +1,6 @@
 package dev.skillport.api.host;
 
+import dev.skillport.api.stability.API;
 import dev.skillport.api.tool.ToolHandlerProvider;
 import org.pf4j.ExtensionPoint;
 
@@ -8,4 +9,5 @@ import org.pf4j.ExtensionPoint;
  * {@code @Extension} and its handlers join the server's handler registry. It is a separate
  * interface so that {@link ToolHandlerProvider} services on the class path do not need PF4J.
  */
+@API(status = API.Status.STABLE)
 public interface ToolHandlerExtension extends ToolHandlerProvider, ExtensionPoint {}

@@ -1,5 +1,6 @@
 package dev.skillport.api.owner;
 
+import dev.skillport.api.stability.API;
 import java.util.Objects;
 
 /**
@@ -15,6 +16,7 @@ import java.util.Objects;
  *     takes no tokens
  * @param operator whether the caller may see every caller's calls in diagnostics
  */
+@API(status = API.Status.STABLE)
 public record Principal(String name, boolean operator) {
   /** The one caller of a server that takes no tokens (stdio, or HTTP without tokens). */
   public static final Principal LOCAL = new Principal(null, false);

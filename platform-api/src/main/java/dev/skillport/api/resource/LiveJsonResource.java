@@ -1,6 +1,7 @@
 package dev.skillport.api.resource;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.api.stability.API;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.Optional;
  * #changed()} whenever the host's state may have moved (after a main-thread call, after the host
  * restarts), and subscribers are told.
  */
+@API(status = API.Status.EXPERIMENTAL)
 public final class LiveJsonResource implements ResourceProvider {
   /** Reads the resource's current state from the host. */
   @FunctionalInterface

@@ -1,5 +1,6 @@
 package dev.skillport.api.resource;
 
+import dev.skillport.api.stability.API;
 import java.util.Base64;
 import java.util.Objects;
 
@@ -9,6 +10,7 @@ import java.util.Objects;
  * @param text the text, or {@code null} when {@code blob} is set
  * @param blob base64 data, or {@code null} when {@code text} is set
  */
+@API(status = API.Status.STABLE)
 public record ResourceContents(String uri, String mimeType, String text, String blob) {
   public ResourceContents {
     Objects.requireNonNull(uri, "uri");

@@ -1,5 +1,6 @@
 package dev.skillport.api.resource;
 
+import dev.skillport.api.stability.API;
 import java.util.Objects;
 
 /**
@@ -7,6 +8,7 @@ import java.util.Objects;
  *
  * @param mimeType or {@code null} when unknown
  */
+@API(status = API.Status.STABLE)
 public record ResourceDescriptor(String uri, String name, String description, String mimeType) {
   public ResourceDescriptor {
     Objects.requireNonNull(uri, "uri");

@@ -1,5 +1,6 @@
 package dev.skillport.api.resource;
 
+import dev.skillport.api.stability.API;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -9,6 +10,7 @@ import java.util.Optional;
  * Registered on the server's configuration or found with {@link java.util.ServiceLoader}; every
  * session sees a provider's resources. Methods may be called from several threads at once.
  */
+@API(status = API.Status.STABLE)
 public interface ResourceProvider {
   /** The concrete resources this provider lists in {@code resources/list}. */
   default List<ResourceDescriptor> resources() {

@@ -1,5 +1,6 @@
 package dev.skillport.api.resource;
 
+import dev.skillport.api.stability.API;
 import java.util.Objects;
 
 /**
@@ -8,6 +9,7 @@ import java.util.Objects;
  * @param uriTemplate an RFC 6570 template such as {@code test://template/{id}/data}
  * @param mimeType or {@code null} when unknown
  */
+@API(status = API.Status.STABLE)
 public record ResourceTemplate(
     String uriTemplate, String name, String description, String mimeType) {
   public ResourceTemplate {

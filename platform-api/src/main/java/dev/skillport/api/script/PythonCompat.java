@@ -1,5 +1,6 @@
 package dev.skillport.api.script;
 
+import dev.skillport.api.stability.API;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import java.util.Objects;
  * <p>A runner writes the package into a folder of its own with {@link #writeTo(Path)} and puts that
  * folder on the script's import path ({@code PYTHONPATH}, or {@code sys.path} inside a host).
  */
+@API(status = API.Status.EXPERIMENTAL)
 public final class PythonCompat {
   /** The package's import name. */
   public static final String PACKAGE = "dcc_mcp_core";

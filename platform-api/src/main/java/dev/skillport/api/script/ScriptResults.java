@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.stability.API;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
@@ -26,6 +27,7 @@ import java.util.Map;
  * the text. The server's script runner and host adapters (for the value a script's {@code
  * main(**params)} returned inside the host) read results by the same rules.
  */
+@API(status = API.Status.EXPERIMENTAL)
 public final class ScriptResults {
   /** Content items kept from one result; more are reported and dropped. */
   public static final int MAX_CONTENT_ITEMS = 32;

@@ -1,12 +1,14 @@
 package dev.skillport.api.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.api.stability.API;
 import java.util.Objects;
 
 /**
  * One request a tool sends to the client: {@code elicitation/create}, {@code
  * sampling/createMessage} or {@code roots/list}, with its params as in the MCP specification.
  */
+@API(status = API.Status.EXPERIMENTAL)
 public record ClientRequest(String method, JsonNode params) {
   public ClientRequest {
     Objects.requireNonNull(method, "method");

@@ -1,11 +1,13 @@
 package dev.skillport.api.tool;
 
+import dev.skillport.api.stability.API;
 import java.util.Objects;
 
 /**
  * A request a tool sent to the client (sampling, elicitation) did not produce a result: the client
  * did not declare the capability, answered with an error, or did not answer in time.
  */
+@API(status = API.Status.EXPERIMENTAL)
 public final class ClientRequestException extends Exception {
   private static final long serialVersionUID = 1L;
 

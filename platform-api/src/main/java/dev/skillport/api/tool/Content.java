@@ -1,11 +1,13 @@
 package dev.skillport.api.tool;
 
+import dev.skillport.api.stability.API;
 import java.util.Objects;
 
 /**
  * One content item of a tool result; the kinds form a closed set, handled through {@link
  * #accept(Visitor)} so that a new kind fails to compile wherever it is not.
  */
+@API(status = API.Status.STABLE)
 public sealed interface Content {
 
   /** Calls the {@code visitor} method of this kind. */

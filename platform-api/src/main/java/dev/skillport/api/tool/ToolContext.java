@@ -2,6 +2,7 @@ package dev.skillport.api.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.owner.Principal;
+import dev.skillport.api.stability.API;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -18,6 +19,7 @@ import java.util.Map;
  * answered at once. So a handler that asks should ask before it changes anything, and let a {@link
  * ClientRequestException} of reason {@code INPUT_REQUIRED} propagate.
  */
+@API(status = API.Status.STABLE)
 public interface ToolContext {
 
   /**

@@ -1,11 +1,14 @@
 package dev.skillport.api.tool;
 
+import dev.skillport.api.stability.API;
+
 /**
  * Stable codes of tool failures: the {@code code} of an {@code isError} result's structured content
  * {@code {code, message, hint}}. The constant name is the code served; renaming one is a breaking
  * change. A protocol error (an unknown tool, malformed JSON-RPC) is not a tool failure and has no
  * code here.
  */
+@API(status = API.Status.STABLE)
 public enum ToolFailureCode {
   // Arguments and names.
   INVALID_ARGUMENTS(

@@ -1,6 +1,7 @@
 package dev.skillport.api.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.skillport.api.stability.API;
 import java.util.Objects;
 
 /**
@@ -10,6 +11,7 @@ import java.util.Objects;
  * @param tool the tool's declared name
  * @param arguments the validated arguments (a JSON object)
  */
+@API(status = API.Status.STABLE)
 public record ToolInvocation(String skill, String tool, JsonNode arguments, ToolContext context) {
   public ToolInvocation {
     Objects.requireNonNull(skill, "skill");

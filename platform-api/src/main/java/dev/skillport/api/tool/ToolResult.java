@@ -3,6 +3,7 @@ package dev.skillport.api.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.stability.API;
 import java.util.List;
 
 /**
@@ -12,6 +13,7 @@ import java.util.List;
  * @param structured a JSON object result, or {@code null}
  * @param isError whether the tool itself failed (not a protocol error)
  */
+@API(status = API.Status.STABLE)
 public record ToolResult(List<Content> content, JsonNode structured, boolean isError) {
   public ToolResult {
     content = List.copyOf(content);

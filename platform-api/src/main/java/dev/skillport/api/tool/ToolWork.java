@@ -1,7 +1,10 @@
 package dev.skillport.api.tool;
 
+import dev.skillport.api.stability.API;
+
 /** The rest of a tool call, handed to a job with {@link ToolContext#continueAsJob(ToolWork)}. */
 @FunctionalInterface
+@API(status = API.Status.EXPERIMENTAL)
 public interface ToolWork {
   /**
    * Runs the work and returns the call's result.

@@ -1,6 +1,6 @@
 package dev.skillport.registry.search;
 
-import dev.skillport.api.skill.Scope;
+import dev.skillport.model.skill.Scope;
 import java.util.List;
 
 /**

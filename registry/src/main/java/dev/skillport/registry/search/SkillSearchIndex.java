@@ -1,10 +1,10 @@
 package dev.skillport.registry.search;
 
-import dev.skillport.api.skill.DccExtensions;
-import dev.skillport.api.skill.Layer;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.skill.DccExtensions;
+import dev.skillport.model.skill.Layer;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
+import dev.skillport.model.skill.ToolSpec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -3,7 +3,7 @@ package dev.skillport.registry.search;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.skillport.api.skill.Skill;
+import dev.skillport.model.skill.Skill;
 import dev.skillport.registry.TestSkills;
 import java.nio.file.Path;
 import java.time.Duration;

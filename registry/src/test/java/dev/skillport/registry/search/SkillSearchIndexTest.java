@@ -2,10 +2,10 @@ package dev.skillport.registry.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.skill.Layer;
-import dev.skillport.api.skill.Scope;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
+import dev.skillport.model.skill.Layer;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
 import dev.skillport.registry.TestSkills;
 import java.util.List;
 import org.junit.jupiter.api.Test;

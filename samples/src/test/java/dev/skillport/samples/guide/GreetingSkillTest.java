@@ -2,9 +2,9 @@ package dev.skillport.samples.guide;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.LoaderOptions;
+import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.testkit.SkillTestKit;
 import java.nio.file.Path;
 import java.util.Map;

@@ -8,7 +8,7 @@ import static java.nio.file.StandardWatchEventKinds.OVERFLOW;
 import dev.skillport.loader.LoadResult;
 import dev.skillport.loader.SkillFolderCache;
 import dev.skillport.loader.SkillLoader;
-import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.runtime.secrets.Redactor;

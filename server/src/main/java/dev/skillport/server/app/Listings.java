@@ -1,7 +1,7 @@
 package dev.skillport.server.app;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.ListedTool;

@@ -1,13 +1,13 @@
 package dev.skillport.server.app;
 
-import dev.skillport.api.skill.Skill;
+import dev.skillport.bridge.BridgeOutcome;
+import dev.skillport.bridge.BridgeRuntime;
+import dev.skillport.model.skill.Skill;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
 import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.core.SkillServers;
-import dev.skillport.server.bridge.BridgeOutcome;
-import dev.skillport.server.bridge.BridgeRuntime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.skillport.server.app;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.GroupSpec;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.loader.LoadResult;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.GroupSpec;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
+import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.runtime.SkillAccess;
 import java.util.ArrayList;
 import java.util.HashSet;

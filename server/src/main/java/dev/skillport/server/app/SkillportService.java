@@ -4,16 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.skill.NextTools;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.api.tool.Content;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.api.tool.ToolWork;
+import dev.skillport.bridge.BridgeRuntime;
 import dev.skillport.loader.files.RegularFiles;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.skill.NextTools;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.ToolSpec;
+import dev.skillport.plugins.HostAdapters;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.InvalidCursorException;
@@ -41,9 +43,7 @@ import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.MemoryJobStore;
 import dev.skillport.runtime.secrets.Redactor;
-import dev.skillport.server.bridge.BridgeRuntime;
 import dev.skillport.server.listing.ToolListing;
-import dev.skillport.server.plugins.HostAdapters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -658,7 +658,7 @@ public final class SkillportService {
         HostAdapters hosts) {
       List<String> available = new ArrayList<>();
       for (Skill skill : catalog.skills()) {
-        if (skill.state() == dev.skillport.api.skill.SkillState.AVAILABLE
+        if (skill.state() == dev.skillport.model.skill.SkillState.AVAILABLE
             && catalog.skill(skill.name()).orElse(null) == skill) {
           available.add(skill.name());
         }

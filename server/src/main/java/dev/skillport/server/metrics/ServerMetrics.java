@@ -1,19 +1,20 @@
 package dev.skillport.server.metrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
-import dev.skillport.api.status.AuditEntry;
 import dev.skillport.mcp.Era;
 import dev.skillport.mcp.McpSession;
 import dev.skillport.mcp.ProtocolVersion;
 import dev.skillport.mcp.RequestListener;
 import dev.skillport.mcp.SessionListener;
 import dev.skillport.mcp.transport.EdgeListener;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
+import dev.skillport.model.status.AuditEntry;
 import dev.skillport.registry.Catalog;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobStatus;
 import dev.skillport.server.app.CatalogReloader;
+import dev.skillport.web.MetricsExposition;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -43,7 +44,7 @@ import java.util.function.Supplier;
  * names get series of their own, the rest share {@value #OTHER}; a call to a tool that does not
  * exist counts under {@value #UNKNOWN}.
  */
-public final class ServerMetrics {
+public final class ServerMetrics implements MetricsExposition {
   static final int MAX_TOOLS = 512;
   static final String OTHER = "(other)";
   static final String UNKNOWN = "(unknown)";
@@ -367,12 +368,13 @@ public final class ServerMetrics {
     };
   }
 
-  /** The {@code Content-Type} of {@link #scrape()}. */
+  @Override
   public String contentType() {
     return writer.getContentType();
   }
 
   /** Every metric now, in the Prometheus text format. */
+  @Override
   public byte[] scrape() {
     ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
     try {

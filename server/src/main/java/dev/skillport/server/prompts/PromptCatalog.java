@@ -1,7 +1,7 @@
 package dev.skillport.server.prompts;
 
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import java.util.HashMap;

@@ -1,11 +1,11 @@
 package dev.skillport.server.prompts;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.skill.PromptArgument;
-import dev.skillport.api.skill.PromptSpec;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
-import dev.skillport.api.skill.WorkflowSpec;
+import dev.skillport.model.skill.PromptArgument;
+import dev.skillport.model.skill.PromptSpec;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
+import dev.skillport.model.skill.WorkflowSpec;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.SessionView;
 import dev.skillport.server.resources.SkillFiles;

@@ -1,18 +1,18 @@
 package dev.skillport.server.serve;
 
-import dev.skillport.api.diagnostic.Diagnostic;
 import dev.skillport.api.host.HostAdapter;
 import dev.skillport.api.owner.Principal;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
-import dev.skillport.api.status.AdapterStatus;
-import dev.skillport.api.status.AuditEntry;
-import dev.skillport.api.status.ServerIntrospection;
-import dev.skillport.api.status.ServerStatus;
-import dev.skillport.api.status.ToolMetrics;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
+import dev.skillport.model.status.AdapterStatus;
+import dev.skillport.model.status.AuditEntry;
+import dev.skillport.model.status.ServerIntrospection;
+import dev.skillport.model.status.ServerStatus;
+import dev.skillport.model.status.ToolMetrics;
+import dev.skillport.plugins.PluginHost;
 import dev.skillport.registry.Catalog;
 import dev.skillport.server.app.SkillportService;
-import dev.skillport.server.plugins.PluginHost;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

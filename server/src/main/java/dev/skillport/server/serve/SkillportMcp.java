@@ -33,7 +33,7 @@ import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.app.TaskView;
 import dev.skillport.server.rounds.InputRound;
-import dev.skillport.server.web.CatalogApp;
+import dev.skillport.web.CatalogApp;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,10 +3,10 @@ package dev.skillport.server.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.skillport.api.skill.Scope;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillLoader;
-import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import java.nio.file.Files;

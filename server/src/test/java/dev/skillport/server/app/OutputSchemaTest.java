@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.skillport.api.skill.Scope;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.LoadResult;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillLoader;
-import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.runtime.HandlerRegistry;

@@ -2,17 +2,17 @@ package dev.skillport.server.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.GroupSpec;
-import dev.skillport.api.skill.Scope;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.loader.LoadResult;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillLoader;
-import dev.skillport.loader.SkillRoot;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.GroupSpec;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillRoot;
+import dev.skillport.model.skill.SkillState;
+import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.runtime.SkillAccess;
 import java.nio.file.Files;
 import java.nio.file.Path;

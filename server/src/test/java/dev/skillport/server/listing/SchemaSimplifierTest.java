@@ -4,8 +4,8 @@ import static dev.skillport.registry.TestSkills.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.skill.FrozenJson;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.skill.FrozenJson;
+import dev.skillport.model.skill.ToolSpec;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

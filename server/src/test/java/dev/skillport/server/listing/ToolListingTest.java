@@ -3,9 +3,9 @@ package dev.skillport.server.listing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.skillport.api.skill.Execution;
-import dev.skillport.api.skill.ToolAnnotations;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.skill.Execution;
+import dev.skillport.model.skill.ToolAnnotations;
+import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.InvalidCursorException;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.ListedTool;

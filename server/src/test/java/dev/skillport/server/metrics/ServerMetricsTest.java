@@ -2,7 +2,7 @@ package dev.skillport.server.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.status.AuditEntry;
+import dev.skillport.model.status.AuditEntry;
 import dev.skillport.registry.Catalog;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -2,13 +2,13 @@ package dev.skillport.server.resources;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.skillport.bridge.BridgeRuntime;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.RequestContext;
 import dev.skillport.mcp.ServerInfo;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
-import dev.skillport.server.bridge.BridgeRuntime;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.skillport.api.skill.Scope;
 import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.api.tool.ToolHandlerProvider;
 import dev.skillport.loader.LoaderOptions;
-import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;

@@ -3,12 +3,12 @@ package dev.skillport.server.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.skillport.api.skill.Scope;
 import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.LoaderOptions;
-import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;

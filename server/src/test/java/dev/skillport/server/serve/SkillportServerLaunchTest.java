@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.skillport.api.skill.Scope;
 import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.loader.LoaderOptions;
-import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.transport.StdioTransport;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

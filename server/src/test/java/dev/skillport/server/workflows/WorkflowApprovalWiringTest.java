@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.skillport.api.skill.Scope;
 import dev.skillport.api.tool.ToolHandler;
 import dev.skillport.api.tool.ToolResult;
-import dev.skillport.loader.SkillRoot;
 import dev.skillport.mcp.JsonRpcMessage;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.McpSession;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.SkillportServer;
 import java.nio.charset.StandardCharsets;

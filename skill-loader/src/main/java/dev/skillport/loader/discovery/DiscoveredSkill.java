@@ -1,5 +1,6 @@
 package dev.skillport.loader.discovery;
 
+import dev.skillport.model.skill.SkillRoot;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
@@ -19,7 +20,7 @@ import java.util.Objects;
 public record DiscoveredSkill(
     Path directory,
     Path skillFile,
-    ScanRoot root,
+    SkillRoot root,
     Path rootPath,
     int rootOrder,
     boolean lowercaseFileName,
@@ -38,7 +39,7 @@ public record DiscoveredSkill(
   public DiscoveredSkill(
       Path directory,
       Path skillFile,
-      ScanRoot root,
+      SkillRoot root,
       Path rootPath,
       int rootOrder,
       boolean lowercaseFileName) {

@@ -1,6 +1,6 @@
 package dev.skillport.loader.discovery;
 
-import dev.skillport.api.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.Diagnostic;
 import java.util.List;
 
 /**

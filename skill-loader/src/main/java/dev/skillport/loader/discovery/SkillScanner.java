@@ -1,7 +1,8 @@
 package dev.skillport.loader.discovery;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.SkillRoot;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -73,14 +74,14 @@ public final class SkillScanner {
   }
 
   /** Scans {@code roots}, highest priority first. Never throws for missing or unreadable paths. */
-  public ScanResult scan(List<ScanRoot> roots) {
+  public ScanResult scan(List<SkillRoot> roots) {
     Objects.requireNonNull(roots, "roots");
     List<DiscoveredSkill> skills = new ArrayList<>();
     List<Diagnostic> diagnostics = new ArrayList<>();
-    Map<Path, ScanRoot> rootsSeen = new HashMap<>();
+    Map<Path, SkillRoot> rootsSeen = new HashMap<>();
     Map<Path, DiscoveredSkill> skillsSeen = new HashMap<>();
     for (int i = 0; i < roots.size(); i++) {
-      ScanRoot root = Objects.requireNonNull(roots.get(i), "root");
+      SkillRoot root = Objects.requireNonNull(roots.get(i), "root");
       Path real = realDirectory(root.path());
       if (real == null) {
         diagnostics.add(
@@ -93,7 +94,7 @@ public final class SkillScanner {
                 .withHint("create the directory or remove it from the configuration"));
         continue;
       }
-      ScanRoot first = rootsSeen.putIfAbsent(real, root);
+      SkillRoot first = rootsSeen.putIfAbsent(real, root);
       if (first != null) {
         diagnostics.add(
             Diagnostic.of(
@@ -117,7 +118,7 @@ public final class SkillScanner {
     return new ScanResult(skills, diagnostics);
   }
 
-  private static String from(ScanRoot root) {
+  private static String from(SkillRoot root) {
     return root.origin().isEmpty() ? "" : " (from " + root.origin() + ")";
   }
 
@@ -135,7 +136,7 @@ public final class SkillScanner {
 
   /** The walk of one root. */
   private final class Walk {
-    private final ScanRoot root;
+    private final SkillRoot root;
     private final Path rootPath;
     private final int rootOrder;
     private final List<DiscoveredSkill> skills;
@@ -151,7 +152,7 @@ public final class SkillScanner {
     private Boolean caseSensitive;
 
     Walk(
-        ScanRoot root,
+        SkillRoot root,
         Path rootPath,
         int rootOrder,
         List<DiscoveredSkill> skills,

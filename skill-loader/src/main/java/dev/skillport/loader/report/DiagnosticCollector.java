@@ -1,9 +1,9 @@
 package dev.skillport.loader.report;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.diagnostic.Severity;
 import dev.skillport.loader.yaml.YamlLocation;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.diagnostic.Severity;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.skillport.loader.resolve;
 
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,7 +1,7 @@
 package dev.skillport.loader.resolve;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.skill.Skill;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.skill.Skill;
 import java.util.List;
 
 /**

@@ -1,12 +1,12 @@
 package dev.skillport.loader.resolve;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
 import dev.skillport.loader.skillmd.ManifestKeys;
 import dev.skillport.loader.skillmd.SkillMdParser;
 import dev.skillport.loader.yaml.YamlLimits;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,7 +22,7 @@ import java.util.Set;
  * Decides the final state of every skill: shadowing first, then dependencies among the winners.
  *
  * <p><b>Shadowing.</b> Among skills that share a name and were not rejected, the one in the higher
- * {@link dev.skillport.api.skill.Scope} wins; within a scope the root earlier in priority order
+ * {@link dev.skillport.model.skill.Scope} wins; within a scope the root earlier in priority order
  * (lower {@code rootOrder}); within one root the directory whose path sorts first. Losers become
  * {@link SkillState#SHADOWED} with {@code shadowedBy} = the winner's directory and a {@code
  * SHADOWED} diagnostic naming it. A rejected ({@link SkillState#SKIPPED}) skill takes no part: a

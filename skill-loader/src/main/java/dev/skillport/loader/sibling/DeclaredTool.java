@@ -1,7 +1,7 @@
 package dev.skillport.loader.sibling;
 
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.loader.yaml.YamlLocation;
+import dev.skillport.model.skill.ToolSpec;
 import java.nio.file.Path;
 import java.util.Objects;
 

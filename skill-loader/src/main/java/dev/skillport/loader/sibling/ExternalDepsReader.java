@@ -1,9 +1,9 @@
 package dev.skillport.loader.sibling;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.ExternalDependency;
-import dev.skillport.api.skill.InlineOrFile;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.ExternalDependency;
+import dev.skillport.model.skill.InlineOrFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

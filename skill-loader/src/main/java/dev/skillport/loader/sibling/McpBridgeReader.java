@@ -1,9 +1,9 @@
 package dev.skillport.loader.sibling;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.McpBridgeSpec;
 import dev.skillport.loader.yaml.YamlDocument;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.McpBridgeSpec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package dev.skillport.loader.sibling;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.PathArgument;
-import dev.skillport.api.skill.PathPlace;
 import dev.skillport.loader.yaml.YamlDocument;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.PathArgument;
+import dev.skillport.model.skill.PathPlace;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

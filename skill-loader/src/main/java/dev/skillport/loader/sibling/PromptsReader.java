@@ -1,11 +1,11 @@
 package dev.skillport.loader.sibling;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.PromptArgument;
-import dev.skillport.api.skill.PromptSpec;
-import dev.skillport.api.skill.WorkflowSpec;
 import dev.skillport.loader.yaml.YamlDocument;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.PromptArgument;
+import dev.skillport.model.skill.PromptSpec;
+import dev.skillport.model.skill.WorkflowSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package dev.skillport.loader.sibling;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.ResourceSpec;
 import dev.skillport.loader.yaml.YamlDocument;
 import dev.skillport.loader.yaml.YamlLocation;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.ResourceSpec;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;

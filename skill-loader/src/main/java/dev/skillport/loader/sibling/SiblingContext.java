@@ -1,9 +1,9 @@
 package dev.skillport.loader.sibling;
 
-import dev.skillport.api.skill.DccExtensions;
 import dev.skillport.loader.report.DiagnosticCollector;
 import dev.skillport.loader.skillmd.ManifestKeys;
 import dev.skillport.loader.yaml.YamlLimits;
+import dev.skillport.model.skill.DccExtensions;
 import java.nio.file.Path;
 import java.util.Objects;
 

@@ -1,13 +1,13 @@
 package dev.skillport.loader.sibling;
 
-import dev.skillport.api.skill.DccExtensions;
-import dev.skillport.api.skill.ExternalDependency;
-import dev.skillport.api.skill.McpBridgeSpec;
-import dev.skillport.api.skill.PromptSpec;
-import dev.skillport.api.skill.ResourceSpec;
-import dev.skillport.api.skill.RuntimeSpec;
-import dev.skillport.api.skill.ToolSpec;
-import dev.skillport.api.skill.WorkflowSpec;
+import dev.skillport.model.skill.DccExtensions;
+import dev.skillport.model.skill.ExternalDependency;
+import dev.skillport.model.skill.McpBridgeSpec;
+import dev.skillport.model.skill.PromptSpec;
+import dev.skillport.model.skill.ResourceSpec;
+import dev.skillport.model.skill.RuntimeSpec;
+import dev.skillport.model.skill.ToolSpec;
+import dev.skillport.model.skill.WorkflowSpec;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;

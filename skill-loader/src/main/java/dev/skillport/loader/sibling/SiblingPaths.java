@@ -1,10 +1,10 @@
 package dev.skillport.loader.sibling;
 
-import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.loader.files.FileKind;
 import dev.skillport.loader.files.RefusedFileException;
 import dev.skillport.loader.files.WholeFile;
 import dev.skillport.loader.yaml.YamlLocation;
+import dev.skillport.model.diagnostic.DiagnosticCode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;

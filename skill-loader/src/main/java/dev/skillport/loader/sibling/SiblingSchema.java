@@ -10,7 +10,7 @@ import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.NodePath;
 import com.networknt.schema.path.PathType;
-import dev.skillport.api.schema.SchemaPrecheck;
+import dev.skillport.model.schema.SchemaPrecheck;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,13 +1,13 @@
 package dev.skillport.loader.sibling;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.InlineOrFile;
 import dev.skillport.loader.yaml.SafeYaml;
 import dev.skillport.loader.yaml.YamlDocument;
 import dev.skillport.loader.yaml.YamlLocation;
 import dev.skillport.loader.yaml.YamlProblem;
 import dev.skillport.loader.yaml.YamlResult;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.InlineOrFile;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -1,9 +1,9 @@
 package dev.skillport.loader.sibling;
 
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.ToolBinding;
-import dev.skillport.api.skill.ToolSpec;
 import dev.skillport.loader.yaml.YamlLocation;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.ToolBinding;
+import dev.skillport.model.skill.ToolSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;

@@ -1,7 +1,7 @@
 package dev.skillport.loader.sibling;
 
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.GroupSpec;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.GroupSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,12 +1,12 @@
 package dev.skillport.loader.sibling;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.RetryPolicy;
-import dev.skillport.api.skill.StepPolicy;
-import dev.skillport.api.skill.WorkflowSpec;
-import dev.skillport.api.skill.WorkflowStep;
 import dev.skillport.loader.yaml.YamlDocument;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.RetryPolicy;
+import dev.skillport.model.skill.StepPolicy;
+import dev.skillport.model.skill.WorkflowSpec;
+import dev.skillport.model.skill.WorkflowStep;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

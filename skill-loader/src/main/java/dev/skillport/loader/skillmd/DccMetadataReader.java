@@ -1,15 +1,15 @@
 package dev.skillport.loader.skillmd;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.DccExtensions;
-import dev.skillport.api.skill.InlineOrFile;
-import dev.skillport.api.skill.Layer;
 import dev.skillport.loader.files.RefusedFileException;
 import dev.skillport.loader.files.RegularFiles;
 import dev.skillport.loader.report.DiagnosticCollector;
 import dev.skillport.loader.yaml.YamlDocument;
 import dev.skillport.loader.yaml.YamlLocation;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.DccExtensions;
+import dev.skillport.model.skill.InlineOrFile;
+import dev.skillport.model.skill.Layer;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;

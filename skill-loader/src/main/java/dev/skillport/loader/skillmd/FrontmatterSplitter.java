@@ -1,9 +1,9 @@
 package dev.skillport.loader.skillmd;
 
-import dev.skillport.api.diagnostic.DiagnosticCode;
 import dev.skillport.loader.files.RefusedFileException;
 import dev.skillport.loader.files.RegularFiles;
 import dev.skillport.loader.files.WholeFile;
+import dev.skillport.model.diagnostic.DiagnosticCode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;

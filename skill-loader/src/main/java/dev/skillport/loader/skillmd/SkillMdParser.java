@@ -1,10 +1,6 @@
 package dev.skillport.loader.skillmd;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.DccExtensions;
-import dev.skillport.api.skill.SkillManifest;
-import dev.skillport.api.skill.SkillNames;
 import dev.skillport.loader.files.RefusedFileException;
 import dev.skillport.loader.report.DiagnosticCollector;
 import dev.skillport.loader.yaml.SafeYaml;
@@ -13,6 +9,10 @@ import dev.skillport.loader.yaml.YamlLimits;
 import dev.skillport.loader.yaml.YamlLocation;
 import dev.skillport.loader.yaml.YamlProblem;
 import dev.skillport.loader.yaml.YamlResult;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.DccExtensions;
+import dev.skillport.model.skill.SkillManifest;
+import dev.skillport.model.skill.SkillNames;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;

@@ -2,7 +2,7 @@ package dev.skillport.loader.yaml;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.skillport.api.skill.FrozenJson;
+import dev.skillport.model.skill.FrozenJson;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;

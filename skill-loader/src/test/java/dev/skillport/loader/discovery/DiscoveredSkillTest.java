@@ -2,7 +2,8 @@ package dev.skillport.loader.discovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.skill.Scope;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class DiscoveredSkillTest {
   private static final Path DIR = Path.of("/skills/a");
   private static final Path FILE = DIR.resolve("SKILL.md");
-  private static final ScanRoot ROOT = new ScanRoot(Path.of("/skills"), Scope.USER, "--skills");
+  private static final SkillRoot ROOT = new SkillRoot(Path.of("/skills"), Scope.USER, "--skills");
 
   private static DiscoveredSkill skill() {
     return new DiscoveredSkill(DIR, FILE, ROOT, Path.of("/skills"), 0, false);
@@ -20,9 +21,9 @@ class DiscoveredSkillTest {
   @Test
   void equalComponents_equalAndSameHash() {
     assertThat(skill()).isEqualTo(skill()).hasSameHashCodeAs(skill());
-    assertThat(ScanRoot.of(DIR, Scope.USER))
-        .isEqualTo(new ScanRoot(DIR, Scope.USER, null))
-        .hasSameHashCodeAs(new ScanRoot(DIR, Scope.USER, ""));
+    assertThat(SkillRoot.of(DIR, Scope.USER))
+        .isEqualTo(new SkillRoot(DIR, Scope.USER, null))
+        .hasSameHashCodeAs(new SkillRoot(DIR, Scope.USER, ""));
   }
 
   @Test
@@ -34,7 +35,7 @@ class DiscoveredSkillTest {
             new DiscoveredSkill(
                 DIR,
                 FILE,
-                ScanRoot.of(Path.of("/skills"), Scope.USER),
+                SkillRoot.of(Path.of("/skills"), Scope.USER),
                 Path.of("/skills"),
                 0,
                 false),
@@ -46,9 +47,9 @@ class DiscoveredSkillTest {
       assertThat(skill()).isNotEqualTo(other);
     }
     assertThat(skill()).isNotEqualTo(null).isNotEqualTo(DIR);
-    assertThat(new ScanRoot(DIR, Scope.USER, "x"))
-        .isNotEqualTo(new ScanRoot(DIR, Scope.USER, "y"))
-        .isNotEqualTo(new ScanRoot(DIR, Scope.TEAM, "x"))
-        .isNotEqualTo(new ScanRoot(FILE, Scope.USER, "x"));
+    assertThat(new SkillRoot(DIR, Scope.USER, "x"))
+        .isNotEqualTo(new SkillRoot(DIR, Scope.USER, "y"))
+        .isNotEqualTo(new SkillRoot(DIR, Scope.TEAM, "x"))
+        .isNotEqualTo(new SkillRoot(FILE, Scope.USER, "x"));
   }
 }

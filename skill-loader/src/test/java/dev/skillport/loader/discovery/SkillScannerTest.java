@@ -2,10 +2,11 @@ package dev.skillport.loader.discovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.Scope;
 import dev.skillport.loader.testing.SkillFolder;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.SkillRoot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SkillScannerTest {
   @TempDir Path tmp;
 
-  private static ScanResult scan(int depth, ScanRoot... roots) {
+  private static ScanResult scan(int depth, SkillRoot... roots) {
     return new SkillScanner(depth).scan(List.of(roots));
   }
 
@@ -32,7 +33,7 @@ class SkillScannerTest {
   void scan_rootHoldingSkillMd_isOneSkillAndNotDescended() throws IOException {
     Path root = SkillFolder.named("solo").writeTo(tmp);
     SkillFolder.named("inner").writeTo(root);
-    ScanResult r = scan(4, ScanRoot.of(root, Scope.REPO));
+    ScanResult r = scan(4, SkillRoot.of(root, Scope.REPO));
     assertThat(names(r)).containsExactly("solo");
     assertThat(r.skills().get(0).skillFile()).isEqualTo(root.toRealPath().resolve("SKILL.md"));
   }
@@ -42,7 +43,7 @@ class SkillScannerTest {
     SkillFolder.named("zeta").writeTo(tmp);
     SkillFolder.named("alpha").writeTo(tmp);
     SkillFolder.named("mid").writeTo(tmp.resolve("group"));
-    ScanResult r = scan(4, ScanRoot.of(tmp, Scope.REPO));
+    ScanResult r = scan(4, SkillRoot.of(tmp, Scope.REPO));
     assertThat(names(r)).containsExactly("alpha", "mid", "zeta");
     assertThat(r.diagnostics()).isEmpty();
   }
@@ -51,7 +52,7 @@ class SkillScannerTest {
   void scan_skillFolder_isNotDescendedInto() {
     Path outer = SkillFolder.named("outer").writeTo(tmp);
     SkillFolder.named("nested").writeTo(outer.resolve("sub"));
-    assertThat(names(scan(4, ScanRoot.of(tmp, Scope.REPO)))).containsExactly("outer");
+    assertThat(names(scan(4, SkillRoot.of(tmp, Scope.REPO)))).containsExactly("outer");
   }
 
   @Test
@@ -60,7 +61,7 @@ class SkillScannerTest {
     SkillFolder.named("b").writeTo(tmp.resolve(".git"));
     SkillFolder.named("c").writeTo(tmp.resolve("node_modules"));
     SkillFolder.named("d").writeTo(tmp);
-    assertThat(names(scan(4, ScanRoot.of(tmp, Scope.REPO)))).containsExactly("d");
+    assertThat(names(scan(4, SkillRoot.of(tmp, Scope.REPO)))).containsExactly("d");
   }
 
   @Test
@@ -68,7 +69,7 @@ class SkillScannerTest {
     SkillFolder.named("at2").writeTo(tmp.resolve("l1"));
     SkillFolder.named("at3").writeTo(tmp.resolve("l1/l2"));
     SkillFolder.named("at3b").writeTo(tmp.resolve("x1/x2"));
-    ScanResult r = scan(2, ScanRoot.of(tmp, Scope.REPO));
+    ScanResult r = scan(2, SkillRoot.of(tmp, Scope.REPO));
     assertThat(names(r)).containsExactly("at2");
     assertThat(codes(r)).containsExactly(DiagnosticCode.DISCOVERY_DEPTH_LIMIT);
   }
@@ -77,13 +78,13 @@ class SkillScannerTest {
   void scan_depthFour_findsSkillFourLevelsDown() {
     SkillFolder.named("deep").writeTo(tmp.resolve("a/b/c"));
     SkillFolder.named("deeper").writeTo(tmp.resolve("a/b/c/d"));
-    assertThat(names(scan(4, ScanRoot.of(tmp, Scope.REPO)))).containsExactly("deep");
+    assertThat(names(scan(4, SkillRoot.of(tmp, Scope.REPO)))).containsExactly("deep");
   }
 
   @Test
   void scan_lowercaseSkillMd_isFoundAndFlagged() {
     SkillFolder.named("low").lowercaseFileName().writeTo(tmp);
-    ScanResult r = scan(4, ScanRoot.of(tmp, Scope.REPO));
+    ScanResult r = scan(4, SkillRoot.of(tmp, Scope.REPO));
     assertThat(r.skills())
         .singleElement()
         .satisfies(s -> assertThat(s.lowercaseFileName()).isTrue());
@@ -94,7 +95,7 @@ class SkillScannerTest {
   void scan_otherCaseVariant_isNotASkill() throws IOException {
     Path dir = Files.createDirectories(tmp.resolve("mixed"));
     Files.writeString(dir.resolve("Skill.md"), "---\nname: mixed\n---\n");
-    assertThat(scan(4, ScanRoot.of(tmp, Scope.REPO)).skills()).isEmpty();
+    assertThat(scan(4, SkillRoot.of(tmp, Scope.REPO)).skills()).isEmpty();
   }
 
   @Test
@@ -103,8 +104,8 @@ class SkillScannerTest {
     ScanResult r =
         scan(
             4,
-            new ScanRoot(tmp.resolve("nope"), Scope.REPO, "--skills"),
-            ScanRoot.of(tmp.resolve("real"), Scope.REPO));
+            new SkillRoot(tmp.resolve("nope"), Scope.REPO, "--skills"),
+            SkillRoot.of(tmp.resolve("real"), Scope.REPO));
     assertThat(names(r)).containsExactly("ok");
     assertThat(r.diagnostics())
         .singleElement()
@@ -118,7 +119,7 @@ class SkillScannerTest {
   @Test
   void scan_rootThatIsAFile_isNotADirectory() throws IOException {
     Path file = Files.writeString(tmp.resolve("file.txt"), "x");
-    assertThat(codes(scan(4, ScanRoot.of(file, Scope.REPO))))
+    assertThat(codes(scan(4, SkillRoot.of(file, Scope.REPO))))
         .containsExactly(DiagnosticCode.ROOT_NOT_DIRECTORY);
   }
 
@@ -126,7 +127,7 @@ class SkillScannerTest {
   void scan_sameRootTwice_keepsFirstAndNotes() {
     SkillFolder.named("s").writeTo(tmp);
     ScanResult r =
-        scan(4, ScanRoot.of(tmp, Scope.TEAM), ScanRoot.of(tmp.resolve("s/.."), Scope.ADMIN));
+        scan(4, SkillRoot.of(tmp, Scope.TEAM), SkillRoot.of(tmp.resolve("s/.."), Scope.ADMIN));
     assertThat(r.skills())
         .singleElement()
         .satisfies(
@@ -141,7 +142,7 @@ class SkillScannerTest {
   void scan_overlappingRoots_countSkillOnceUnderFirstRoot() {
     SkillFolder.named("s").writeTo(tmp.resolve("inner"));
     ScanResult r =
-        scan(4, ScanRoot.of(tmp, Scope.REPO), ScanRoot.of(tmp.resolve("inner"), Scope.USER));
+        scan(4, SkillRoot.of(tmp, Scope.REPO), SkillRoot.of(tmp.resolve("inner"), Scope.USER));
     assertThat(r.skills()).singleElement().satisfies(s -> assertThat(s.rootOrder()).isZero());
     assertThat(codes(r)).containsExactly(DiagnosticCode.SKILL_DUPLICATE_PATH);
   }
@@ -155,9 +156,9 @@ class SkillScannerTest {
     ScanResult r =
         scan(
             4,
-            ScanRoot.of(tmp.resolve("missing"), Scope.REPO),
-            ScanRoot.of(b, Scope.REPO),
-            ScanRoot.of(a, Scope.REPO));
+            SkillRoot.of(tmp.resolve("missing"), Scope.REPO),
+            SkillRoot.of(b, Scope.REPO),
+            SkillRoot.of(a, Scope.REPO));
     assertThat(r.skills()).extracting(DiscoveredSkill::rootOrder).containsExactly(1, 2);
     assertThat(names(r)).containsExactly("two", "one");
   }
@@ -167,7 +168,7 @@ class SkillScannerTest {
     Path real = SkillFolder.named("target").writeTo(tmp.resolve("store"));
     Path links = Files.createDirectories(tmp.resolve("links"));
     Files.createSymbolicLink(links.resolve("alias"), real);
-    ScanResult r = scan(4, ScanRoot.of(tmp, Scope.REPO));
+    ScanResult r = scan(4, SkillRoot.of(tmp, Scope.REPO));
     assertThat(r.skills())
         .singleElement()
         .satisfies(s -> assertThat(s.directory()).isEqualTo(real.toRealPath()));
@@ -178,7 +179,7 @@ class SkillScannerTest {
     Path root = Files.createDirectories(tmp.resolve("root"));
     Path hidden = SkillFolder.named("target").writeTo(root.resolve(".store"));
     Files.createSymbolicLink(root.resolve("visible"), hidden);
-    ScanResult r = scan(4, ScanRoot.of(root, Scope.REPO));
+    ScanResult r = scan(4, SkillRoot.of(root, Scope.REPO));
     assertThat(r.skills())
         .singleElement()
         .satisfies(s -> assertThat(s.directory()).isEqualTo(hidden.toRealPath()));
@@ -189,7 +190,7 @@ class SkillScannerTest {
     Path outside = SkillFolder.named("outside").writeTo(tmp.resolve("elsewhere"));
     Path root = Files.createDirectories(tmp.resolve("root"));
     Files.createSymbolicLink(root.resolve("escape"), outside);
-    ScanResult r = scan(4, ScanRoot.of(root, Scope.REPO));
+    ScanResult r = scan(4, SkillRoot.of(root, Scope.REPO));
     assertThat(r.skills()).isEmpty();
     assertThat(codes(r)).containsExactly(DiagnosticCode.DISCOVERY_SYMLINK_SKIPPED);
   }
@@ -201,14 +202,14 @@ class SkillScannerTest {
     Files.createSymbolicLink(a.resolve("back"), root);
     Files.createSymbolicLink(a.resolve("self"), a);
     SkillFolder.named("s").writeTo(a);
-    ScanResult r = scan(50, ScanRoot.of(root, Scope.REPO));
+    ScanResult r = scan(50, SkillRoot.of(root, Scope.REPO));
     assertThat(names(r)).containsExactly("s");
   }
 
   @Test
   void scan_zeroDepth_onlyLooksAtRoot() {
     SkillFolder.named("child").writeTo(tmp);
-    ScanResult r = scan(0, ScanRoot.of(tmp, Scope.REPO));
+    ScanResult r = scan(0, SkillRoot.of(tmp, Scope.REPO));
     assertThat(r.skills()).isEmpty();
     assertThat(codes(r)).containsExactly(DiagnosticCode.DISCOVERY_DEPTH_LIMIT);
   }
@@ -224,7 +225,7 @@ class SkillScannerTest {
     SkillFolder.named("c-upper").writeTo(tmp);
     SkillFolder.named("nested").writeTo(tmp.resolve("c-upper").resolve("sub"));
 
-    ScanResult r = scan(4, ScanRoot.of(tmp, Scope.REPO));
+    ScanResult r = scan(4, SkillRoot.of(tmp, Scope.REPO));
 
     assertThat(names(r)).containsExactly("a-first", "b-lower", "c-upper");
     assertThat(r.skills())
@@ -239,6 +240,6 @@ class SkillScannerTest {
     Files.move(odd.resolve("SKILL.md"), odd.resolve("Skill.md"));
     SkillFolder.named("fine").writeTo(tmp);
 
-    assertThat(names(scan(4, ScanRoot.of(tmp, Scope.REPO)))).containsExactly("fine");
+    assertThat(names(scan(4, SkillRoot.of(tmp, Scope.REPO)))).containsExactly("fine");
   }
 }

@@ -3,9 +3,9 @@ package dev.skillport.loader.resolve;
 import static dev.skillport.loader.resolve.SkillResolverTest.skill;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.skill.Scope;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillState;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,14 +2,14 @@ package dev.skillport.loader.resolve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.DccExtensions;
-import dev.skillport.api.skill.Scope;
-import dev.skillport.api.skill.Skill;
-import dev.skillport.api.skill.SkillLocation;
-import dev.skillport.api.skill.SkillManifest;
-import dev.skillport.api.skill.SkillState;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.DccExtensions;
+import dev.skillport.model.skill.Scope;
+import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillLocation;
+import dev.skillport.model.skill.SkillManifest;
+import dev.skillport.model.skill.SkillState;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

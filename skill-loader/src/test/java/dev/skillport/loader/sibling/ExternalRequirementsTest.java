@@ -2,11 +2,11 @@ package dev.skillport.loader.sibling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.diagnostic.Severity;
-import dev.skillport.api.skill.ExternalDependency;
-import dev.skillport.api.skill.McpBridgeSpec;
-import dev.skillport.api.skill.RuntimeSpec;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.diagnostic.Severity;
+import dev.skillport.model.skill.ExternalDependency;
+import dev.skillport.model.skill.McpBridgeSpec;
+import dev.skillport.model.skill.RuntimeSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

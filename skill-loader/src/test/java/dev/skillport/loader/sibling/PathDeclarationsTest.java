@@ -2,12 +2,12 @@ package dev.skillport.loader.sibling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.diagnostic.Severity;
-import dev.skillport.api.skill.PathArgument;
-import dev.skillport.api.skill.PathPlace;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.diagnostic.Severity;
+import dev.skillport.model.skill.PathArgument;
+import dev.skillport.model.skill.PathPlace;
+import dev.skillport.model.skill.ToolSpec;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,9 +2,9 @@ package dev.skillport.loader.sibling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.PromptArgument;
-import dev.skillport.api.skill.PromptSpec;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.PromptArgument;
+import dev.skillport.model.skill.PromptSpec;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package dev.skillport.loader.sibling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.ResourceSpec;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.ResourceSpec;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

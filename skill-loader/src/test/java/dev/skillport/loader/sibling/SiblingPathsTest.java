@@ -2,9 +2,9 @@ package dev.skillport.loader.sibling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.diagnostic.Severity;
 import dev.skillport.loader.yaml.YamlLimits;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.diagnostic.Severity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

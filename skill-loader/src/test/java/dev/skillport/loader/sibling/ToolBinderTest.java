@@ -2,11 +2,11 @@ package dev.skillport.loader.sibling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.diagnostic.Severity;
-import dev.skillport.api.skill.ToolBinding;
-import dev.skillport.api.skill.ToolBinding.ScriptSource;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.diagnostic.Severity;
+import dev.skillport.model.skill.ToolBinding;
+import dev.skillport.model.skill.ToolBinding.ScriptSource;
+import dev.skillport.model.skill.ToolSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,9 +2,9 @@ package dev.skillport.loader.sibling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.GroupSpec;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.GroupSpec;
+import dev.skillport.model.skill.ToolSpec;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

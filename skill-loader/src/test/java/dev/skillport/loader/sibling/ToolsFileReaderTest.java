@@ -2,12 +2,12 @@ package dev.skillport.loader.sibling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.diagnostic.Severity;
-import dev.skillport.api.skill.Execution;
-import dev.skillport.api.skill.ThreadAffinity;
-import dev.skillport.api.skill.ToolAnnotations;
-import dev.skillport.api.skill.ToolSpec;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.diagnostic.Severity;
+import dev.skillport.model.skill.Execution;
+import dev.skillport.model.skill.ThreadAffinity;
+import dev.skillport.model.skill.ToolAnnotations;
+import dev.skillport.model.skill.ToolSpec;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,10 +2,10 @@ package dev.skillport.loader.sibling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.RetryPolicy;
-import dev.skillport.api.skill.WorkflowSpec;
-import dev.skillport.api.skill.WorkflowStep;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.RetryPolicy;
+import dev.skillport.model.skill.WorkflowSpec;
+import dev.skillport.model.skill.WorkflowStep;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,15 +2,15 @@ package dev.skillport.loader.skillmd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.skill.DccExtensions;
-import dev.skillport.api.skill.InlineOrFile;
-import dev.skillport.api.skill.Layer;
-import dev.skillport.api.skill.SkillManifest;
 import dev.skillport.loader.report.DiagnosticCollector;
 import dev.skillport.loader.testing.SkillFolder;
 import dev.skillport.loader.yaml.YamlLimits;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.skill.DccExtensions;
+import dev.skillport.model.skill.InlineOrFile;
+import dev.skillport.model.skill.Layer;
+import dev.skillport.model.skill.SkillManifest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

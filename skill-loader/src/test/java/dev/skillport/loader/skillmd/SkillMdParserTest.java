@@ -2,13 +2,13 @@ package dev.skillport.loader.skillmd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.skillport.api.diagnostic.Diagnostic;
-import dev.skillport.api.diagnostic.DiagnosticCode;
-import dev.skillport.api.diagnostic.Severity;
-import dev.skillport.api.skill.SkillManifest;
 import dev.skillport.loader.report.DiagnosticCollector;
 import dev.skillport.loader.testing.SkillFolder;
 import dev.skillport.loader.yaml.YamlLimits;
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.diagnostic.Severity;
+import dev.skillport.model.skill.SkillManifest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

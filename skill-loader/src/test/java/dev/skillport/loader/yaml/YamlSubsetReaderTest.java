@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.skillport.api.skill.FrozenJson;
+import dev.skillport.model.skill.FrozenJson;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package dev.skillport.sdk.scaffold;
 
-import dev.skillport.api.skill.SkillNames;
+import dev.skillport.model.skill.SkillNames;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;

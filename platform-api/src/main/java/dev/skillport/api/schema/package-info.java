@@ -1,5 +1,0 @@
-/**
- * JSON Schema helpers shared by the loader and the runtime: {@link
- * dev.skillport.api.schema.SchemaPrecheck}, a one-sided shortcut in front of the full validator.
- */
-package dev.skillport.api.schema;

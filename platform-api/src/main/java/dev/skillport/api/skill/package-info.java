@@ -1,2 +1,0 @@
-/** Immutable descriptions of skills and everything a skill package declares. */
-package dev.skillport.api.skill;

@@ -1,0 +1,162 @@
+package dev.skillport.model.skill;
+
+import dev.skillport.model.diagnostic.Diagnostic;
+import dev.skillport.model.diagnostic.DiagnosticCode;
+import dev.skillport.model.diagnostic.Severity;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * What code answers a tool call, decided once when the skill is read; the kinds form a closed set,
+ * handled through {@link #accept(Visitor)} so that a new kind fails to compile wherever it is not.
+ */
+public sealed interface ToolBinding {
+
+  /** Calls the {@code visitor} method of this kind. */
+  <R> R accept(Visitor<R> visitor);
+
+  /**
+   * One method per kind of binding.
+   *
+   * @param <R> what the visit returns
+   */
+  interface Visitor<R> {
+    R handler(Handler handler);
+
+    R script(Script script);
+
+    R bridge(Bridge bridge);
+
+    R unbound(Unbound unbound);
+  }
+
+  /** A short description for listings and diagnostics. */
+  String describe();
+
+  /**
+   * A Java handler registered under an id (skill SDK or plugin).
+   *
+   * @param handlerId the id the handler is registered under
+   * @param file the tools file that names it, or null when it was not read from one
+   * @param line the line of its {@code handler:} key there (1-based), or 0 when unknown
+   */
+  record Handler(String handlerId, Path file, int line) implements ToolBinding {
+    public Handler {
+      Objects.requireNonNull(handlerId, "handlerId");
+      if (line < 0) {
+        throw new IllegalArgumentException("line must be >= 0");
+      }
+    }
+
+    /** A binding to {@code handlerId} that was not read from a file. */
+    public Handler(String handlerId) {
+      this(handlerId, null, 0);
+    }
+
+    /**
+     * {@link DiagnosticCode#HANDLER_NOT_REGISTERED} for {@code tool} of {@code skill}, bound here:
+     * at the line of the tools file that names the handler, else at the skill's SKILL.md.
+     */
+    public Diagnostic notRegistered(Skill skill, String tool, Severity severity) {
+      boolean written = file != null;
+      return new Diagnostic(
+          severity,
+          DiagnosticCode.HANDLER_NOT_REGISTERED,
+          "tool '"
+              + tool
+              + "' names handler '"
+              + handlerId
+              + "', which no installed plugin or SDK jar registers",
+          written ? file : skill.location().skillFile(),
+          written ? line : 0,
+          0,
+          skill.name(),
+          null);
+    }
+
+    /** Two bindings are equal when they name the same handler, wherever each is written. */
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Handler h && h.handlerId.equals(handlerId);
+    }
+
+    @Override
+    public int hashCode() {
+      return handlerId.hashCode();
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.handler(this);
+    }
+
+    @Override
+    public String describe() {
+      return "handler " + handlerId;
+    }
+  }
+
+  /** A script run out of process. */
+  record Script(Path script, ScriptSource source) implements ToolBinding {
+    public Script {
+      Objects.requireNonNull(script, "script");
+      Objects.requireNonNull(source, "source");
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.script(this);
+    }
+
+    @Override
+    public String describe() {
+      return "script " + script.getFileName() + " (" + source.label() + ")";
+    }
+  }
+
+  /**
+   * A tool of the skill's bridged MCP server, called by the name that server gives it.
+   *
+   * @param remoteName the tool's name on the bridged server
+   */
+  record Bridge(String remoteName) implements ToolBinding {
+    public Bridge {
+      Objects.requireNonNull(remoteName, "remoteName");
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.bridge(this);
+    }
+
+    @Override
+    public String describe() {
+      return "bridged MCP tool " + remoteName;
+    }
+  }
+
+  /** No code found: calls answer with {@code NO_HANDLER}. */
+  record Unbound() implements ToolBinding {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.unbound(this);
+    }
+
+    @Override
+    public String describe() {
+      return "unbound";
+    }
+  }
+
+  /** How a script binding was found, first rule that matched. */
+  enum ScriptSource {
+    SOURCE_FILE,
+    STEM,
+    SINGLE_SCRIPT,
+    SCRIPT_ONLY;
+
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+  }
+}

@@ -1,0 +1,2 @@
+/** Immutable descriptions of skills and everything a skill package declares. */
+package dev.skillport.model.skill;
