@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +46,22 @@ class OnnxEmbedderTest {
       }
     }
     System.setProperty("onnxruntime.native.path", nativeLibraries.toString());
+  }
+
+  /** ONNX Runtime makes a temp folder of its own whatever it loads from, removed only at exit. */
+  @AfterAll
+  static void removeRuntimeTempFolder() throws IOException {
+    try (DirectoryStream<Path> made =
+        Files.newDirectoryStream(
+            Path.of(System.getProperty("java.io.tmpdir")), "onnxruntime-java*")) {
+      for (Path dir : made) {
+        try (Stream<Path> files = Files.walk(dir)) {
+          for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+            Files.delete(f);
+          }
+        }
+      }
+    }
   }
 
   private static String onnxPlatform() {
