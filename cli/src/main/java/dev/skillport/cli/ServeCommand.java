@@ -189,11 +189,12 @@ final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--search",
       paramLabel = "MODE",
-      defaultValue = "hybrid",
+      defaultValue = "${env:SKILLPORT_SEARCH:-hybrid}",
       description =
           "How search_skills, search_tools and the page rank: hybrid (words and meaning, through a"
               + " small embedding model run in-process once the skills are embedded in the"
-              + " background) or lexical (words only). Default: ${DEFAULT-VALUE}.")
+              + " background) or lexical (words only). SKILLPORT_SEARCH gives it too; default:"
+              + " hybrid.")
   private SemanticSearch.Mode searchMode;
 
   @Option(
