@@ -189,12 +189,10 @@ final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--search",
       paramLabel = "MODE",
-      defaultValue = "${env:SKILLPORT_SEARCH:-hybrid}",
       description =
           "How search_skills, search_tools and the page rank: hybrid (words and meaning, through a"
               + " small embedding model run in-process once the skills are embedded in the"
-              + " background) or lexical (words only). SKILLPORT_SEARCH gives it too; default:"
-              + " hybrid.")
+              + " background) or lexical (words only). Default: SKILLPORT_SEARCH, else hybrid.")
   private SemanticSearch.Mode searchMode;
 
   @Option(
@@ -529,7 +527,7 @@ final class ServeCommand implements Callable<Integer> {
       SemanticSearch semantic =
           resources.add(
               "semantic search",
-              SemanticSearch.start(searchMode, stores.dir().resolve(EMBEDDINGS_FILE)));
+              SemanticSearch.start(searchMode(env), stores.dir().resolve(EMBEDDINGS_FILE)));
       ServeExecution execution =
           new ServeExecution(
               scripts,
@@ -810,6 +808,20 @@ final class ServeCommand implements Callable<Integer> {
     if (newStoreFolder != null) {
       newStoreFolder.keep();
     }
+  }
+
+  /** {@code --search}, else {@code SKILLPORT_SEARCH}, else hybrid. */
+  private SemanticSearch.Mode searchMode(CliEnvironment env) {
+    if (searchMode != null) {
+      return searchMode;
+    }
+    String fromEnv = env.variables().get("SKILLPORT_SEARCH");
+    if (fromEnv == null || fromEnv.isBlank()) {
+      return SemanticSearch.Mode.HYBRID;
+    }
+    return SemanticSearch.Mode.parse(fromEnv.strip())
+        .orElseThrow(
+            () -> StartupFailure.usage("SKILLPORT_SEARCH=" + fromEnv + ": give hybrid or lexical"));
   }
 
   /** The job and workflow stores of this run, both in one folder. */
