@@ -3,6 +3,8 @@
 // skill, lists again, activates its groups, calls each of its tools with the arguments the plan
 // gives or the least its input schema asks for (the SDK checks structured results against the
 // listed outputSchema), then unloads it. Extra calls from the plan follow (searches, prompts).
+// With "awaitJobs": true in the plan, a call answered with a queued job is followed until the job
+// ends, and its last status is kept beside the call.
 //
 //   node walk-skills.mjs --sdk-dir DIR --url URL --plan FILE
 //
@@ -101,6 +103,18 @@ async function main() {
     }
   };
 
+  const awaitJob = async (jobId) => {
+    const until = Date.now() + 60000;
+    let last;
+    while (Date.now() < until) {
+      last = await call('jobs_get_status', { job_id: jobId, include_result: true });
+      const status = last.structuredContent?.status;
+      if (status && !['pending', 'running'].includes(status)) return last;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return { ...last, timedOut: true };
+  };
+
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   report.firstList = (await listAll('first')).map((t) => t.name);
   const listed = await call('list_skills', {});
@@ -125,7 +139,11 @@ async function main() {
     }));
     for (const tool of ours) {
       const planned = plan.arguments?.[`${skill}/${tool.name}`];
-      entry.calls[tool.name] = await call(tool.name, planned ?? leastArguments(tool.inputSchema));
+      const result = await call(tool.name, planned ?? leastArguments(tool.inputSchema));
+      if (plan.awaitJobs && result.structuredContent?.job_id && result.structuredContent?.status === 'pending') {
+        result.job = await awaitJob(result.structuredContent.job_id);
+      }
+      entry.calls[tool.name] = result;
     }
     if (load.loaded === true) {
       entry.unload = await call('unload_skill', { skill_name: skill });

@@ -12,42 +12,14 @@ public final class Main {
 
   private Main() {}
 
-  /**
-   * Runs the command line. A stdio {@code serve} whose client opens as it did last time (decision
-   * 0037) gets that opening answered on this thread from the {@link StartCache}, while the server
-   * starts on another.
-   */
+  /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
-    StdioStart start = StdioStart.of(args);
     nameLogProvider();
-    if (start.lane() == null) {
-      System.exit(execute(args, start));
-      return;
-    }
-    Thread server =
-        new Thread(
-            () -> {
-              int exitCode = SkillportCommand.EXIT_INTERNAL;
-              try {
-                exitCode = execute(args, start);
-              } finally {
-                // The lane's thread may still wait for input: the process ends here, as it would
-                // have on the main thread.
-                System.exit(exitCode);
-              }
-            },
-            "skillport");
-    server.start();
-    start.lane().run();
-  }
-
-  private static int execute(String[] args, StdioStart start) {
     CliOutput output = CliOutput.system();
     int exitCode =
-        SkillportCommand.commandLine(output, CliEnvironment.system(), List.of(args), start)
-            .execute(args);
+        SkillportCommand.commandLine(output, CliEnvironment.system(), List.of(args)).execute(args);
     output.flush();
-    return exitCode;
+    System.exit(exitCode);
   }
 
   /**

@@ -22,8 +22,8 @@ import dev.skillport.runtime.ScriptToolRunner;
 import dev.skillport.runtime.SkillAccess;
 import dev.skillport.runtime.StateSigner;
 import dev.skillport.runtime.jobs.JobScheduler;
+import dev.skillport.runtime.jobs.JobStore;
 import dev.skillport.runtime.jobs.MvStoreJobStore;
-import dev.skillport.runtime.jobs.SharedTaskFolder;
 import dev.skillport.runtime.jobs.StoreInUseException;
 import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.runtime.secrets.SecretNames;
@@ -32,8 +32,9 @@ import dev.skillport.server.app.SkillportService;
 import dev.skillport.server.serve.ServeConfig;
 import dev.skillport.server.serve.ServeExecution;
 import dev.skillport.server.serve.SkillportServer;
+import dev.skillport.store.postgres.PostgresStore;
 import dev.skillport.workflows.MvStoreWorkflowStore;
-import java.io.File;
+import dev.skillport.workflows.WorkflowStore;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -49,7 +50,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -289,14 +289,32 @@ final class ServeCommand implements Callable<Integer> {
       description = "Keep job and workflow records in DIR instead (one server at a time).")
   private Path jobsDir;
 
-  @Option(
-      names = "--shared-tasks",
-      paramLabel = "DIR",
-      description =
-          "A folder the server instances behind one load balancer share, so a task (or job)"
-              + " started on one is read, answered and cancelled through any; give them the same"
-              + " --state-key-file too.")
+  @Option(names = "--shared-tasks", paramLabel = "DIR", hidden = true)
   private Path sharedTasks;
+
+  @Option(
+      names = "--store",
+      paramLabel = "URL",
+      description =
+          "Where jobs, tasks, workflow runs and the audit trail live: mvstore: (the default, a"
+              + " file per --instance) or postgresql://host:port/database?user=NAME, shared by"
+              + " every instance of a fleet (password from PGPASSWORD, ~/.pgpass or"
+              + " --store-password-file). SKILLPORT_STORE gives it too.")
+  private String store;
+
+  @Option(
+      names = "--store-password-file",
+      paramLabel = "FILE",
+      description = "A file holding the PostgreSQL store's password (first line).")
+  private Path storePasswordFile;
+
+  @Option(
+      names = "--lease",
+      paramLabel = "SECONDS",
+      description =
+          "PostgreSQL store: how long this instance's running jobs stay its own without a"
+              + " heartbeat; after it another instance marks them interrupted (default 15).")
+  private long leaseSecs = PostgresStore.DEFAULT_LEASE.toSeconds();
 
   @Option(
       names = "--job-workers",
@@ -438,10 +456,11 @@ final class ServeCommand implements Callable<Integer> {
   private int bridgeIdleSecs;
 
   @Option(
-      names = StartCache.OFF_OPTION,
+      names = "--no-start-cache",
       description =
-          "On stdio, neither answer the client's opening from the start cache"
-              + " (~/.skillport/start-cache) nor keep it there.")
+          "Ignored: a stdio start keeps nothing between starts. Accepted so that client"
+              + " configurations that pass it still start.")
+  // Read by nobody: the option only has to parse (decision 0045).
   private boolean noStartCache;
 
   @Option(names = "--verbose", description = "On a startup error, print its stack trace as well.")
@@ -478,12 +497,6 @@ final class ServeCommand implements Callable<Integer> {
     String version = SkillportCommand.Version.number();
     List<Path> pluginFolders = PluginFolders.resolve(plugins, env.variables(), env.userHome());
 
-    // Before the catalog loads: the kept opening must be what the files were when they were read.
-    StdioStart start = parent.stdioStart();
-    OpeningRecorder recorder =
-        mode.http || noStartCache || start.cache() == null
-            ? null
-            : recorder(start, startFiles(roots, pluginFolders, env));
     ServeResources resources = new ServeResources();
     Thread hook = resources.shutdownHook(STOP_BUDGET);
     Runtime.getRuntime().addShutdownHook(hook);
@@ -512,22 +525,21 @@ final class ServeCommand implements Callable<Integer> {
               .withClientRequestTimeout(Duration.ofSeconds(clientRequestTimeoutSecs))
               .withWatch(!noWatch)
               .withHandlers(new AuthoringHandlers(authoring).handlers());
-      Stores stores = openStores(env, resources);
+      Stores stores = openStores(env, resources, signer);
       // Closed after the server and the job scheduler (resources close newest first): the server
       // stops taking calls, jobs are marked interrupted and their scripts cancelled, then every
       // script still running, and every process a script left behind, is killed.
       ScriptToolRunner scripts = resources.add("script processes", scriptRunner(env));
       JobScheduler jobs =
           resources.add("job scheduler", new JobScheduler(stores.jobs(), Math.max(1, jobWorkers)));
-      if (sharedTasks != null) {
-        jobs.share(sharedTaskFolder(env));
-      }
       CallGuard guard = resources.add("call guard", CallGuard.of(access, pathRules, auditLog));
       // Embeddings are kept beside the stores, so a restart embeds only what changed.
       SemanticSearch semantic =
           resources.add(
               "semantic search",
-              SemanticSearch.start(searchMode(env), stores.dir().resolve(EMBEDDINGS_FILE)));
+              SemanticSearch.start(
+                  searchMode(env),
+                  stores.dir() == null ? null : stores.dir().resolve(EMBEDDINGS_FILE)));
       ServeExecution execution =
           new ServeExecution(
               scripts,
@@ -554,15 +566,9 @@ final class ServeCommand implements Callable<Integer> {
       server.transportStarted("stdio");
       // Only GET /metrics scrapes the Prometheus series, and a stdio server has no HTTP endpoint.
       server.metrics().stopCounting();
-      // After a start that answered the opening from the cache, stdin comes through its lane.
-      InputStream in =
-          start.lane() != null ? start.lane().input() : new FileInputStream(FileDescriptor.in);
+      InputStream in = new FileInputStream(FileDescriptor.in);
       OutputStream out = new FileOutputStream(FileDescriptor.out);
-      StdioTransport transport = new StdioTransport(server.mcp(), in, out);
-      if (recorder != null) {
-        transport.tap(recorder);
-      }
-      transport.run();
+      new StdioTransport(server.mcp(), in, out).run();
       return SkillportCommand.EXIT_OK;
     } finally {
       resources.close();
@@ -724,21 +730,6 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  private SharedTaskFolder sharedTaskFolder(CliEnvironment env) {
-    Path dir = env.workingDirectory().resolve(sharedTasks);
-    try {
-      return SharedTaskFolder.open(dir);
-    } catch (IOException e) {
-      throw StartupFailure.environment(
-          "cannot use "
-              + dir
-              + " as the shared task folder ("
-              + e.getMessage()
-              + "): give a writable folder with --shared-tasks DIR",
-          e);
-    }
-  }
-
   /** The signer of state handed to stateless clients: the configured key, else a random one. */
   private StateSigner stateSigner(CliEnvironment env) {
     String key = env.variables().get(STATE_KEY_VARIABLE);
@@ -769,6 +760,14 @@ final class ServeCommand implements Callable<Integer> {
     }
     if (instance != null && jobsDir != null) {
       throw StartupFailure.usage("give --instance or --jobs-dir, not both");
+    }
+    if (sharedTasks != null) {
+      throw StartupFailure.usage(
+          "--shared-tasks was removed: give every instance the same --store"
+              + " postgresql://host:port/database (docs/running.md, \"A fleet on PostgreSQL\")");
+    }
+    if (leaseSecs < 1) {
+      throw StartupFailure.usage("--lease " + leaseSecs + " is not a lease: give 1 or more");
     }
   }
 
@@ -824,15 +823,35 @@ final class ServeCommand implements Callable<Integer> {
             () -> StartupFailure.usage("SKILLPORT_SEARCH=" + fromEnv + ": give hybrid or lexical"));
   }
 
-  /** The job and workflow stores of this run, both in one folder. */
-  private record Stores(MvStoreJobStore jobs, MvStoreWorkflowStore workflows, Path dir) {}
+  /**
+   * The job and workflow stores of this run; {@code dir} is the local folder holding them, null for
+   * a shared store (the search embeddings are then not kept across restarts).
+   */
+  private record Stores(JobStore jobs, WorkflowStore workflows, Path dir) {}
 
   /**
    * Opens this server's stores: {@code --jobs-dir}, else {@code ~/.skillport/jobs/NAME} for {@code
    * --instance NAME}, else for the default name ({@code http} or {@code stdio}) or, while another
    * server holds it, the first free {@code NAME-2}, {@code NAME-3}...
    */
-  private Stores openStores(CliEnvironment env, ServeResources resources) {
+  private Stores openStores(CliEnvironment env, ServeResources resources, StateSigner signer) {
+    StoreUrl url =
+        StoreUrl.parse(store, storePasswordFile, env.variables(), env.workingDirectory());
+    if (url instanceof StoreUrl.Postgres pg) {
+      if (jobsDir != null) {
+        throw StartupFailure.usage("give --store or --jobs-dir, not both");
+      }
+      PostgresStore shared =
+          resources.add(
+              "store",
+              FleetStores.open(
+                  pg.location(),
+                  fleetInstance(),
+                  Duration.ofSeconds(leaseSecs),
+                  signer,
+                  env.variables()));
+      return new Stores(shared.jobs(), shared.workflows(), null);
+    }
     if (jobsDir != null) {
       return openStores(env.workingDirectory().resolve(jobsDir), resources, true);
     }
@@ -858,6 +877,23 @@ final class ServeCommand implements Callable<Integer> {
             + DEFAULT_INSTANCE_SLOTS
             + " are all in use by other Skillport servers: name this one with --instance NAME",
         null);
+  }
+
+  /**
+   * This instance's name in a shared store: {@code --instance NAME} (a restart under the same name
+   * ends the jobs its previous run left at once), else the host name and process id.
+   */
+  private String fleetInstance() {
+    if (instance != null) {
+      return instance;
+    }
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      host = "localhost";
+    }
+    return host + "-" + ProcessHandle.current().pid();
   }
 
   /** The stores in {@code dir}, or null when another server holds them and a retry may follow. */
@@ -909,42 +945,6 @@ final class ServeCommand implements Callable<Integer> {
       settings = settings.with("blender", "executable", blender.toString());
     }
     return settings;
-  }
-
-  private static OpeningRecorder recorder(StdioStart start, List<Path> files) {
-    long now = System.currentTimeMillis();
-    return new OpeningRecorder(
-        start.cache(), files, StartCache.fingerprint(files), now, start.lane());
-  }
-
-  /**
-   * The files and folders a stdio start's answers depend on, for the {@link StartCache}: the class
-   * path, every skill root (and the user's, even before it exists), the plugin folders, the trust
-   * and state key files, the Blender program. The bundled skills are in the class path's jar.
-   */
-  private List<Path> startFiles(
-      List<SkillRoot> roots, List<Path> pluginFolders, CliEnvironment env) {
-    Set<Path> files = new LinkedHashSet<>();
-    for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
-      if (!entry.isEmpty()) {
-        files.add(Path.of(entry).toAbsolutePath());
-      }
-    }
-    roots.forEach(root -> files.add(root.path().toAbsolutePath()));
-    Path home = env.userHome() != null ? env.userHome() : env.workingDirectory();
-    files.add(home.resolve(".skillport").resolve("skills"));
-    files.addAll(pluginFolders);
-    files.add(
-        trustFile != null
-            ? env.workingDirectory().resolve(trustFile)
-            : TrustFile.defaultPath(home));
-    if (stateKeyFile != null) {
-      files.add(env.workingDirectory().resolve(stateKeyFile));
-    }
-    if (blender != null) {
-      files.add(env.workingDirectory().resolve(blender));
-    }
-    return List.copyOf(files);
   }
 
   /** The bridges this server runs: those the operator trusts, by flag or trust file. */

@@ -57,7 +57,6 @@ public final class SkillportCommand implements Callable<Integer> {
 
   private final CliOutput output;
   private final CliEnvironment environment;
-  private final StdioStart stdioStart;
 
   @Spec private CommandSpec spec;
 
@@ -75,10 +74,9 @@ public final class SkillportCommand implements Callable<Integer> {
     StderrLogConfigurator.useFormat(format);
   }
 
-  private SkillportCommand(CliOutput output, CliEnvironment environment, StdioStart stdioStart) {
+  private SkillportCommand(CliOutput output, CliEnvironment environment) {
     this.output = output;
     this.environment = environment;
-    this.stdioStart = stdioStart;
   }
 
   /**
@@ -97,6 +95,7 @@ public final class SkillportCommand implements Callable<Integer> {
     all.put("trust-bridge", TrustBridgeCommand.class);
     all.put("call", CallCommand.class);
     all.put("doctor", DoctorCommand.class);
+    all.put("store", StoreCommand.class);
     all.put("completion", CompletionCommand.class);
     all.put("help", CommandLine.HelpCommand.class);
     return Collections.unmodifiableMap(all);
@@ -115,19 +114,9 @@ public final class SkillportCommand implements Callable<Integer> {
    */
   public static CommandLine commandLine(
       CliOutput output, CliEnvironment environment, List<String> args) {
-    return commandLine(output, environment, args, StdioStart.NONE);
-  }
-
-  /**
-   * {@link #commandLine(CliOutput, CliEnvironment, List)} for a process that began as {@code
-   * start}.
-   */
-  static CommandLine commandLine(
-      CliOutput output, CliEnvironment environment, List<String> args, StdioStart start) {
     Objects.requireNonNull(output, "output");
     Objects.requireNonNull(environment, "environment");
-    Objects.requireNonNull(start, "start");
-    CommandLine cl = new CommandLine(new SkillportCommand(output, environment, start));
+    CommandLine cl = new CommandLine(new SkillportCommand(output, environment));
     Class<?> only = args.isEmpty() ? null : SUBCOMMANDS.get(args.get(0));
     if (only != null && only != CommandLine.HelpCommand.class) {
       cl.addSubcommand(only);
@@ -217,10 +206,6 @@ public final class SkillportCommand implements Callable<Integer> {
 
   CliEnvironment environment() {
     return environment;
-  }
-
-  StdioStart stdioStart() {
-    return stdioStart;
   }
 
   SkillTreeReader reader() {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -13,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,6 +52,12 @@ class LauncherIT {
    */
   private Result run(Path program, Consumer<Map<String, String>> edit, String... args)
       throws IOException, InterruptedException {
+    return run(program, edit, null, args);
+  }
+
+  /** {@link #run(Path, Consumer, String...)} reading {@code input} (none when null) on stdin. */
+  private Result run(Path program, Consumer<Map<String, String>> edit, Path input, String... args)
+      throws IOException, InterruptedException {
     Path out = temp.resolve("out.txt");
     Path err = temp.resolve("err.txt");
     List<String> command = new ArrayList<>();
@@ -64,8 +73,13 @@ class LauncherIT {
     builder.environment().put("HOME", temp.resolve("home").toString());
     builder.environment().put("TMPDIR", Files.createDirectories(temp.resolve("tmp")).toString());
     edit.accept(builder.environment());
+    if (input != null) {
+      builder.redirectInput(input.toFile());
+    }
     Process p = builder.start();
-    p.getOutputStream().close();
+    if (input == null) {
+      p.getOutputStream().close();
+    }
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("launcher finished").isTrue();
     return new Result(
         p.exitValue(),
@@ -76,6 +90,63 @@ class LauncherIT {
   /** A stdio server with no skills of its own and no input, which ends when its input does. */
   private Result stdio(Map<String, String> env) throws IOException, InterruptedException {
     return run(env, "serve", "--stdio", "--no-watch", "--no-bundled");
+  }
+
+  /**
+   * A stdio server with no skills of its own answering an opening ({@code initialize}, then {@code
+   * tools/list}) read from a file, which ends when the file does.
+   */
+  private Result opening(Consumer<Map<String, String>> edit, String... extra)
+      throws IOException, InterruptedException {
+    Path input = temp.resolve("opening.jsonl");
+    Files.writeString(
+        input,
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+            + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
+            + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+            + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n");
+    List<String> args = new ArrayList<>(List.of("serve", "--stdio", "--no-watch", "--no-bundled"));
+    args.addAll(List.of(extra));
+    return run(launcher, edit, input, args.toArray(String[]::new));
+  }
+
+  /** Fails unless {@code out} is exactly the answers to {@link #opening}'s two requests. */
+  private static void assertOnlyTheOpeningsAnswers(Result r) throws IOException {
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    List<String> lines = r.out().lines().toList();
+    ObjectMapper json = new ObjectMapper();
+    assertThat(lines).as(r.out()).hasSize(2);
+    for (int i = 0; i < lines.size(); i++) {
+      var message = json.readTree(lines.get(i));
+      assertThat(message.path("jsonrpc").asText()).as(lines.get(i)).isEqualTo("2.0");
+      assertThat(message.path("id").asInt()).isEqualTo(i + 1);
+      assertThat(message.has("result")).as(lines.get(i)).isTrue();
+    }
+  }
+
+  /**
+   * The JDK 25 or newer the build trained the AOT cache with (named by {@code skillport.aot.jdk} or
+   * {@code SKILLPORT_AOT_JDK}, else the building JDK when it is one), or null when it had none.
+   */
+  private static Path aotJdk() {
+    String named = System.getProperty("skillport.aot.jdk", "");
+    if (named.isEmpty() || named.startsWith("${")) {
+      named = System.getenv().getOrDefault("SKILLPORT_AOT_JDK", "");
+    }
+    if (!named.isEmpty()) {
+      return Path.of(named);
+    }
+    return Runtime.version().feature() >= 25 ? Path.of(System.getProperty("java.home")) : null;
+  }
+
+  /** The JDK a launcher test runs on: the AOT cache's when the build made one. */
+  private static Path testJdk() {
+    Path aot = aotJdk();
+    return aot != null ? aot : Path.of(System.getProperty("java.home"));
+  }
+
+  private static Path besideJar(String suffix) {
+    return Path.of(jar.toString().replaceFirst("\\.jar$", suffix));
   }
 
   private static String javaBin() {
@@ -108,6 +179,105 @@ class LauncherIT {
     assertThat(r.exitCode()).as(r.err()).isZero();
     // Only the version lines: a JVM warning on stdout would corrupt a stdio session.
     assertThat(r.out().lines()).hasSize(2).first().asString().startsWith("skillport ");
+  }
+
+  @Test
+  void launcher_onTheJdkThatMadeTheAotCache_loadsClassesFromIt() throws Exception {
+    Path jdk = aotJdk();
+    if (jdk == null) {
+      // A build on a JDK before 25, with none named, trains the class-data archive only.
+      assertThat(besideJar(".aot")).doesNotExist();
+      return;
+    }
+    assertThat(besideJar(".aot")).as("the build's AOT cache").isRegularFile();
+    assertThat(besideJar(".aot.release")).hasSameTextualContentAs(jdk.resolve("release"));
+
+    Result r =
+        run(
+            launcher,
+            e -> {
+              e.put("JAVA_HOME", jdk.toString());
+              e.put("JAVA_OPTS", "-Xlog:class+load=info:stderr");
+            },
+            "--version");
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).startsWith("skillport ");
+    assertThat(r.err()).contains("dev.skillport.cli.Main source: shared objects file");
+  }
+
+  @Test
+  void launcher_damagedOrStaleAotCache_stdioWritesOnlyJsonRpcOnStdout() throws Exception {
+    Path jdk = testJdk();
+    Path damaged = Files.createDirectories(temp.resolve("damaged")).resolve("skillport.aot");
+    Files.writeString(damaged, "not an AOT cache");
+    Files.copy(jdk.resolve("release"), temp.resolve("damaged/skillport.aot.release"));
+    // A cache trained against another jar: this one's copy, whose time and size differ.
+    Path stale = Files.createDirectories(temp.resolve("stale"));
+    Files.copy(jar, stale.resolve("skillport.jar"));
+    try (FileSystem rebuilt = FileSystems.newFileSystem(stale.resolve("skillport.jar"))) {
+      Files.writeString(rebuilt.getPath("rebuilt.txt"), "a jar rebuilt since the cache");
+    }
+    if (Files.exists(besideJar(".aot"))) {
+      Files.copy(besideJar(".aot"), stale.resolve("skillport.aot"));
+    } else {
+      Files.writeString(stale.resolve("skillport.aot"), "");
+    }
+    Files.copy(jdk.resolve("release"), stale.resolve("skillport.aot.release"));
+
+    Result withDamaged =
+        opening(
+            e -> {
+              e.put("JAVA_HOME", jdk.toString());
+              e.put("SKILLPORT_AOT", damaged.toString());
+            });
+    Result withStale =
+        opening(
+            e -> {
+              e.put("JAVA_HOME", jdk.toString());
+              e.put("SKILLPORT_JAR", stale.resolve("skillport.jar").toString());
+            });
+
+    assertOnlyTheOpeningsAnswers(withDamaged);
+    assertOnlyTheOpeningsAnswers(withStale);
+    assertThat(withDamaged.err()).isEmpty();
+    assertThat(withStale.err()).isEmpty();
+  }
+
+  @Test
+  void launcher_stdioStart_writesNothingUnderHomeButItsJobStore() throws Exception {
+    Path home = temp.resolve("home");
+
+    Result r = opening(e -> e.put("JAVA_HOME", testJdk().toString()));
+
+    assertOnlyTheOpeningsAnswers(r);
+    try (Stream<Path> files = Files.walk(home)) {
+      assertThat(files.filter(Files::isRegularFile).map(home::relativize).map(Path::toString))
+          .isNotEmpty()
+          .allMatch(f -> f.startsWith(".skillport/jobs/stdio/"));
+    }
+  }
+
+  @Test
+  void launcher_stdioStartWithItsOwnJobsFolder_leavesHomeUntouched() throws Exception {
+    Path home = temp.resolve("home");
+
+    Result r =
+        opening(
+            e -> e.put("JAVA_HOME", testJdk().toString()),
+            "--jobs-dir",
+            temp.resolve("jobs").toString());
+
+    assertOnlyTheOpeningsAnswers(r);
+    assertThat(home).doesNotExist();
+    assertThat(temp.resolve("jobs")).isDirectory();
+  }
+
+  @Test
+  void launcher_noStartCacheOption_isAcceptedAndChangesNothing() throws Exception {
+    Result r = opening(e -> {}, "--no-start-cache");
+
+    assertOnlyTheOpeningsAnswers(r);
   }
 
   @Test

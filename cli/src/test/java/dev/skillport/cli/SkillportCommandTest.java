@@ -30,7 +30,7 @@ class SkillportCommandTest {
     assertThat(run.err().lines())
         .containsExactly(
             "skillport: Missing subcommand",
-            "Commands: validate, list, serve, new, trust-bridge, call, doctor, completion. See 'skillport --help'.");
+            "Commands: validate, list, serve, new, trust-bridge, call, doctor, store, completion. See 'skillport --help'.");
   }
 
   @Test
@@ -96,16 +96,17 @@ class SkillportCommandTest {
             "trust-bridge",
             "call",
             "doctor",
+            "store",
             "completion",
             "help");
     assertThat(SkillportCommand.commandLine(output, env, List.of("help", "serve")).getSubcommands())
-        .hasSize(9);
-    assertThat(SkillportCommand.commandLine(output, env).getSubcommands()).hasSize(9);
+        .hasSize(10);
+    assertThat(SkillportCommand.commandLine(output, env).getSubcommands()).hasSize(10);
   }
 
   @Test
   void subcommandNames_areTheNamesTheirClassesDeclare() {
-    assertThat(SkillportCommand.SUBCOMMANDS).hasSize(9);
+    assertThat(SkillportCommand.SUBCOMMANDS).hasSize(10);
     SkillportCommand.SUBCOMMANDS.forEach(
         (name, type) ->
             assertThat(type.getAnnotation(Command.class).name())

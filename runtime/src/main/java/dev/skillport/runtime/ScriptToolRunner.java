@@ -42,12 +42,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs a script tool out of process, under a {@link ScriptPolicy}: the interpreter chosen by
  * extension from a fixed allowlist, arguments as JSON on stdin and as {@code --key value} flags
- * (never through a shell), a minimal environment, the skill folder as working directory, a timeout
- * or cancellation that kills the whole process tree ({@link ProcessTree}: daemons that detached
- * included), and capped output (what exceeds a cap is read and discarded, never buffered). The
- * result is what the script printed before it exited: a child that keeps its output pipes open gets
- * {@link #PIPE_GRACE}, then the rest of the tree is killed. {@link #close(Duration)} stops every
- * run and every process the runs left behind when the server shuts down.
+ * ({@link #flags}; never through a shell), a minimal environment, the skill folder as working
+ * directory, a timeout or cancellation that kills the whole process tree ({@link ProcessTree}:
+ * daemons that detached included), and capped output (what exceeds a cap is read and discarded,
+ * never buffered). The result is what the script printed before it exited: a child that keeps its
+ * output pipes open gets {@link #PIPE_GRACE}, then the rest of the tree is killed. {@link
+ * #close(Duration)} stops every run and every process the runs left behind when the server shuts
+ * down.
  *
  * <p>Stdout is read by {@link ScriptResults}: a JSON object (the whole output, or else its last
  * non-empty line) is the result envelope; {@code "success": false} in it, a non-zero exit code or a
@@ -67,7 +68,8 @@ import org.slf4j.LoggerFactory;
  * compatibility package on {@code PYTHONPATH}: written for each call into a folder of its own in
  * the temporary directory and removed when the script ends. {@code PYTHONDONTWRITEBYTECODE} keeps
  * Python from writing {@code __pycache__} folders into skill folders (which would also wake the
- * skill watcher).
+ * skill watcher). Such a script also finds {@value #CANCEL_FILE_ENV}: when its call is cancelled
+ * the file appears and the script has {@link #CANCEL_GRACE} to stop before its tree is killed.
  */
 public final class ScriptToolRunner implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -224,6 +226,17 @@ public final class ScriptToolRunner implements AutoCloseable {
   /** The environment variable holding the client's answers to a script's questions. */
   public static final String INPUT_RESPONSES_ENV = "SKILLPORT_INPUT_RESPONSES";
 
+  /** The environment variable naming the file whose existence says the call was cancelled. */
+  public static final String CANCEL_FILE_ENV = "SKILLPORT_CANCEL_FILE";
+
+  private static final String CANCEL_FILE = "cancelled";
+
+  /** How long a cancelled script has, once told, to stop by itself. */
+  static final Duration CANCEL_GRACE = Duration.ofSeconds(1);
+
+  /** Longest string passed as a flag; longer ones reach the script on stdin only. */
+  static final int MAX_FLAG_BYTES = 8 * 1024;
+
   /** Times a script may ask and be run again in one call. */
   static final int MAX_ROUNDS = 8;
 
@@ -340,14 +353,7 @@ public final class ScriptToolRunner implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(interpreter);
     command.add(script.toString());
-    arguments
-        .properties()
-        .forEach(
-            e -> {
-              command.add("--" + e.getKey());
-              JsonNode v = e.getValue();
-              command.add(v.isTextual() ? v.asText() : v.toString());
-            });
+    command.addAll(flags(arguments));
     Duration timeout =
         timeoutSecs != null ? Duration.ofSeconds(timeoutSecs) : policy.defaultTimeout();
     if (refusing) {
@@ -366,6 +372,7 @@ public final class ScriptToolRunner implements AutoCloseable {
         pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
       }
       if (compat != null) {
+        pb.environment().put(CANCEL_FILE_ENV, compat.resolve(CANCEL_FILE).toString());
         String passed = environment.get("PYTHONPATH");
         pb.environment()
             .put(
@@ -387,7 +394,8 @@ public final class ScriptToolRunner implements AutoCloseable {
     ProcessTree tree = new ProcessTree(process, marker);
     running.add(tree);
     try {
-      return await(process, tree, script, workDir, arguments, timeout, context);
+      Path cancelFile = compat == null ? null : compat.resolve(CANCEL_FILE);
+      return await(process, tree, script, workDir, arguments, timeout, context, cancelFile);
     } finally {
       running.remove(tree);
     }
@@ -400,7 +408,8 @@ public final class ScriptToolRunner implements AutoCloseable {
       Path workDir,
       JsonNode arguments,
       Duration timeout,
-      ToolContext context) {
+      ToolContext context,
+      Path cancelFile) {
     ScriptStderr stderr = new ScriptStderr(context, policy.maxStderr());
     Capture stdout = new Capture(policy.maxStdout());
     Future<?> out =
@@ -445,11 +454,14 @@ public final class ScriptToolRunner implements AutoCloseable {
       return new Attempt(stoppingResult(script), Map.of());
     }
     if (!finished) {
+      boolean cancelled = interrupted || context.isCancelled();
+      if (cancelled && cancelFile != null) {
+        signalCancel(process, cancelFile);
+      }
       tree.kill();
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
-      boolean cancelled = interrupted || context.isCancelled();
       String why = cancelled ? "cancelled" : "timed out after " + timeout.toSeconds() + " s";
       return new Attempt(
           ToolResult.failure(
@@ -475,6 +487,46 @@ public final class ScriptToolRunner implements AutoCloseable {
         ScriptResults.interpret(
             process.exitValue(), captured.text(), captured.truncated(), stderr.tail(), workDir),
         stderr.asks());
+  }
+
+  /**
+   * Tells a cancelled script so through its cancel file ({@code check_cancelled()} raises then) and
+   * gives it {@link #CANCEL_GRACE} to stop by itself before its tree is killed.
+   */
+  private static void signalCancel(Process process, Path cancelFile) {
+    try {
+      Files.writeString(cancelFile, "cancelled\n");
+      process.waitFor(CANCEL_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (IOException e) {
+      LOG.debug("could not write the cancel file {}: {}", cancelFile, e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * The arguments as upstream's runner passes them on the command line, for argparse scripts:
+   * {@code --key-with-dashes value} for each string (up to {@link #MAX_FLAG_BYTES}), number and
+   * boolean ({@code true}/{@code false}); null, objects and arrays only on stdin.
+   */
+  static List<String> flags(JsonNode arguments) {
+    List<String> flags = new ArrayList<>();
+    arguments
+        .properties()
+        .forEach(
+            e -> {
+              JsonNode v = e.getValue();
+              boolean scalar =
+                  v.isNumber()
+                      || v.isBoolean()
+                      || (v.isTextual()
+                          && v.asText().getBytes(StandardCharsets.UTF_8).length <= MAX_FLAG_BYTES);
+              if (scalar) {
+                flags.add("--" + e.getKey().replace('_', '-'));
+                flags.add(v.isTextual() ? v.asText() : v.toString());
+              }
+            });
+    return flags;
   }
 
   private static ToolResult stoppingResult(Path script) {

@@ -35,11 +35,25 @@ public final class StateSigner {
   private final SecretKeySpec key;
   private final Clock clock;
   private final boolean shared;
+  private final String keyId;
 
   private StateSigner(byte[] key, Clock clock, boolean shared) {
     this.key = new SecretKeySpec(key, ALGORITHM);
     this.clock = Objects.requireNonNull(clock, "clock");
     this.shared = shared;
+    this.keyId = keyId(key);
+  }
+
+  /** The key's public name: the first 8 bytes of an HMAC of a fixed text, in hex; not the key. */
+  private static String keyId(byte[] key) {
+    try {
+      Mac mac = Mac.getInstance(ALGORITHM);
+      mac.init(new SecretKeySpec(key, ALGORITHM));
+      byte[] id = mac.doFinal("skillport state key id".getBytes(StandardCharsets.US_ASCII));
+      return java.util.HexFormat.of().formatHex(id, 0, 8);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HMAC-SHA256 is required by every Java platform", e);
+    }
   }
 
   /**
@@ -72,6 +86,35 @@ public final class StateSigner {
     return shared;
   }
 
+  /**
+   * The key's id: the same for every instance given the same key, and safe to log and compare (it
+   * does not reveal the key). Every token names it.
+   */
+  public String keyId() {
+    return keyId;
+  }
+
+  /**
+   * The key id a token names when it is not this signer's: the token was signed by an instance with
+   * another key. Empty for this signer's tokens and for anything not a token.
+   */
+  public Optional<String> foreignKeyId(String token) {
+    if (token == null) {
+      return Optional.empty();
+    }
+    int dot = token.indexOf('.');
+    if (dot <= 0) {
+      return Optional.empty();
+    }
+    try {
+      JsonNode payload = JSON.readTree(DECODER.decode(token.substring(0, dot)));
+      String kid = payload == null ? null : payload.path("kid").asText(null);
+      return kid == null || kid.equals(keyId) ? Optional.empty() : Optional.of(kid);
+    } catch (IOException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
   /** Now, by this signer's clock. */
   public Clock clock() {
     return clock;
@@ -81,6 +124,7 @@ public final class StateSigner {
   public String sign(String purpose, ObjectNode payload, Duration ttl) {
     ObjectNode body = payload.deepCopy();
     body.put("exp", clock.instant().plus(ttl).getEpochSecond());
+    body.put("kid", keyId);
     byte[] json;
     try {
       json = JSON.writeValueAsBytes(body);

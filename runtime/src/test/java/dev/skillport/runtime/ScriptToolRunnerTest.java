@@ -189,6 +189,50 @@ class ScriptToolRunnerTest {
   }
 
   @Test
+  void run_cancelledCall_tellsThePythonScriptWhichSeesItThroughCheckCancelled() throws Exception {
+    Path script =
+        write(
+            "loop.py",
+            """
+        import time
+        from dcc_mcp_core import CancelledError, check_cancelled
+        open("started", "w").close()
+        try:
+            while True:
+                check_cancelled()
+                time.sleep(0.02)
+        except CancelledError:
+            open("saw-cancel", "w").close()
+        """);
+    Path started = dir.resolve("started");
+    ToolContext cancelling =
+        new RecordingContext() {
+          @Override
+          public boolean isCancelled() {
+            return Files.exists(started);
+          }
+        };
+
+    ToolResult result = runner.run(script, dir, json("{}"), null, cancelling);
+
+    assertThat(result.structured().path("code").asText()).isEqualTo("SCRIPT_CANCELLED");
+    assertThat(dir.resolve("saw-cancel")).exists();
+  }
+
+  @Test
+  void flags_areUpstreamsDashedScalars_andLongStringsStayOnStdin() throws Exception {
+    String big = "y".repeat(ScriptToolRunner.MAX_FLAG_BYTES + 1);
+    assertThat(
+            ScriptToolRunner.flags(
+                json(
+                    "{\"frame_count\":3,\"draft\":false,\"name\":\"a b\",\"tags\":[\"x\"],"
+                        + "\"opts\":{},\"none\":null,\"big\":\""
+                        + big
+                        + "\"}")))
+        .containsExactly("--frame-count", "3", "--draft", "false", "--name", "a b");
+  }
+
+  @Test
   void run_hundredMegabytesOfOutput_keepsOnlyTheCapsAndMarksTruncation() throws Exception {
     Path script =
         write(

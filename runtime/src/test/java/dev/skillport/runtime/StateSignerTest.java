@@ -53,4 +53,18 @@ class StateSignerTest {
     assertThat(signer.verify("group-handle", token)).isEmpty();
     assertThat(signer.verify("request-state", changed)).isEmpty();
   }
+
+  @Test
+  void foreignKeyId_tokenOfAnotherKey_namesThatKeysId() {
+    StateSigner other = StateSigner.of("another-secret-of-enough-length-9876543210", NOW);
+    String theirs =
+        other.sign("request-state", JsonNodeFactory.instance.objectNode(), Duration.ofMinutes(5));
+
+    assertThat(signer.verify("request-state", theirs)).isEmpty();
+    assertThat(signer.foreignKeyId(theirs)).contains(other.keyId());
+    assertThat(signer.foreignKeyId(token())).isEmpty();
+    assertThat(other.keyId()).isNotEqualTo(signer.keyId()).hasSize(16);
+    assertThat(StateSigner.of("a-shared-secret-of-enough-length-0123456789", NOW).keyId())
+        .isEqualTo(signer.keyId());
+  }
 }

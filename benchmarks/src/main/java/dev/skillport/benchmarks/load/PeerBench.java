@@ -20,7 +20,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,22 +43,24 @@ import java.util.concurrent.TimeUnit;
  *     [--peers skillport,java-sdk,ts-sdk] [--workloads calls,list,cold,stdio] [--sessions 1,16,64]
  *     [--warmup 10] [--seconds 20] [--runs 3] [--tools 1000] [--cold-runs 5]
  *     [--skillport-args "--page-size 1000"] [--java-opts "-Xmx256m"] [--java-peer-opts ...]
+ *     [--jdk NAME=JAVA_HOME ...]
  *     [--before-jar OLD.jar [--before-launcher OLD-LAUNCHER] [--before-args ...]
- *      [--before-java-opts ...]]
+ *      [--before-java-opts ...] [--before-jdk JAVA_HOME]]
  * </pre>
  *
  * <p>With {@code --before-jar}, a second Skillport (peer {@code before}) takes its turn beside the
- * others, so a change is measured against the code before it in the same run.
+ * others, so a change is measured against the code before it in the same run. Each {@code --jdk}
+ * adds the Skillport under test once more as peer {@code sp-NAME}, launched with that {@code
+ * JAVA_HOME} (the launcher picks the AOT cache or the class-data archive for it).
  *
  * <p>Workloads: {@code calls} (N sessions calling {@code echo} in a loop: calls/s, p50, p99, server
  * CPU per call, the server's peak RSS), {@code list} (one session listing all tools following
  * cursors, with {@code --tools} tools: time per whole list, requests, bytes, server CPU per list),
  * {@code cold} (a stdio server with {@code --tools} tools, from process start to the last page of
- * its first {@code tools/list}; Skillport twice, as {@code sp-fresh} with its start cache emptied
- * before each start and as {@code sp-cached} once a start kept its opening), {@code stdio} (one
- * client calling {@code echo} on a stdio server, one call at a time: calls/s, p50, p99, server CPU
- * per call). Every line carries the load average when it was measured; the peers take turns within
- * each run, so one run's numbers share the machine's conditions.
+ * its first {@code tools/list}), {@code stdio} (one client calling {@code echo} on a stdio server,
+ * one call at a time: calls/s, p50, p99, server CPU per call). Every line carries the load average
+ * when it was measured; the peers take turns within each run, so one run's numbers share the
+ * machine's conditions.
  */
 public final class PeerBench {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -237,63 +238,16 @@ public final class PeerBench {
   }
 
   /**
-   * Cold starts of {@code peer}. Skillport's are measured twice: with no start cache (deleted
-   * before each start: the first start after a change), then answering the opening from the start
-   * cache that one unmeasured start kept (every later start of the same command).
+   * Cold starts of {@code peer}, each a new process with nothing kept from the one before: the time
+   * to the complete listing, and the CPU the process had spent by then (its launcher included),
+   * which other work on the machine stretches less than the time.
    */
   private void cold(int run, String peer) throws Exception {
-    if (!peer.equals("skillport")) {
-      cold(run, peer, peer, false);
-      return;
-    }
-    cold(run, peer, "sp-fresh", true);
-    awaitKeepableFixture();
-    ProcessBuilder b = new ProcessBuilder(command(peer, true, 0, true));
-    b.environment().putAll(environment(peer));
-    Process prime = b.redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    stdioList(prime);
-    prime.getOutputStream().close();
-    if (!prime.waitFor(60, TimeUnit.SECONDS)) {
-      prime.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-    }
-    cold(run, peer, "sp-cached", false);
-  }
-
-  /** The start cache keeps nothing read from files written in the last two seconds. */
-  private void awaitKeepableFixture() throws IOException, InterruptedException {
-    long newest = 0;
-    for (Path tree : List.of(fixture.skills(), fixture.plugins())) {
-      try (var files = Files.walk(tree)) {
-        newest =
-            Math.max(
-                newest,
-                files
-                    .mapToLong(
-                        f -> {
-                          try {
-                            return Files.getLastModifiedTime(f).toMillis();
-                          } catch (IOException e) {
-                            return 0;
-                          }
-                        })
-                    .max()
-                    .orElse(0));
-      }
-    }
-    long wait = newest + 2_500 - System.currentTimeMillis();
-    if (wait > 0) {
-      Thread.sleep(wait);
-    }
-  }
-
-  private void cold(int run, String peer, String label, boolean fresh) throws Exception {
     long[] millis = new long[o.coldRuns];
+    long[] cpuMillis = new long[o.coldRuns];
     String load0 = loadAverage();
     Listing listing = null;
     for (int i = 0; i < o.coldRuns; i++) {
-      if (fresh) {
-        deleteTree(fixture.home().resolve(".skillport/start-cache"));
-      }
       long t0 = System.nanoTime();
       ProcessBuilder b = new ProcessBuilder(command(peer, true, 0, true));
       b.environment().putAll(environment(peer));
@@ -301,6 +255,7 @@ public final class PeerBench {
       try {
         listing = stdioList(p);
         millis[i] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        cpuMillis[i] = TimeUnit.NANOSECONDS.toMillis(ServerProcess.cpuNanos(p.pid()));
       } finally {
         p.getOutputStream().close();
         p.destroy();
@@ -311,32 +266,28 @@ public final class PeerBench {
     }
     long[] sorted = millis.clone();
     Arrays.sort(sorted);
+    long[] cpu = cpuMillis.clone();
+    Arrays.sort(cpu);
     out.printf(
         Locale.ROOT,
-        "run %d cold  %-9s %d tools in %d pages: median %d ms best %d ms worst %d ms %s load"
-            + " %s -> %s%n",
+        "run %d cold  %-9s %d tools in %d pages: median %d ms best %d ms worst %d ms %s"
+            + " cpu median %d ms %s load %s -> %s%n",
         run,
-        label,
+        peer,
         listing.tools,
         listing.requests,
         sorted[sorted.length / 2],
         sorted[0],
         sorted[sorted.length - 1],
         Arrays.toString(millis),
+        cpu[cpu.length / 2],
+        Arrays.toString(cpuMillis),
         load0,
         loadAverage());
-    record("cold " + label + " [median ms]", sorted[sorted.length / 2]);
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (var files = Files.walk(root)) {
-      for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(f);
-      }
-    }
+    record(
+        "cold " + peer + " [median ms, cpu median ms]",
+        sorted[sorted.length / 2],
+        cpu[cpu.length / 2]);
   }
 
   /**
@@ -542,8 +493,8 @@ public final class PeerBench {
     }
     List<String> transport =
         stdio ? List.of("--stdio") : List.of("--http", "--port", Integer.toString(port));
-    switch (peer) {
-      case "skillport", "before" -> {
+    switch (skillport(peer) ? "skillport" : peer) {
+      case "skillport" -> {
         boolean before = peer.equals("before");
         c.add((before ? o.beforeLauncher : o.launcher).toString());
         c.add("serve");
@@ -584,14 +535,23 @@ public final class PeerBench {
 
   private Map<String, String> environment(String peer) {
     Map<String, String> env = new HashMap<>();
-    if (peer.equals("skillport") || peer.equals("before")) {
+    if (skillport(peer)) {
       boolean before = peer.equals("before");
       env.put("SKILLPORT_JAR", (before ? o.beforeJar : o.jar).toAbsolutePath().toString());
+      String jdk = before ? o.beforeJdk : o.jdks.get(peer);
+      if (jdk != null) {
+        env.put("JAVA_HOME", jdk);
+      }
       env.put("HOME", fixture.home().toString());
       env.put("TMPDIR", fixture.home().toString());
       env.put("JAVA_OPTS", before ? o.beforeJavaOpts : o.javaOpts);
     }
     return env;
+  }
+
+  /** Whether {@code peer} is a Skillport: the one under test, an {@code sp-NAME} JDK or before. */
+  private static boolean skillport(String peer) {
+    return peer.equals("skillport") || peer.equals("before") || peer.startsWith("sp-");
   }
 
   private static String benchJar() {
@@ -747,6 +707,9 @@ public final class PeerBench {
     Path beforeLauncher;
     List<String> beforeArgs = List.of();
     String beforeJavaOpts = "";
+    String beforeJdk;
+    // Peer sp-NAME to the JAVA_HOME it is launched with, in the order given.
+    final Map<String, String> jdks = new LinkedHashMap<>();
     List<String> javaPeerOpts = List.of();
     private String node;
     private String tsSdk;
@@ -775,12 +738,27 @@ public final class PeerBench {
           case "--before-launcher" -> o.beforeLauncher = Path.of(v);
           case "--before-args" -> o.beforeArgs = words(v);
           case "--before-java-opts" -> o.beforeJavaOpts = v;
+          case "--before-jdk" -> o.beforeJdk = v;
+          case "--jdk" -> {
+            int eq = v.indexOf('=');
+            if (eq < 1) {
+              throw new IllegalArgumentException("--jdk wants NAME=JAVA_HOME, not " + v);
+            }
+            o.jdks.put("sp-" + v.substring(0, eq), v.substring(eq + 1));
+          }
           case "--java-peer-opts" -> o.javaPeerOpts = words(v);
           default -> throw new IllegalArgumentException("unknown option " + argv[i]);
         }
       }
       if (o.jar == null || !Files.isRegularFile(o.jar)) {
         throw new IllegalArgumentException("--jar must name the built skillport.jar");
+      }
+      for (String peer : o.jdks.keySet()) {
+        if (!o.peers.contains(peer)) {
+          List<String> peers = new ArrayList<>(List.of(peer));
+          peers.addAll(o.peers);
+          o.peers = List.copyOf(peers);
+        }
       }
       if (o.beforeJar != null) {
         if (o.beforeLauncher == null) {

@@ -37,8 +37,6 @@ class BundledSkillsServeIT {
                 jar.toString(),
                 "serve",
                 "--stdio",
-                // Not about the start cache: the shared test home keeps nothing of this server.
-                "--no-start-cache",
                 "--no-watch",
                 "--jobs-dir",
                 jobs.toString(),

@@ -42,7 +42,6 @@ class ClientRequestTimeoutIT {
                 LaunchedServer.launcher().toString(),
                 "serve",
                 "--stdio",
-                "--no-start-cache",
                 "--no-watch",
                 "--no-bundled",
                 "--jobs-dir",

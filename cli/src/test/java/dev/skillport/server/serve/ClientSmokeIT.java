@@ -93,22 +93,4 @@ class ClientSmokeIT {
     assertThat(summary.path("calls").path(0).path("isError").asBoolean()).isFalse();
     assertThat(summary.path("calls").path(0).path("content").toString()).contains("file-stats");
   }
-
-  @ParameterizedTest(name = "TS SDK {0}.x")
-  @ValueSource(ints = {1, 2})
-  void stdio_secondStart_answersTheClientsOpeningFromTheStartCache(int sdk) throws Exception {
-    ExternalCommand.Outcome first = run(sdk, searchOverStdio());
-    ExternalCommand.Outcome second = run(sdk, searchOverStdio());
-
-    assertThat(first.stderr()).doesNotContain("from the start cache");
-    // initialize and tools/list came from the cache; the call went to the server.
-    assertThat(second.stderr()).contains("answered 2 requests of the opening from the start cache");
-    JsonNode before = JSON.readTree(first.stdout());
-    JsonNode after = JSON.readTree(second.stdout());
-    assertThat(after.path("serverInfo")).isEqualTo(before.path("serverInfo"));
-    assertThat(after.path("tools")).isEqualTo(before.path("tools"));
-    assertThat(after.path("tools").size()).isGreaterThan(2);
-    assertThat(after.path("calls")).isEqualTo(before.path("calls"));
-    assertThat(after.path("calls").path(0).path("content").toString()).contains("file-stats");
-  }
 }

@@ -53,7 +53,6 @@ class LoadThenCallStdioIT {
                   LaunchedServer.launcher().toString(),
                   "serve",
                   "--stdio",
-                  "--no-start-cache",
                   "--no-watch",
                   "--no-bundled",
                   "--jobs-dir",

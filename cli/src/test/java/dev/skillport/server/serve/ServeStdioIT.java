@@ -46,9 +46,6 @@ class ServeStdioIT {
                             jar.toString(),
                             "serve",
                             "--stdio",
-                            // Not about the start cache: the shared test home keeps nothing of this
-                            // server.
-                            "--no-start-cache",
                             "--no-watch",
                             "--jobs-dir",
                             jobs.toString(),

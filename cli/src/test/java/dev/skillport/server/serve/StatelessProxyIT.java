@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.skillport.testsupport.ExternalCommand;
 import dev.skillport.testsupport.InteropTools;
 import dev.skillport.testsupport.LaunchedServer;
+import dev.skillport.testsupport.PostgresCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -26,6 +27,8 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * 2.x, through the whole flow of {@code interop/flow-client.mjs}. Every request alternates
  * instances, so the signed state of the question round trip is verified by the instance that did
  * not mint it, and the task started on one is polled and cancelled through the other. What the
- * instances share is configuration: the same state key ({@code SKILLPORT_STATE_KEY}) and the same
- * {@code --shared-tasks} folder; each keeps its own job store.
+ * instances share is the same state key ({@code SKILLPORT_STATE_KEY}) and one PostgreSQL store
+ * ({@code --store}), started by the test.
  */
 class StatelessProxyIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -44,13 +47,28 @@ class StatelessProxyIT {
   @TempDir Path homeA;
   @TempDir Path homeB;
   @TempDir Path skills;
-  @TempDir Path shared;
   @TempDir Path work;
+
+  private static PostgresCluster cluster;
+
+  @BeforeAll
+  static void startDatabase() {
+    cluster = PostgresCluster.start(Path.of(System.getProperty("java.io.tmpdir")));
+    cluster.createDatabase("fleet");
+  }
+
+  @AfterAll
+  static void stopDatabase() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
 
   @Test
   void oneModernClient_twoInstances_everyRequestAlternating_wholeFlow() throws Exception {
     FlowKit.writeTo(skills);
     InteropTools.dir("client@2");
+
     String[] serve = {
       "--no-watch",
       "--no-bundled",
@@ -60,10 +78,15 @@ class StatelessProxyIT {
       FlowKit.plugins().toString(),
       "--tool-listing",
       "catalog",
-      "--shared-tasks",
-      shared.toString()
+      "--store",
+      cluster.url("fleet") + "?user=" + PostgresCluster.USER
     };
-    Map<String, String> key = Map.of("SKILLPORT_STATE_KEY", "a key both instances are given");
+    Map<String, String> key =
+        Map.of(
+            "SKILLPORT_STATE_KEY",
+            "a key both instances are given",
+            "PGPASSWORD",
+            cluster.password());
     Path pids = work.resolve("cancelled.pids");
     try (LaunchedServer a = LaunchedServer.start(homeA, key, serve);
         LaunchedServer b = LaunchedServer.start(homeB, key, serve);

@@ -91,35 +91,6 @@ public final class StdioTransport {
   private volatile Thread watchdog;
   private volatile boolean watchdogParked;
   private volatile boolean stopped;
-  private volatile Tap tap;
-
-  /**
-   * Sees a conversation's lines as they are read and written, and may keep a written line back or
-   * put another in its place: how a start answered from a record of the last conversation hands
-   * over to the server that has loaded, and how that record is made. Only the transport calls it.
-   */
-  public interface Tap {
-    /**
-     * A line read, before its message is dispatched; called in input order on the reading thread.
-     * {@code line} is valid only during the call.
-     */
-    void read(byte[] line, int length, JsonRpcMessage message);
-
-    /**
-     * A whole message about to be written, serialized without its line end; called under the
-     * transport's write lock, in output order.
-     *
-     * @return the line to write in its place ({@code line} itself to write it), or null to write
-     *     nothing
-     */
-    byte[] write(byte[] line);
-
-    /** The input ended and the requests read before it were answered (or the drain gave up). */
-    void ended();
-
-    /** Whether the tap still looks at lines; once false it stays false, and is not shown more. */
-    boolean active();
-  }
 
   /**
    * A transport over {@code in} and {@code out} (usually {@code System.in} and {@code System.out}).
@@ -138,14 +109,6 @@ public final class StdioTransport {
       throw new IllegalArgumentException("maxLineBytes must be positive");
     }
     this.maxLineBytes = maxLineBytes;
-  }
-
-  /**
-   * Shows every line read and written to {@code tap} while it is {@linkplain Tap#active active}.
-   */
-  public StdioTransport tap(Tap tap) {
-    this.tap = Objects.requireNonNull(tap, "tap");
-    return this;
   }
 
   /**
@@ -174,10 +137,6 @@ public final class StdioTransport {
       // Listen streams never end on their own; the input ending ends them.
       modernCalls.values().forEach(call -> call.cancel("end of input"));
       drain();
-      Tap t = tap;
-      if (t != null && t.active()) {
-        t.ended();
-      }
     } catch (IOException e) {
       LOG.warn("stdio input could not be closed", e);
     } finally {
@@ -212,14 +171,6 @@ public final class StdioTransport {
           continue;
         }
         JsonRpcMessage message = server.parse(line.bytes(), 0, line.length());
-        Tap t = tap;
-        if (t != null) {
-          if (t.active()) {
-            t.read(line.bytes(), line.length(), message);
-          } else {
-            tap = null;
-          }
-        }
         if (era == null) {
           era = opening(message);
         }
@@ -449,18 +400,6 @@ public final class StdioTransport {
         return;
       }
       try {
-        Tap t = tap;
-        if (t != null && !t.active()) {
-          tap = null;
-        } else if (t != null) {
-          byte[] line = t.write(server.write(message));
-          if (line != null) {
-            lines.write(line);
-            lines.write('\n');
-            lines.flush();
-          }
-          return;
-        }
         // The message is serialized whole before any of it is written, then goes out with its line
         // end in one write: a reader woken by half a line only waits again (a larger message goes
         // out in more writes, still flushed once).

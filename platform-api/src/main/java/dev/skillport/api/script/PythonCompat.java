@@ -10,10 +10,12 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The {@value #PACKAGE} Python package: the result helpers ({@code skill_success}, {@code
- * skill_error}, {@code skill_warning}, {@code skill_exception}), the {@code skill_entry} decorator,
- * {@code run_main}, {@code ToolResult} and the content helpers ({@code image_content}, …) that
- * skill scripts written for dcc-mcp-core import. Pure Python 3.7+, standard library only.
+ * The {@value #PACKAGE} Python package: the script API of dcc-mcp-core that skill scripts written
+ * for it import. The result helpers ({@code skill_success}, {@code skill_error}, …), {@code
+ * skill_entry} and {@code run_main}, {@code skills_helper}, cancellation, the schema helpers,
+ * {@code validate_skill}, {@code Capturer}, {@code connect_ipc} and the data contracts work; every
+ * other name upstream exports imports and, used, says it has no meaning in a Skillport script. Pure
+ * Python 3.7+, standard library only.
  *
  * <p>A runner writes the package into a folder of its own with {@link #writeTo(Path)} and puts that
  * folder on the script's import path ({@code PYTHONPATH}, or {@code sys.path} inside a host).
@@ -24,7 +26,27 @@ public final class PythonCompat {
   public static final String PACKAGE = "dcc_mcp_core";
 
   /** The package's files, under {@value #RESOURCE_ROOT} on the class path. */
-  static final List<String> FILES = List.of("__init__.py", "skill.py", "result_envelope.py");
+  static final List<String> FILES =
+      List.of(
+          "__init__.py",
+          "_records.py",
+          "_tool_registration.py",
+          "_typing_compat.py",
+          "_unsupported.py",
+          "_upstream.py",
+          "_yaml.py",
+          "adapter_contracts.py",
+          "asset_import.py",
+          "cancellation.py",
+          "capture.py",
+          "diagnostics.py",
+          "ipc.py",
+          "result_envelope.py",
+          "schema.py",
+          "skill.py",
+          "skills_helper.py",
+          "spatial.py",
+          "validation.py");
 
   static final String RESOURCE_ROOT = "dev/skillport/api/script/python/" + PACKAGE + "/";
 

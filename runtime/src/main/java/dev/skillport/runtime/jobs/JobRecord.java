@@ -95,6 +95,14 @@ public record JobRecord(
         null);
   }
 
+  /**
+   * The record as a shared store marks it when the instance running it is gone (its lease expired):
+   * interrupted, with {@code why}; a finished record is returned unchanged.
+   */
+  public JobRecord orphaned(Instant now, String why) {
+    return status.terminal() ? this : finished(JobStatus.INTERRUPTED, now, why, null);
+  }
+
   JobRecord finished(JobStatus end, Instant now, String why, JsonNode callResult) {
     return new JobRecord(
         id,

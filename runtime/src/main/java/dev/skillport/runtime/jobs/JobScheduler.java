@@ -22,9 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -58,14 +56,10 @@ public final class JobScheduler implements AutoCloseable {
         }
       };
   private volatile boolean closed;
-  private volatile SharedTaskFolder shared;
-  private ScheduledExecutorService sharedPoller;
+  private final JobCoordination coordination;
 
   /** Finished jobs whose logs are kept, in memory, for {@link #logs}; older ones are forgotten. */
   static final int KEPT_LOGS = 256;
-
-  /** How often requests other instances left in the shared folder are picked up. */
-  static final Duration SHARED_POLL = Duration.ofMillis(200);
 
   /** A scheduler with {@code workerCount} workers over {@code store}, recovering it first. */
   public JobScheduler(JobStore store, int workerCount) {
@@ -93,68 +87,28 @@ public final class JobScheduler implements AutoCloseable {
             });
     pool.allowCoreThreadTimeOut(true);
     this.workers = pool;
+    this.coordination = store.coordination().orElse(null);
     recover();
+    if (coordination != null) {
+      coordination.serve(
+          new JobCoordination.Requests() {
+            @Override
+            public void cancel(String id) {
+              LOG.debug("job {} cancelled through another instance", id);
+              JobScheduler.this.cancel(id);
+            }
+
+            @Override
+            public void answer(String id, JsonNode answers) {
+              JobScheduler.this.answer(id, answers);
+            }
+          });
+    }
   }
 
   /** The store behind this scheduler. */
   public JobStore store() {
     return store;
-  }
-
-  /**
-   * Shares this scheduler's jobs with other server instances through {@code folder}: every record
-   * is published there, a job this instance does not run is read there, and cancellations and
-   * answers for it are left there for the instance that runs it; this instance picks up such
-   * requests for its own jobs every {@link #SHARED_POLL}. Jobs a previous run of this instance left
-   * unfinished (now interrupted) are published too. Called once, before jobs are submitted.
-   */
-  public synchronized void share(SharedTaskFolder folder) {
-    Objects.requireNonNull(folder, "folder");
-    if (shared != null) {
-      throw new IllegalStateException("already shared through " + shared.dir());
-    }
-    for (JobRecord r : store.all()) {
-      if (r.status() == JobStatus.INTERRUPTED
-          && folder.find(r.id()).map(p -> !p.status().terminal()).orElse(false)) {
-        folder.publish(r);
-      }
-    }
-    shared = folder;
-    sharedPoller =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "job-shared-requests");
-              t.setDaemon(true);
-              return t;
-            });
-    sharedPoller.scheduleWithFixedDelay(
-        this::takeSharedRequests,
-        SHARED_POLL.toMillis(),
-        SHARED_POLL.toMillis(),
-        TimeUnit.MILLISECONDS);
-  }
-
-  /** Cancellations and answers other instances left for this instance's running jobs. */
-  private void takeSharedRequests() {
-    SharedTaskFolder folder = shared;
-    if (folder == null) {
-      return;
-    }
-    try {
-      for (Live job : List.copyOf(live.values())) {
-        String id = job.record.id();
-        if (folder.cancelRequested(id)) {
-          LOG.debug("job {} cancelled through the shared folder", id);
-          cancel(id);
-          continue;
-        }
-        for (JsonNode answers : folder.takeAnswers(id)) {
-          job.answer(answers);
-        }
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("shared job requests not read: {}", e.toString());
-    }
   }
 
   /**
@@ -209,9 +163,6 @@ public final class JobScheduler implements AutoCloseable {
     }
     Live job = new Live(record, listener, client);
     live.put(record.id(), job);
-    if (shared != null) {
-      shared.publish(record);
-    }
     job.announce();
     boolean parentCancelled =
         parentId != null
@@ -225,15 +176,13 @@ public final class JobScheduler implements AutoCloseable {
     return record;
   }
 
-  /** The current record of a job, live or stored (here, or in the shared folder). */
+  /** The current record of a job, live or stored (by this instance or another on its store). */
   public Optional<JobRecord> status(String id) {
     Live job = live.get(id);
     if (job != null) {
       return Optional.of(job.record);
     }
-    Optional<JobRecord> stored = store.find(id);
-    SharedTaskFolder folder = shared;
-    return stored.isPresent() || folder == null ? stored : folder.find(id);
+    return store.find(id);
   }
 
   /**
@@ -265,15 +214,6 @@ public final class JobScheduler implements AutoCloseable {
     return stored.filter(r -> r.status().terminal()).map(CompletableFuture::completedFuture);
   }
 
-  /** A job another instance runs, unfinished, as the shared folder shows it. */
-  private boolean runsElsewhere(String id) {
-    SharedTaskFolder folder = shared;
-    return folder != null
-        && !live.containsKey(id)
-        && store.find(id).isEmpty()
-        && folder.find(id).map(r -> !r.status().terminal()).orElse(false);
-  }
-
   /**
    * Cancels a pending or running job and, recursively, its children. A running call sees the
    * cancellation through its context (a script is killed).
@@ -300,9 +240,8 @@ public final class JobScheduler implements AutoCloseable {
       d.finish(JobStatus.CANCELLED, "cancelled", null);
     }
     Live job = live.get(id);
-    if (job == null && runsElsewhere(id)) {
-      shared.requestCancel(id);
-      return true;
+    if (job == null && coordination != null) {
+      return coordination.requestCancel(id);
     }
     return job != null && job.finish(JobStatus.CANCELLED, "cancelled", null);
   }
@@ -311,13 +250,12 @@ public final class JobScheduler implements AutoCloseable {
    * Delivers the client's answers to questions a running job waits on. Answers to keys it is not
    * waiting for are ignored; the job goes on once every question it waits on is answered.
    *
-   * @return whether the job is running (here, or on an instance sharing the folder) and waiting
+   * @return whether the job is running (here, or on another instance of its store) and waiting
    */
   public boolean answer(String id, JsonNode responses) {
     Live job = live.get(id);
-    if (job == null && runsElsewhere(id)) {
-      shared.requestAnswer(id, responses);
-      return true;
+    if (job == null && coordination != null) {
+      return coordination.requestAnswer(id, responses);
     }
     return job != null && job.answer(responses);
   }
@@ -339,9 +277,6 @@ public final class JobScheduler implements AutoCloseable {
           && store.delete(r.id())) {
         synchronized (finishedLogs) {
           finishedLogs.remove(r.id());
-        }
-        if (shared != null) {
-          shared.delete(r.id());
         }
         removed++;
       }
@@ -399,9 +334,6 @@ public final class JobScheduler implements AutoCloseable {
       return;
     }
     closed = true;
-    if (sharedPoller != null) {
-      sharedPoller.shutdownNow();
-    }
     for (Live job : List.copyOf(live.values())) {
       job.finish(JobStatus.INTERRUPTED, "the server stopped before the job finished", null);
     }
@@ -418,20 +350,18 @@ public final class JobScheduler implements AutoCloseable {
   private void recover() {
     int interrupted = 0;
     Instant now = clock.instant();
-    for (JobRecord r : store.all()) {
-      if (!r.status().terminal()) {
-        try {
-          store.save(
-              r.finished(
-                  JobStatus.INTERRUPTED,
-                  now,
-                  "the server stopped while the job was " + r.status().wire(),
-                  null));
-        } catch (StoreUnavailableException e) {
-          LOG.warn("job {} is marked interrupted in memory until the store can write", r.id());
-        }
-        interrupted++;
+    for (JobRecord r : store.orphans()) {
+      try {
+        store.save(
+            r.finished(
+                JobStatus.INTERRUPTED,
+                now,
+                "the server stopped while the job was " + r.status().wire(),
+                null));
+      } catch (StoreUnavailableException e) {
+        LOG.warn("job {} is marked interrupted in memory until the store can write", r.id());
       }
+      interrupted++;
     }
     if (interrupted > 0) {
       LOG.info("{} unfinished jobs from a previous run are marked interrupted", interrupted);
@@ -629,9 +559,6 @@ public final class JobScheduler implements AutoCloseable {
         finishedLogs.put(record.id(), log);
       }
       live.remove(record.id());
-      if (shared != null) {
-        shared.clearRequests(record.id());
-      }
       announce();
       done.complete(record);
       return true;
@@ -644,10 +571,6 @@ public final class JobScheduler implements AutoCloseable {
         LOG.debug("job {} is kept in memory until the store can write: {}", record.id(), e);
       } catch (RuntimeException e) {
         LOG.warn("job {} could not be saved: {}", record.id(), e.toString());
-      }
-      SharedTaskFolder folder = shared;
-      if (folder != null) {
-        folder.publish(record);
       }
     }
 

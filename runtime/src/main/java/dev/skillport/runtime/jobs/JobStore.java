@@ -5,11 +5,11 @@ import java.util.Optional;
 
 /**
  * Where job records live. The default is an embedded on-disk store ({@link MvStoreJobStore}); a
- * shared database can implement this for several server instances. Implementations are thread-safe,
- * and a {@link #save} that returned has survived a crash of the server process. A store that cannot
- * write throws {@link StoreUnavailableException} from {@link #save}, keeps the change in memory as
- * the record's latest state (reads return it) and writes it once it can again, by itself; {@link
- * #fault} says why meanwhile.
+ * shared database ({@code store-postgres}) serves several instances, with {@link #coordination}.
+ * Implementations are thread-safe, and a {@link #save} that returned has survived a crash of the
+ * server process. A store that cannot write throws {@link StoreUnavailableException} from {@link
+ * #save}, keeps the change in memory as the record's latest state (reads return it) and writes it
+ * once it can again, by itself; {@link #fault} says why meanwhile.
  */
 public interface JobStore extends AutoCloseable {
   /** Inserts or replaces the record with the same id. */
@@ -22,6 +22,20 @@ public interface JobStore extends AutoCloseable {
 
   /** Removes a record; false when there was none. */
   boolean delete(String id);
+
+  /**
+   * The unfinished jobs whose runner is gone, for a scheduler starting on this store to mark
+   * interrupted: on a store one process holds, every unfinished job; on a shared store, those this
+   * instance left from a previous run (another instance's expire with its lease).
+   */
+  default List<JobRecord> orphans() {
+    return all().stream().filter(r -> !r.status().terminal()).toList();
+  }
+
+  /** How instances sharing this store reach each other; empty for a store one process holds. */
+  default Optional<JobCoordination> coordination() {
+    return Optional.empty();
+  }
 
   /** Why the store cannot write now; empty while it can. */
   default Optional<StoreFault> fault() {

@@ -78,6 +78,9 @@ public final class ServerMetrics implements MetricsExposition {
   // Cleared for a server no endpoint scrapes (stdio): its series would be counted for nobody, at a
   // few percent of every call's CPU (decision 0035).
   private volatile boolean counting = true;
+  // This server's name in a fleet and its store kind; see instance(...).
+  private final java.util.concurrent.atomic.AtomicReference<String[]> instance =
+      new java.util.concurrent.atomic.AtomicReference<>(new String[] {"local", "embedded"});
 
   /**
    * Metrics over the given live views of a server.
@@ -175,6 +178,14 @@ public final class ServerMetrics implements MetricsExposition {
             .register(registry)
             .labelValues());
     GaugeWithCallback.builder()
+        .name("skillport_instance_info")
+        .help(
+            "Always 1: names this server in a fleet (its instance in the shared store, or 'local')"
+                + " and its store kind")
+        .labelNames("skillport_instance", "store")
+        .callback(cb -> cb.call(1, instance.get()[0], instance.get()[1]))
+        .register(registry);
+    GaugeWithCallback.builder()
         .name("skillport_mcp_sessions_open")
         .help("MCP sessions open now (2025-era clients; 2026-07-28 requests have none)")
         .callback(cb -> cb.call(openSessions.getAsInt()))
@@ -235,6 +246,14 @@ public final class ServerMetrics implements MetricsExposition {
     }
     reloads.labelValues("true");
     reloads.labelValues("false");
+  }
+
+  /**
+   * Names this server in {@code skillport_instance_info}: {@code name} is its instance in a shared
+   * store, {@code store} the store's kind ({@code embedded}, {@code shared}).
+   */
+  public void instance(String name, String store) {
+    instance.set(new String[] {name, store});
   }
 
   /**

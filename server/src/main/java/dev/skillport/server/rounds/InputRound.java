@@ -75,6 +75,18 @@ public final class InputRound {
       throw new McpException(ErrorKind.INVALID_PARAMS, "requestState must be a string");
     }
     ObjectNode p = signer.verify(PURPOSE, state.asText()).orElse(null);
+    if (p == null) {
+      java.util.Optional<String> foreign = signer.foreignKeyId(state.asText());
+      if (foreign.isPresent()) {
+        throw new McpException(
+            ErrorKind.INVALID_PARAMS,
+            "requestState was signed under another state key (id "
+                + foreign.get()
+                + "; this instance's is "
+                + signer.keyId()
+                + "): every instance behind one load balancer needs the same --state-key-file");
+      }
+    }
     String owner =
         p != null && p.path("principal").isTextual() ? p.get("principal").asText() : null;
     if (p == null || !Principal.of(principal).owns(owner)) {

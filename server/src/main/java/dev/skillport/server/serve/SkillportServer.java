@@ -311,6 +311,11 @@ public final class SkillportServer implements AutoCloseable {
             () -> service.jobs().activeByStatus(),
             service::openSessions,
             service::runningScripts);
+    service
+        .jobs()
+        .store()
+        .coordination()
+        .ifPresent(shared -> metrics.instance(shared.instance(), "shared"));
     service.calls().addListener(metrics::onCall);
     service.addJobObserver(metrics::onJob);
     workflows.addRunObserver(metrics::onRun);

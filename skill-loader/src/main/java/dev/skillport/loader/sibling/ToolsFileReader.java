@@ -599,9 +599,10 @@ final class ToolsFileReader {
     return null;
   }
 
+  /** The declared timeout hint; 0 means no hint, as dcc-mcp-core reads it. */
   private static Integer timeout(JsonNode entry) {
     JsonNode t = first(entry, "timeout_hint_secs", "timeout-hint-secs");
-    return t == null || t.isNull() ? null : t.asInt();
+    return t == null || t.isNull() || t.asInt() == 0 ? null : t.asInt();
   }
 
   private static Map<String, Object> extras(JsonNode entry) {

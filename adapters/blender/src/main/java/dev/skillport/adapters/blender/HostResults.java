@@ -9,8 +9,9 @@ import dev.skillport.api.tool.ToolResult;
 import java.nio.file.Path;
 
 /**
- * Turns what Blender answered into a tool result. A value a script returned is read by the script
- * protocol's rules ({@link ScriptResults}, the same as a subprocess script's stdout); a script that
+ * Turns what Blender answered into a tool result. A value a script's {@code main} returned, and
+ * what a script without one printed before it ended, are read by the script protocol's rules
+ * ({@link ScriptResults}, the same as a subprocess script's stdout and exit code); a script that
  * raised, and a failure of the host itself, are errors carrying {@code {code, message, hint}}.
  */
 final class HostResults {
@@ -42,6 +43,17 @@ final class HostResults {
           error + (trace.isEmpty() ? "" : "\n" + trace.strip()),
           null,
           details);
+    }
+    JsonNode printed = answer.path("printed");
+    if (printed.isObject()) {
+      // A script written as a program: what it printed and its exit code, read as if it had run
+      // in a process of its own.
+      return ScriptResults.interpret(
+          printed.path("exit").asInt(),
+          printed.path("stdout").asText(""),
+          printed.path("truncated").asBoolean(),
+          "",
+          workDir);
     }
     return ScriptResults.ofReturnedValue(answer.path("result"), workDir);
   }

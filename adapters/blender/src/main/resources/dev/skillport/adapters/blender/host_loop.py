@@ -5,12 +5,16 @@
 # and the scripts print afterwards goes to stderr. Calls run one at a time on Blender's main thread
 # (the thread that runs this file), where bpy may be used. A second thread reads stdin, so a cancel
 # request can reach a call while it runs.
+import ast
+import builtins
+import io
 import json
 import math
 import os
 import queue
 import signal
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -28,7 +32,8 @@ _send_lock = threading.Lock()
 _inbox = queue.Queue()
 _cancelled = set()  # ids of calls whose cancellation was asked
 _running = None  # id of the call on the main thread, or None between calls
-_compiled = {}  # script path -> (mtime_ns, size, code)
+_compiled = {}  # script path -> (mtime_ns, size, code, has_main)
+_MAX_PRINTED = 32 << 20  # what a top-level script prints beyond this is cut
 
 
 class CallCancelled(BaseException):
@@ -165,9 +170,59 @@ def scene_snapshot():
     }
 
 
+def cancelled():
+    """Whether the running call's cancellation was asked (``dcc_mcp_core.check_cancelled`` reads it)."""
+    return _running is not None and _running in _cancelled
+
+
+def capture(format="png", scale=1.0, jpeg_quality=85):
+    """Renders the scene camera with the scene's settings at ``scale`` of its resolution.
+
+    Background Blender has no window to grab, so a capture is a render. Returns the encoded image
+    and its size; the scene's render settings are left as they were.
+    """
+    scene = bpy.context.scene
+    if scene.camera is None:
+        raise RuntimeError("the scene has no camera to render a capture from")
+    if format == "raw_bgra":
+        raise RuntimeError("Blender captures png or jpeg")
+    render = scene.render
+    settings = render.image_settings
+    kept = (render.filepath, render.resolution_percentage, settings.file_format, settings.quality)
+    fd, path = tempfile.mkstemp(suffix=".jpg" if format == "jpeg" else ".png")
+    os.close(fd)
+    try:
+        settings.file_format = "JPEG" if format == "jpeg" else "PNG"
+        if format == "jpeg":
+            settings.quality = int(jpeg_quality)
+        render.resolution_percentage = max(1, int(round(kept[1] * scale)))
+        render.filepath = path
+        bpy.ops.render.render(write_still=True)
+        with open(path, "rb") as f:
+            data = f.read()
+        width = render.resolution_x * render.resolution_percentage // 100
+        height = render.resolution_y * render.resolution_percentage // 100
+    finally:
+        render.filepath, render.resolution_percentage, settings.file_format, settings.quality = kept
+        os.unlink(path)
+    return {"data": data, "width": width, "height": height, "title": bpy.data.filepath or scene.name}
+
+
+def host_call(method, args):
+    """What ``dcc_mcp_core.connect_ipc`` channels ask: the operations the adapter itself uses."""
+    if method == "scene":
+        return scene_snapshot()
+    if method == "ping":
+        return {"pid": os.getpid()}
+    raise ValueError("unknown host method %r (known: scene, ping)" % method)
+
+
 _module = types.ModuleType("skillport_host")
 _module.progress = progress
 _module.scene_snapshot = scene_snapshot
+_module.cancelled = cancelled
+_module.capture = capture
+_module.host_call = host_call
 _module.CallCancelled = CallCancelled
 sys.modules["skillport_host"] = _module
 
@@ -213,14 +268,80 @@ def _reader():
         os._exit(3)
 
 
+def _defines_main(source, path):
+    """Whether the module binds ``main`` at its top level (a def, an assignment or an import)."""
+    for node in ast.parse(source, path).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == "main":
+            return True
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == "main" for t in targets):
+                return True
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if any((a.asname or a.name.split(".")[0]) == "main" for a in node.names):
+                return True
+    return False
+
+
 def _code(path):
+    """The compiled script and whether it has an entry function, read again when the file changes."""
     st = os.stat(path)
     cached = _compiled.get(path)
     if cached is None or cached[0] != st.st_mtime_ns or cached[1] != st.st_size:
         with open(path, encoding="utf-8") as f:
-            cached = (st.st_mtime_ns, st.st_size, compile(f.read(), path, "exec"))
+            source = f.read()
+        code = compile(source, path, "exec")
+        cached = (st.st_mtime_ns, st.st_size, code, _defines_main(source, path))
         _compiled[path] = cached
-    return cached[2]
+    return cached[2], cached[3]
+
+
+def _flags(params):
+    # As upstream's runner passes arguments on the command line: --key-with-dashes value, scalars only.
+    argv = []
+    for key, value in params.items():
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, (int, float)):
+            text = json.dumps(value)
+        elif isinstance(value, str) and len(value.encode("utf-8")) <= 8192:
+            text = value
+        else:
+            continue
+        argv += ["--" + key.replace("_", "-"), text]
+    return argv
+
+
+def _run_top_level(code, script, params):
+    """Runs a script written as a program, the way upstream runs one in its own process.
+
+    ``__name__`` is ``"__main__"``, ``sys.argv`` holds the arguments as flags and ``sys.stdin`` the
+    arguments as JSON; what it prints on ``sys.stdout`` and its exit code are the answer, read by
+    the server with the same rules as a script run in its own process.
+    """
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8", newline="\n", write_through=True)
+    saved = (sys.argv, sys.stdin, sys.stdout)
+    sys.argv = [script] + _flags(params)
+    sys.stdin = io.StringIO(json.dumps(params))
+    sys.stdout = out
+    exit_code = 0
+    try:
+        exec(code, {"__name__": "__main__", "__file__": script, "__builtins__": builtins})
+    except SystemExit as e:
+        if e.code is None:
+            exit_code = 0
+        elif isinstance(e.code, int):
+            exit_code = e.code
+        else:
+            sys.stderr.write(str(e.code) + "\n")
+            exit_code = 1
+    finally:
+        sys.argv, sys.stdin, sys.stdout = saved
+        out.flush()
+    printed = raw.getvalue()
+    text = printed[:_MAX_PRINTED].decode("utf-8", errors="replace")
+    return {"ok": True, "printed": {"exit": exit_code, "stdout": text, "truncated": len(printed) > _MAX_PRINTED}}
 
 
 def _under(path, folder):
@@ -239,12 +360,16 @@ def _run_script(request):
     previous = os.getcwd()
     os.chdir(folder)
     try:
+        code, has_main = _code(script)
+        params = request.get("params") or {}
+        if not has_main:
+            return _run_top_level(code, script, params)
         namespace = {"__name__": _NAME, "__file__": script}
-        exec(_code(script), namespace)
+        exec(code, namespace)
         main = namespace.get("main")
         if not callable(main):
-            return {"ok": False, "error": "the script defines no main(**params)", "type": "NoMain"}
-        return {"ok": True, "result": main(**(request.get("params") or {}))}
+            return {"ok": False, "error": "the script's main is not callable", "type": "NoMain"}
+        return {"ok": True, "result": main(**params)}
     finally:
         os.chdir(previous)
         for p in added:
@@ -305,6 +430,10 @@ def _serve(request):
             "type": type(e).__name__,
             "traceback": _script_traceback(e),
         }
+    failed = not answer.get("ok") or answer.get("printed", {}).get("exit", 0) != 0
+    if failed and call_id in _cancelled:
+        # The script stopped because it saw its cancellation (check_cancelled raised CancelledError).
+        answer = {"ok": False, "cancelled": True, "error": "the call was cancelled"}
     _cancelled.discard(call_id)
     answer["id"] = call_id
     _send(answer)

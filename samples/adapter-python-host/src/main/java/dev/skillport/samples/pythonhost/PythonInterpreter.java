@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.host.HostCall;
+import dev.skillport.api.script.ScriptResults;
 import dev.skillport.api.tool.ToolResult;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -156,7 +158,7 @@ final class PythonInterpreter implements AutoCloseable {
     request.put("script", call.script().toAbsolutePath().toString());
     request.put("cwd", call.skillDirectory().toAbsolutePath().toString());
     request.set("params", call.arguments());
-    return toResult(exchange(request, call.tool()));
+    return toResult(exchange(request, call.tool()), call.skillDirectory());
   }
 
   /** Sends one request on the main thread and waits for the answer with its id. */
@@ -177,7 +179,17 @@ final class PythonInterpreter implements AutoCloseable {
     throw new IOException("the Python host exited during " + what);
   }
 
-  private static ToolResult toResult(JsonNode answer) {
+  private static ToolResult toResult(JsonNode answer, Path skillDirectory) {
+    JsonNode printed = answer.path("printed");
+    if (printed.isObject()) {
+      // A script without main: its output and exit code, read as a script run on its own is read.
+      return ScriptResults.interpret(
+          printed.path("exit").asInt(),
+          printed.path("stdout").asText(""),
+          false,
+          "",
+          skillDirectory);
+    }
     if (!answer.path("ok").asBoolean()) {
       String trace = answer.path("traceback").asText("");
       return ToolResult.error(

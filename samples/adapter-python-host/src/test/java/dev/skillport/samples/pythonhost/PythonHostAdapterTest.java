@@ -145,6 +145,41 @@ class PythonHostAdapterTest {
   }
 
   @Test
+  void execute_scriptWithoutMain_runsAsAProgramWithUpstreamsArguments() throws Exception {
+    write(
+        tmp.resolve("scripts/program.py"),
+        """
+        import json, sys
+        params = json.load(sys.stdin)
+        print("working...")
+        print(json.dumps({"success": True, "message": "seen", "context": {
+            "params": params, "argv": sys.argv[1:], "main": __name__ == "__main__"}}))
+        """);
+    ToolResult ok =
+        call(tmp, "program", "{\"frame_count\":3,\"name\":\"x\"}", Duration.ofSeconds(10));
+    assertThat(ok.isError()).as(ok.toString()).isFalse();
+    assertThat(ok.structured().path("context").toString())
+        .isEqualTo(
+            "{\"params\":{\"frame_count\":3,\"name\":\"x\"},"
+                + "\"argv\":[\"--frame-count\",\"3\",\"--name\",\"x\"],\"main\":true}");
+
+    write(
+        tmp.resolve("scripts/refuses.py"),
+        "import json, sys\n"
+            + "print(json.dumps({'success': False, 'message': 'no camera'}))\n"
+            + "sys.exit(1)\n");
+    ToolResult refused = call(tmp, "refuses", "{}", Duration.ofSeconds(10));
+    assertThat(refused.isError()).isTrue();
+    assertThat(refused.content().toString()).contains("no camera");
+
+    write(tmp.resolve("scripts/crashes.py"), "import sys\nprint('partial')\nsys.exit(3)\n");
+    ToolResult crashed = call(tmp, "crashes", "{}", Duration.ofSeconds(10));
+    assertThat(crashed.isError()).isTrue();
+    assertThat(crashed.structured().path("code").asText()).isEqualTo("SCRIPT_FAILED");
+    assertThat(adapter.isReady()).isTrue();
+  }
+
+  @Test
   void stop_afterwards_adapterIsNoLongerReady() throws Exception {
     PythonHostAdapter own = new PythonHostAdapter();
     own.start();

@@ -22,6 +22,7 @@ __all__ = [
     "skill_error",
     "skill_warning",
     "skill_exception",
+    "skill_error_with_trace",
     "skill_entry",
     "run_main",
     "read_params",
@@ -75,6 +76,37 @@ def skill_error(message, error=None, prompt=None, possible_solutions=None, conte
         context=context,
         content=content,
     )
+
+
+def skill_error_with_trace(
+    message,
+    error,
+    underlying_call=None,
+    recipe_hint=None,
+    introspect_hint=None,
+    tb=None,
+    prompt=None,
+    possible_solutions=None,
+    **context
+):
+    """A failed result with a _meta["dcc.raw_trace"] block: the call that failed and hints.
+
+    The block (underlying_call cut to 500 characters, traceback, recipe_hint,
+    introspect_hint) is left out when none of them is given.
+    """
+    result = skill_error(message, error=error, prompt=prompt, possible_solutions=possible_solutions, **context)
+    trace = {}
+    if underlying_call:
+        trace["underlying_call"] = str(underlying_call)[:500]
+    if tb:
+        trace["traceback"] = str(tb)
+    if recipe_hint:
+        trace["recipe_hint"] = str(recipe_hint)
+    if introspect_hint:
+        trace["introspect_hint"] = str(introspect_hint)
+    if trace:
+        result["_meta"] = {"dcc.raw_trace": trace}
+    return result
 
 
 def skill_exception(

@@ -1,0 +1,1 @@
+"""Scripts package for the example-layered-skill reference implementation."""

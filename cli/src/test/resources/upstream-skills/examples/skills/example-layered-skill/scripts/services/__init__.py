@@ -1,0 +1,1 @@
+"""Business-logic layer for example-layered-skill."""

@@ -1,0 +1,3 @@
+@echo off
+REM Batch action script example.
+echo {"success": true, "message": "Executed Batch action"}

@@ -1,0 +1,41 @@
+package dev.skillport.runtime.jobs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * How the instances sharing one {@link JobStore} reach each other: a cancellation or a client's
+ * answers for a job another instance runs are handed to that instance, which receives them through
+ * {@link #serve}. A store shared by several processes offers this ({@link JobStore#coordination});
+ * an embedded store, held by one process, does not need it.
+ */
+public interface JobCoordination {
+  /** This instance's id, as the store records it beside the jobs it runs. */
+  String instance();
+
+  /**
+   * Hands a cancellation to the instance running job {@code id}.
+   *
+   * @return false when no live instance runs it (it is finished, unknown, or its runner is gone)
+   */
+  boolean requestCancel(String id);
+
+  /**
+   * Hands the client's answers to the instance running job {@code id}.
+   *
+   * @return false when no live instance runs it
+   */
+  boolean requestAnswer(String id, JsonNode answers);
+
+  /**
+   * Delivers the requests addressed to this instance to {@code handler} from now on, each once, as
+   * they arrive. Called once.
+   */
+  void serve(Requests handler);
+
+  /** Receives the requests other instances hand to this one. */
+  interface Requests {
+    void cancel(String id);
+
+    void answer(String id, JsonNode answers);
+  }
+}

@@ -1,0 +1,463 @@
+package dev.skillport.store.postgres;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.runtime.jobs.JobCoordination;
+import dev.skillport.runtime.jobs.JobRecord;
+import dev.skillport.runtime.jobs.JobStore;
+import dev.skillport.runtime.jobs.StoreFault;
+import dev.skillport.runtime.jobs.StoreUnavailableException;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Job records in {@code skillport_jobs}: the record as the job codec writes it ({@link
+ * JobRecord#toStored()}), beside the columns queries select on. An unfinished job is leased to the
+ * instance that saved it; the instance's heartbeat renews the lease, and once it lapses any
+ * instance marks the job interrupted (rows locked {@code FOR UPDATE SKIP LOCKED}, so one instance
+ * does it once). The instance that lost the lease cannot overwrite that end afterwards.
+ *
+ * <p>Requests for a job another instance runs go to {@code skillport_job_requests} with a {@code
+ * NOTIFY} naming that instance; each instance listens, and polls every {@link #POLL} too, for a
+ * notification lost while its listening connection was down.
+ */
+final class PostgresJobStore implements JobStore, JobCoordination {
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresJobStore.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  static final String CHANNEL = "skillport_requests";
+
+  /** How often requests are looked for without a notification. */
+  static final long POLL = 500;
+
+  private final PostgresStore store;
+
+  /** Changes not yet written (the database was unreachable), the newest per id; empty: deleted. */
+  private final Map<String, Optional<JobRecord>> held = new ConcurrentHashMap<>();
+
+  private volatile Requests handler;
+  private volatile boolean listening;
+  private Thread listener;
+
+  PostgresJobStore(PostgresStore store) {
+    this.store = store;
+  }
+
+  @Override
+  public String instance() {
+    return store.instance();
+  }
+
+  @Override
+  public void save(JobRecord job) {
+    String doc = encode(job);
+    try (Connection c = store.connection()) {
+      upsert(c, job, doc);
+      held.remove(job.id());
+      store.recovered();
+    } catch (SQLException e) {
+      held.put(job.id(), Optional.of(job));
+      store.recordFault(e);
+      throw new StoreUnavailableException(fault().orElseThrow());
+    }
+  }
+
+  private void upsert(Connection c, JobRecord job, String doc) throws SQLException {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "INSERT INTO skillport_jobs"
+                + " (id, owner, status, instance, lease_until, created_at, updated_at, record)"
+                + " VALUES (?, ?, ?, ?, CASE WHEN ? THEN now() + make_interval(secs => ?) END,"
+                + " ?, ?, ?::jsonb)"
+                + " ON CONFLICT (id) DO UPDATE SET owner = EXCLUDED.owner,"
+                + " status = EXCLUDED.status, instance = EXCLUDED.instance,"
+                + " lease_until = EXCLUDED.lease_until, updated_at = EXCLUDED.updated_at,"
+                + " record = EXCLUDED.record"
+                // A job whose lease lapsed was ended by another instance: that end stands.
+                + " WHERE skillport_jobs.expired_at IS NULL")) {
+      s.setString(1, job.id());
+      s.setString(2, job.owner());
+      s.setString(3, job.status().wire());
+      s.setString(4, store.instance());
+      s.setBoolean(5, !job.status().terminal());
+      s.setDouble(6, store.lease().toMillis() / 1000.0);
+      s.setTimestamp(7, PostgresStore.timestamp(job.createdAt()));
+      s.setTimestamp(8, PostgresStore.timestamp(job.updatedAt()));
+      s.setString(9, doc);
+      s.executeUpdate();
+    }
+  }
+
+  @Override
+  public Optional<JobRecord> find(String id) {
+    Optional<JobRecord> mine = held.get(id);
+    if (mine != null) {
+      return mine;
+    }
+    try (Connection c = store.connection();
+        PreparedStatement s =
+            c.prepareStatement("SELECT record::text FROM skillport_jobs WHERE id = ?")) {
+      s.setString(1, id);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? decode(id, rs.getString(1)) : Optional.empty();
+      }
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public List<JobRecord> all() {
+    return select("SELECT id, record::text FROM skillport_jobs", null, true);
+  }
+
+  @Override
+  public List<JobRecord> orphans() {
+    return select(
+        "SELECT id, record::text FROM skillport_jobs WHERE instance = ? AND lease_until IS NOT"
+            + " NULL",
+        store.instance(),
+        false);
+  }
+
+  private List<JobRecord> select(String sql, String param, boolean withHeld) {
+    Map<String, JobRecord> out = new HashMap<>();
+    try (Connection c = store.connection();
+        PreparedStatement s = c.prepareStatement(sql)) {
+      if (param != null) {
+        s.setString(1, param);
+      }
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          String id = rs.getString(1);
+          decode(id, rs.getString(2)).ifPresent(r -> out.put(id, r));
+        }
+      }
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+    if (withHeld) {
+      held.forEach((id, r) -> r.ifPresentOrElse(x -> out.put(id, x), () -> out.remove(id)));
+    }
+    return new ArrayList<>(out.values());
+  }
+
+  @Override
+  public boolean delete(String id) {
+    try (Connection c = store.connection();
+        PreparedStatement s = c.prepareStatement("DELETE FROM skillport_jobs WHERE id = ?")) {
+      s.setString(1, id);
+      boolean removed = s.executeUpdate() > 0;
+      Optional<JobRecord> before = held.remove(id);
+      return removed || (before != null && before.isPresent());
+    } catch (SQLException e) {
+      store.recordFault(e);
+      Optional<JobRecord> before = held.put(id, Optional.empty());
+      return before != null && before.isPresent();
+    }
+  }
+
+  @Override
+  public Optional<JobCoordination> coordination() {
+    return Optional.of(this);
+  }
+
+  @Override
+  public Optional<StoreFault> fault() {
+    return store.fault().map(f -> new StoreFault("jobs", f.error(), f.since()));
+  }
+
+  /** The pool closes with the {@link PostgresStore}; this store holds nothing of its own. */
+  @Override
+  public void close() {}
+
+  @Override
+  public boolean requestCancel(String id) {
+    return request(id, "cancel", null);
+  }
+
+  @Override
+  public boolean requestAnswer(String id, JsonNode answers) {
+    return request(id, "answer", answers.toString());
+  }
+
+  private boolean request(String id, String kind, String payload) {
+    try (Connection c = store.connection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "WITH target AS (SELECT instance FROM skillport_jobs"
+                    + " WHERE id = ? AND instance <> ? AND lease_until > now()),"
+                    + " added AS (INSERT INTO skillport_job_requests (job_id, instance, kind,"
+                    + " payload) SELECT ?, instance, ?, ?::jsonb FROM target RETURNING instance)"
+                    + " SELECT pg_notify('"
+                    + CHANNEL
+                    + "', instance) FROM added")) {
+      s.setString(1, id);
+      s.setString(2, store.instance());
+      s.setString(3, id);
+      s.setString(4, kind);
+      s.setString(5, payload);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next();
+      }
+    } catch (SQLException e) {
+      throw store.failed(e);
+    }
+  }
+
+  @Override
+  public void serve(Requests handler) {
+    if (this.handler != null) {
+      throw new IllegalStateException("requests are served already");
+    }
+    this.handler = handler;
+  }
+
+  /** Starts the thread that listens for requests addressed to this instance. */
+  synchronized void startListening() {
+    listening = true;
+    listener = new Thread(this::listen, "store-requests");
+    listener.setDaemon(true);
+    listener.start();
+  }
+
+  synchronized void stopListening() {
+    listening = false;
+    if (listener != null) {
+      listener.interrupt();
+      try {
+        listener.join(2_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Waits for notifications on a connection of its own; takes requests on one, or every poll. */
+  private void listen() {
+    Connection c = null;
+    while (listening) {
+      try {
+        if (c == null) {
+          c = store.connection();
+          try (Statement s = c.createStatement()) {
+            s.execute("LISTEN " + CHANNEL);
+          }
+        }
+        PGNotification[] got = c.unwrap(PGConnection.class).getNotifications((int) POLL);
+        if (Thread.interrupted() || !listening) {
+          break;
+        }
+        if (got != null && got.length > 0) {
+          LOG.trace("{} store notifications", got.length);
+        }
+        takeRequests();
+      } catch (SQLException e) {
+        store.recordFault(e);
+        close(c);
+        c = null;
+        pause();
+      } catch (RuntimeException e) {
+        LOG.warn("store requests not taken: {}", e.toString());
+        pause();
+      }
+    }
+    close(c);
+  }
+
+  /** Hands every request addressed to this instance to the handler, oldest first. */
+  void takeRequests() throws SQLException {
+    Requests to = handler;
+    if (to == null) {
+      return;
+    }
+    record Taken(long seq, String jobId, String kind, String payload) {}
+    List<Taken> taken = new ArrayList<>();
+    try (Connection c = store.connection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "DELETE FROM skillport_job_requests WHERE seq IN (SELECT seq FROM"
+                    + " skillport_job_requests WHERE instance = ? ORDER BY seq LIMIT 100 FOR"
+                    + " UPDATE SKIP LOCKED) RETURNING seq, job_id, kind, payload::text")) {
+      s.setString(1, store.instance());
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          taken.add(new Taken(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4)));
+        }
+      }
+    }
+    taken.sort(Comparator.comparingLong(Taken::seq));
+    for (Taken t : taken) {
+      try {
+        if (t.kind().equals("cancel")) {
+          to.cancel(t.jobId());
+        } else {
+          to.answer(t.jobId(), JSON.readTree(t.payload()));
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("request {} for job {} failed: {}", t.kind(), t.jobId(), e.toString());
+      }
+    }
+  }
+
+  /** Renews the leases of this instance's unfinished jobs and its heartbeat. */
+  void renewLeases() throws SQLException {
+    try (Connection c = store.connection();
+        PreparedStatement jobs =
+            c.prepareStatement(
+                "UPDATE skillport_jobs SET lease_until = now() + make_interval(secs => ?)"
+                    + " WHERE instance = ? AND lease_until IS NOT NULL");
+        PreparedStatement beat =
+            c.prepareStatement(
+                "UPDATE skillport_instances SET heartbeat_at = now() WHERE id = ?")) {
+      jobs.setDouble(1, store.lease().toMillis() / 1000.0);
+      jobs.setString(2, store.instance());
+      jobs.executeUpdate();
+      beat.setString(1, store.instance());
+      beat.executeUpdate();
+    }
+  }
+
+  /**
+   * Marks interrupted the unfinished jobs whose lease lapsed (their instance stopped renewing it);
+   * returns how many.
+   */
+  int expireLeases() throws SQLException {
+    int ended = 0;
+    try (Connection c = store.connection()) {
+      c.setAutoCommit(false);
+      try {
+        List<JobRecord> lapsed = new ArrayList<>();
+        List<String> owners = new ArrayList<>();
+        try (PreparedStatement s =
+            c.prepareStatement(
+                "SELECT id, record::text, instance FROM skillport_jobs WHERE lease_until < now()"
+                    + " ORDER BY lease_until LIMIT 100 FOR UPDATE SKIP LOCKED")) {
+          try (ResultSet rs = s.executeQuery()) {
+            while (rs.next()) {
+              Optional<JobRecord> r = decode(rs.getString(1), rs.getString(2));
+              if (r.isPresent()) {
+                lapsed.add(r.get());
+                owners.add(rs.getString(3));
+              }
+            }
+          }
+        }
+        Instant now = store.clock().instant();
+        try (PreparedStatement u =
+            c.prepareStatement(
+                "UPDATE skillport_jobs SET status = ?, record = ?::jsonb, lease_until = NULL,"
+                    + " expired_at = now(), updated_at = ? WHERE id = ?")) {
+          for (int i = 0; i < lapsed.size(); i++) {
+            JobRecord end =
+                lapsed
+                    .get(i)
+                    .orphaned(
+                        now,
+                        "instance "
+                            + owners.get(i)
+                            + " stopped while the job was "
+                            + lapsed.get(i).status().wire()
+                            + " (its lease expired)");
+            u.setString(1, end.status().wire());
+            u.setString(2, encode(end));
+            u.setTimestamp(3, PostgresStore.timestamp(now));
+            u.setString(4, end.id());
+            u.addBatch();
+          }
+          u.executeBatch();
+        }
+        c.commit();
+        ended = lapsed.size();
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    }
+    if (ended > 0) {
+      LOG.info("{} jobs of stopped instances are marked interrupted (lease expired)", ended);
+    }
+    return ended;
+  }
+
+  /** Writes the changes held while the database was unreachable. */
+  void writeHeld() throws SQLException {
+    if (held.isEmpty()) {
+      return;
+    }
+    try (Connection c = store.connection()) {
+      for (Map.Entry<String, Optional<JobRecord>> e : Map.copyOf(held).entrySet()) {
+        if (e.getValue().isPresent()) {
+          upsert(c, e.getValue().get(), encode(e.getValue().get()));
+        } else {
+          try (PreparedStatement s =
+              c.prepareStatement("DELETE FROM skillport_jobs WHERE id = ?")) {
+            s.setString(1, e.getKey());
+            s.executeUpdate();
+          }
+        }
+        held.remove(e.getKey(), e.getValue());
+      }
+    }
+    LOG.info("the job changes held while the store was unreachable are written");
+  }
+
+  private StoreUnavailableException unavailable(SQLException e) {
+    store.recordFault(e);
+    return new StoreUnavailableException(fault().orElseThrow());
+  }
+
+  private static String encode(JobRecord job) {
+    try {
+      return JSON.writeValueAsString(job.toStored());
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("job " + job.id() + " cannot be written", e);
+    }
+  }
+
+  private static Optional<JobRecord> decode(String id, String doc) {
+    try {
+      return Optional.of(JobRecord.fromStored(JSON.readTree(doc)));
+    } catch (IOException | IllegalArgumentException e) {
+      LOG.warn("job record {} is damaged and is skipped: {}", id, e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private static void close(Connection c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException e) {
+        LOG.debug("listening connection not closed cleanly: {}", e.toString());
+      }
+    }
+  }
+
+  private void pause() {
+    try {
+      Thread.sleep(POLL);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      listening = false;
+    }
+  }
+}

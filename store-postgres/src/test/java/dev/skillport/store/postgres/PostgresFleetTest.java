@@ -1,0 +1,288 @@
+package dev.skillport.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.skillport.api.tool.ClientRequest;
+import dev.skillport.runtime.jobs.JobRecord;
+import dev.skillport.runtime.jobs.JobResult;
+import dev.skillport.runtime.jobs.JobScheduler;
+import dev.skillport.runtime.jobs.JobStatus;
+import dev.skillport.testsupport.PostgresCluster;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Several instances on one real PostgreSQL: leases, requests between them, the fleet's key. */
+class PostgresFleetTest {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final Duration LEASE = Duration.ofSeconds(1);
+  private static PostgresCluster cluster;
+
+  private final List<AutoCloseable> opened = new ArrayList<>();
+
+  @BeforeAll
+  static void startCluster() {
+    cluster = TestDatabase.cluster();
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    cluster.close();
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = opened.size() - 1; i >= 0; i--) {
+      opened.get(i).close();
+    }
+  }
+
+  private PostgresStore open(PostgresLocation at, String instance) {
+    PostgresStore s = TestDatabase.open(at, instance, LEASE);
+    opened.add(s);
+    return s;
+  }
+
+  private JobScheduler scheduler(PostgresStore store) {
+    JobScheduler s = new JobScheduler(store.jobs(), 2);
+    opened.add(s);
+    return s;
+  }
+
+  /** A job that runs until cancelled, counting its runs. */
+  private static JobRecord submitWaiting(JobScheduler on, AtomicInteger runs) {
+    return on.submit(
+        "slow",
+        null,
+        null,
+        "alice",
+        null,
+        ctx -> {
+          runs.incrementAndGet();
+          while (!ctx.isCancelled()) {
+            try {
+              Thread.sleep(10);
+            } catch (InterruptedException e) {
+              break;
+            }
+          }
+          return JobResult.completed(NODES.objectNode());
+        },
+        status -> {});
+  }
+
+  @Test
+  void cancel_throughAnotherInstance_reachesTheRunnerWithinASecond() {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    JobScheduler a = scheduler(open(at, "a"));
+    JobScheduler b = scheduler(open(at, "b"));
+    AtomicInteger runs = new AtomicInteger();
+    JobRecord job = submitWaiting(a, runs);
+    await().atMost(Duration.ofSeconds(5)).until(() -> runs.get() == 1);
+    assertThat(b.status(job.id())).get().extracting(JobRecord::owner).isEqualTo("alice");
+
+    long asked = System.nanoTime();
+    assertThat(b.cancel(job.id())).isTrue();
+    await()
+        .atMost(Duration.ofSeconds(1))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> b.status(job.id()).orElseThrow().status() == JobStatus.CANCELLED);
+    assertThat(Duration.ofNanos(System.nanoTime() - asked)).isLessThan(Duration.ofSeconds(1));
+    assertThat(runs).hasValue(1);
+  }
+
+  @Test
+  void answer_throughAnotherInstance_completesTheWaitingJob() {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    JobScheduler a = scheduler(open(at, "a"));
+    JobScheduler b = scheduler(open(at, "b"));
+    JobRecord job =
+        a.submit(
+            "ask",
+            null,
+            null,
+            "alice",
+            capability -> true,
+            ctx -> {
+              try {
+                Map<String, JsonNode> got =
+                    ctx.requestAll(
+                        Map.of("q1", new ClientRequest("elicitation/create", NODES.objectNode())));
+                return JobResult.completed(NODES.objectNode().set("answer", got.get("q1")));
+              } catch (Exception e) {
+                return JobResult.failed(e.toString(), NODES.objectNode());
+              }
+            },
+            status -> {});
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> b.status(job.id()).orElseThrow().inputRequests() != null);
+
+    assertThat(b.answer(job.id(), NODES.objectNode().put("q1", "yes"))).isTrue();
+    await()
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> b.status(job.id()).orElseThrow().status() == JobStatus.COMPLETED);
+    assertThat(b.status(job.id()).orElseThrow().result().get("answer").asText()).isEqualTo("yes");
+  }
+
+  @Test
+  void instanceGone_itsJobsBecomeInterruptedOnceTheLeaseExpires_andItCannotOverwrite() {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    PostgresStore a = TestDatabase.open(at, "a", LEASE);
+    JobScheduler b = scheduler(open(at, "b"));
+    JobRecord running =
+        new JobRecord(
+            "j1",
+            "slow",
+            null,
+            null,
+            JobStatus.RUNNING,
+            java.time.Instant.now(),
+            java.time.Instant.now(),
+            null,
+            null,
+            null,
+            null,
+            null,
+            "alice",
+            null);
+    a.jobs().save(running);
+    // A stops renewing (as a killed process would) without ending its jobs.
+    a.close();
+
+    await()
+        .atMost(LEASE.plusSeconds(2))
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> b.status("j1").orElseThrow().status() == JobStatus.INTERRUPTED);
+    assertThat(b.status("j1").orElseThrow().error()).contains("instance a").contains("lease");
+    assertThat(b.cancel("j1")).isFalse();
+
+    PostgresStore late = open(at, "a");
+    late.jobs()
+        .save(
+            new JobRecord(
+                "j1",
+                "slow",
+                null,
+                null,
+                JobStatus.COMPLETED,
+                running.createdAt(),
+                running.startedAt(),
+                java.time.Instant.now(),
+                null,
+                null,
+                null,
+                NODES.objectNode(),
+                "alice",
+                null));
+    assertThat(b.status("j1").orElseThrow().status()).isEqualTo(JobStatus.INTERRUPTED);
+  }
+
+  @Test
+  void stateKey_secondInstanceWithAnotherKey_isRefusedNamingBothIds() {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    open(at, "a").agreeOnStateKey("key-1111");
+    open(at, "b").agreeOnStateKey("key-1111");
+    assertThatThrownBy(() -> open(at, "c").agreeOnStateKey("key-2222"))
+        .isInstanceOf(StateKeyMismatchException.class)
+        .hasMessageContaining("key-2222")
+        .hasMessageContaining("key-1111")
+        .hasMessageContaining("instance a");
+  }
+
+  @Test
+  void open_schemaNewerThanThisBuild_isRefusedWithTheVersions() throws Exception {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    open(at, "a").close();
+    Properties login = new Properties();
+    login.setProperty("user", PostgresCluster.USER);
+    login.setProperty("password", cluster.password());
+    try (Connection c = DriverManager.getConnection(at.jdbcUrl(), login);
+        Statement s = c.createStatement()) {
+      s.execute(
+          "INSERT INTO skillport_schema_history (installed_rank, version, description, type,"
+              + " script, checksum, installed_by, execution_time, success) VALUES (99, '99',"
+              + " 'from the future', 'SQL', 'V99__from_the_future.sql', 0, 'x', 0, true)");
+    }
+    assertThatThrownBy(() -> open(at, "a"))
+        .isInstanceOf(StoreOpenException.class)
+        .hasMessageContaining("schema version 99")
+        .hasMessageContaining("newer than this Skillport knows (1)");
+  }
+
+  @Test
+  void open_wrongPassword_failsWithoutShowingIt() {
+    PostgresLocation at =
+        PostgresLocation.parse(cluster.url("postgres") + "?user=" + PostgresCluster.USER, Map.of());
+    assertThatThrownBy(
+            () -> PostgresStore.open(at, "a", LEASE, Map.of("PGPASSWORD", "not-the-secret-42")))
+        .isInstanceOf(StoreOpenException.class)
+        .hasMessageContaining("password authentication failed")
+        .hasMessageNotContaining("not-the-secret-42");
+  }
+
+  @Test
+  void open_passwordFromPgpasswordVariable_connects() {
+    PostgresLocation at =
+        PostgresLocation.parse(cluster.url("postgres") + "?user=" + PostgresCluster.USER, Map.of());
+    PostgresStore s = PostgresStore.open(at, "a", LEASE, Map.of("PGPASSWORD", cluster.password()));
+    opened.add(s);
+    assertThat(s.fault()).isEmpty();
+  }
+
+  @Test
+  void databaseStopped_faultReportedAndHeldSaveWrittenOnceItIsBack() {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    PostgresStore a = open(at, "a");
+    JobRecord done =
+        new JobRecord(
+            "held",
+            "t",
+            null,
+            null,
+            JobStatus.COMPLETED,
+            java.time.Instant.now(),
+            null,
+            java.time.Instant.now(),
+            null,
+            null,
+            null,
+            NODES.objectNode(),
+            "alice",
+            null);
+    cluster.stop();
+    try {
+      // The pool waits up to its 5 s connection timeout before a heartbeat fails.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> a.fault().isPresent());
+      assertThatThrownBy(() -> a.jobs().save(done))
+          .isInstanceOf(dev.skillport.runtime.jobs.StoreUnavailableException.class);
+      assertThat(a.jobs().find("held")).contains(done);
+    } finally {
+      cluster.startAgain();
+    }
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> a.fault().isEmpty());
+    PostgresStore b = open(at, "b");
+    await().atMost(Duration.ofSeconds(5)).until(() -> b.jobs().find("held").isPresent());
+    assertThat(b.jobs().find("held")).contains(done);
+  }
+}
