@@ -14,6 +14,7 @@ import dev.skillport.model.skill.Scope;
 import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.plugins.AdapterSettings;
 import dev.skillport.plugins.PluginFolders;
+import dev.skillport.registry.search.SemanticSearch;
 import dev.skillport.runtime.CallGuard;
 import dev.skillport.runtime.PathRules;
 import dev.skillport.runtime.ScriptPolicy;
@@ -80,6 +81,8 @@ final class ServeCommand implements Callable<Integer> {
 
   /** How many numbered stores ({@code NAME-2}...) a default instance name may take. */
   private static final int DEFAULT_INSTANCE_SLOTS = 32;
+
+  private static final String EMBEDDINGS_FILE = "search-embeddings.bin";
 
   /** The environment variable that may hold the state key, as {@code --state-key-file} does. */
   static final String STATE_KEY_VARIABLE = "SKILLPORT_STATE_KEY";
@@ -182,6 +185,15 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--no-watch", description = "Do not reload when skill files change.")
   private boolean noWatch;
+
+  @Option(
+      names = "--search",
+      paramLabel = "MODE",
+      description =
+          "How search_skills, search_tools and the page rank: hybrid (words and meaning, through a"
+              + " small embedding model run in-process once the skills are embedded in the"
+              + " background) or lexical (words only). Default: SKILLPORT_SEARCH, else hybrid.")
+  private SemanticSearch.Mode searchMode;
 
   @Option(
       names = "--no-bundled",
@@ -524,6 +536,13 @@ final class ServeCommand implements Callable<Integer> {
           resources.add("job scheduler", new JobScheduler(stores.jobs(), Math.max(1, jobWorkers)));
       CallGuard guard =
           resources.add("call guard", CallGuard.of(access, pathRules, auditLog, redactor));
+      // Embeddings are kept beside the stores, so a restart embeds only what changed.
+      SemanticSearch semantic =
+          resources.add(
+              "semantic search",
+              SemanticSearch.start(
+                  searchMode(env),
+                  stores.dir() == null ? null : stores.dir().resolve(EMBEDDINGS_FILE)));
       ServeExecution execution =
           new ServeExecution(
               scripts,
@@ -533,7 +552,8 @@ final class ServeCommand implements Callable<Integer> {
               listingPolicy(),
               toolListingThreshold,
               signer,
-              redactor);
+              redactor,
+              semantic);
       // Launched, not started: the transport takes the client's handshake while the catalog
       // loads, and every other request waits for it (decision record 0014).
       SkillportServer server =
@@ -793,8 +813,25 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  /** The job and workflow stores of this run, both in one folder. */
-  private record Stores(JobStore jobs, WorkflowStore workflows) {}
+  /** {@code --search}, else {@code SKILLPORT_SEARCH}, else hybrid. */
+  private SemanticSearch.Mode searchMode(CliEnvironment env) {
+    if (searchMode != null) {
+      return searchMode;
+    }
+    String fromEnv = env.variables().get("SKILLPORT_SEARCH");
+    if (fromEnv == null || fromEnv.isBlank()) {
+      return SemanticSearch.Mode.HYBRID;
+    }
+    return SemanticSearch.Mode.parse(fromEnv.strip())
+        .orElseThrow(
+            () -> StartupFailure.usage("SKILLPORT_SEARCH=" + fromEnv + ": give hybrid or lexical"));
+  }
+
+  /**
+   * The job and workflow stores of this run; {@code dir} is the local folder holding them, null for
+   * a shared store (the search embeddings are then not kept across restarts).
+   */
+  private record Stores(JobStore jobs, WorkflowStore workflows, Path dir) {}
 
   /**
    * Opens this server's stores: {@code --jobs-dir}, else {@code ~/.skillport/jobs/NAME} for {@code
@@ -817,7 +854,7 @@ final class ServeCommand implements Callable<Integer> {
                   Duration.ofSeconds(leaseSecs),
                   signer,
                   env.variables()));
-      return new Stores(shared.jobs(), shared.workflows());
+      return new Stores(shared.jobs(), shared.workflows(), null);
     }
     if (jobsDir != null) {
       return openStores(env.workingDirectory().resolve(jobsDir), resources, true);
@@ -894,7 +931,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       MvStoreWorkflowStore workflows =
           resources.add("workflow store", MvStoreWorkflowStore.open(dir));
-      return new Stores(jobs, workflows);
+      return new Stores(jobs, workflows, dir);
     } catch (IOException e) {
       throw StartupFailure.environment(
           "cannot open the workflow store in " + dir + " (" + e.getMessage() + ")", e);

@@ -31,6 +31,9 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
   /** The logger tree whose level is kept at info or above; see {@link #configure}. */
   static final String JETTY = "org.eclipse.jetty";
 
+  /** The tokenizer library's logger tree, kept at error. */
+  static final String DJL = "ai.djl";
+
   private static final String APPENDER = "STDERR";
 
   /** Created by logback through {@link java.util.ServiceLoader}. */
@@ -57,6 +60,8 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
     root.addAppender(appender);
     // Jetty's debug and trace logs hold raw request bytes (tokens, arguments): never below info.
     context.getLogger(JETTY).setLevel(level.isGreaterOrEqual(Level.INFO) ? level : Level.INFO);
+    // The embedding model's tokenizer library warns on every CPU-only machine that it found no GPU.
+    context.getLogger(DJL).setLevel(level.isGreaterOrEqual(Level.ERROR) ? level : Level.ERROR);
     return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
   }
 

@@ -3,6 +3,7 @@ package dev.skillport.registry;
 import dev.skillport.model.diagnostic.Diagnostic;
 import dev.skillport.model.skill.Skill;
 import dev.skillport.model.skill.SkillState;
+import dev.skillport.registry.search.SemanticSearch;
 import dev.skillport.registry.search.SkillSearchIndex;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,6 +11,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -23,11 +25,14 @@ public final class Catalog {
   private final List<Skill> skills;
   private final List<Diagnostic> diagnostics;
   private final Map<String, Skill> byName;
+  private final SemanticSearch semantic;
   // Built on first use: a catalog is published (and its first tools/list answered) without it.
   private volatile SkillSearchIndex searchIndex;
 
-  private Catalog(long generation, List<Skill> skills, List<Diagnostic> diagnostics) {
+  private Catalog(
+      long generation, List<Skill> skills, List<Diagnostic> diagnostics, SemanticSearch semantic) {
     this.generation = generation;
+    this.semantic = Objects.requireNonNull(semantic, "semantic");
     this.skills = List.copyOf(skills);
     this.diagnostics = List.copyOf(diagnostics);
     Map<String, Skill> index = new HashMap<>();
@@ -43,12 +48,23 @@ public final class Catalog {
    * A snapshot of {@code skills} (as the loader returned them, shadowed and skipped ones included).
    */
   public static Catalog of(long generation, List<Skill> skills, List<Diagnostic> diagnostics) {
-    return new Catalog(generation, skills, diagnostics);
+    return new Catalog(generation, skills, diagnostics, SemanticSearch.off());
+  }
+
+  /** A snapshot whose search ranks by meaning too, through {@code semantic}. */
+  public static Catalog of(
+      long generation, List<Skill> skills, List<Diagnostic> diagnostics, SemanticSearch semantic) {
+    return new Catalog(generation, skills, diagnostics, semantic);
   }
 
   /** An empty snapshot, before discovery finished. */
   public static Catalog empty() {
-    return new Catalog(0, List.of(), List.of());
+    return new Catalog(0, List.of(), List.of(), SemanticSearch.off());
+  }
+
+  /** The semantic side of this snapshot's search (shared by every snapshot of one server). */
+  public SemanticSearch semantic() {
+    return semantic;
   }
 
   /** Increases with every reload; caches compare it. */
@@ -85,7 +101,7 @@ public final class Catalog {
       synchronized (this) {
         index = searchIndex;
         if (index == null) {
-          index = SkillSearchIndex.build(skills);
+          index = SkillSearchIndex.build(skills, semantic);
           searchIndex = index;
         }
       }

@@ -68,17 +68,29 @@ final class Bm25Index {
 
   /**
    * Scores every document matching at least one query token. Each query token counts once per
-   * document, through its best-matching vocabulary term (exact beats prefix beats typo); tokens and
-   * terms are stems ({@link Tokenizer#terms}).
+   * document, through its best-matching vocabulary term; tokens and terms are stems ({@link
+   * Tokenizer#terms}). A token the vocabulary holds (as typed or as its stem) matches only that
+   * term; only a token it does not hold is matched by prefix or typo. Stop words are left out.
    *
    * @return document index → score, for matching documents only
    */
   Map<Integer, Double> score(String query) {
     Map<Integer, Double> scores = new HashMap<>();
     for (Tokenizer.QueryTerm term : Tokenizer.queryTerms(query)) {
-      Map<String, Double> matches = matcher.expand(term.stem());
-      if (!term.typed().equals(term.stem())) {
-        matcher.expand(term.typed()).forEach((t, w) -> matches.merge(t, w, Math::max));
+      if (term.stopWord()) {
+        continue;
+      }
+      Map<String, Double> matches = new HashMap<>();
+      for (String form : List.of(term.stem(), term.typed())) {
+        if (matcher.contains(form)) {
+          matches.put(form, TermMatcher.EXACT);
+        }
+      }
+      if (matches.isEmpty()) {
+        matches.putAll(matcher.expandFuzzy(term.stem()));
+        if (!term.typed().equals(term.stem())) {
+          matcher.expandFuzzy(term.typed()).forEach((t, w) -> matches.merge(t, w, Math::max));
+        }
       }
       Map<Integer, Double> best = new HashMap<>();
       for (Map.Entry<String, Double> match : matches.entrySet()) {

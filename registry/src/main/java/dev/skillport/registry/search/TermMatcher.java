@@ -11,14 +11,17 @@ import java.util.TreeSet;
 
 /**
  * Expands a query term to vocabulary terms: exact (weight 1), prefix (0.8) and one-edit typo (0.6).
- * Typos are found through a deletion index (every vocabulary term with one character removed), so a
- * lookup costs a few hash probes instead of a scan of the vocabulary.
+ * Prefix and typo matches are a fallback for a word the vocabulary does not hold: a word that
+ * matches exactly would otherwise drag in every longer or one-letter-off word ({@code form} in
+ * {@code format}, {@code forms}, {@code fork}), and with them unrelated skills. Typos are found
+ * through a deletion index (every vocabulary term with one character removed), so a lookup costs a
+ * few hash probes instead of a scan of the vocabulary.
  */
 final class TermMatcher {
   static final double EXACT = 1.0;
   static final double PREFIX = 0.8;
   static final double TYPO = 0.6;
-  private static final int MIN_PREFIX = 2;
+  private static final int MIN_PREFIX = 3;
   private static final int MIN_TYPO = 4;
   private static final int MAX_PREFIX_EXPANSIONS = 50;
 
@@ -37,12 +40,17 @@ final class TermMatcher {
     }
   }
 
-  /** Vocabulary terms matching {@code query}, each with its match weight (best kept). */
-  Map<String, Double> expand(String query) {
+  /** Whether the vocabulary holds {@code term} as it is. */
+  boolean contains(String term) {
+    return vocabulary.contains(term);
+  }
+
+  /**
+   * Vocabulary terms that {@code query} may be short for or a misspelling of, each with its match
+   * weight (best kept); call it only for a word with no exact match.
+   */
+  Map<String, Double> expandFuzzy(String query) {
     Map<String, Double> out = new HashMap<>();
-    if (vocabulary.contains(query)) {
-      out.put(query, EXACT);
-    }
     if (query.length() >= MIN_PREFIX) {
       int n = 0;
       for (String t : vocabulary.tailSet(query, false)) {

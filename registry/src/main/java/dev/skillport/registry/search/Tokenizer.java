@@ -3,6 +3,7 @@ package dev.skillport.registry.search;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import opennlp.tools.stemmer.snowball.SnowballStemmer;
 
 /**
@@ -36,11 +37,27 @@ final class Tokenizer {
   }
 
   /**
+   * English function words: they occur in most descriptions, so a query matching through them
+   * matches nearly every skill while saying nothing about which one is meant.
+   */
+  private static final Set<String> STOP_WORDS =
+      Set.of(
+          "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be",
+          "been", "but", "by", "can", "could", "do", "does", "doing", "for", "from", "had", "has",
+          "have", "he", "her", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its",
+          "just", "me", "my", "of", "on", "or", "our", "over", "please", "she", "should", "so",
+          "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they",
+          "this", "those", "to", "too", "up", "us", "very", "was", "we", "were", "what", "when",
+          "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your");
+
+  /**
    * One query word: as typed and as its stem. A partial word's stem can lose the prefix the word
    * shares with what it abbreviates ({@code poly} stems to {@code poli}, no prefix of {@code
    * polygon}), so queries match both forms.
+   *
+   * @param stopWord a function word, which weighs nothing
    */
-  record QueryTerm(String typed, String stem) {}
+  record QueryTerm(String typed, String stem, boolean stopWord) {}
 
   /** The words of a query, each as typed and as its stem. */
   static List<QueryTerm> queryTerms(String query) {
@@ -51,7 +68,7 @@ final class Tokenizer {
     }
     SnowballStemmer stemmer = new SnowballStemmer(SnowballStemmer.ALGORITHM.ENGLISH);
     for (String token : tokens) {
-      out.add(new QueryTerm(token, stem(stemmer, token)));
+      out.add(new QueryTerm(token, stem(stemmer, token), STOP_WORDS.contains(token)));
     }
     return out;
   }

@@ -57,6 +57,7 @@ final class SearchSkills implements CoreToolCall {
     ObjectNode out = NODES.objectNode();
     out.put("total", index.count(q));
     out.put("query", q.query());
+    out.put("search", index.semanticState().ranking());
     ArrayNode skills = out.putArray("skills");
     for (SkillHit hit : index.search(q)) {
       skills.add(searchItem(hit.skill(), session.view()));

@@ -177,7 +177,12 @@ public final class CatalogReloader implements AutoCloseable {
     if (current.generation() == 0
         || !current.skills().equals(result.skills())
         || !current.diagnostics().equals(result.diagnostics())) {
-      holder.swap(Catalog.of(generation.incrementAndGet(), result.skills(), result.diagnostics()));
+      holder.swap(
+          Catalog.of(
+              generation.incrementAndGet(),
+              result.skills(),
+              result.diagnostics(),
+              current.semantic()));
       swapped = true;
       LOG.info(
           "catalog generation {}: {} skills ({} folders read)",

@@ -1,5 +1,6 @@
 package dev.skillport.server.serve;
 
+import dev.skillport.registry.search.SemanticSearch;
 import dev.skillport.runtime.CallGuard;
 import dev.skillport.runtime.ScriptToolRunner;
 import dev.skillport.runtime.StateSigner;
@@ -26,6 +27,7 @@ import java.util.Objects;
  * @param signer signs the state handed to stateless clients
  * @param redactor masks secrets in everything the server writes out: the wire, served files, the
  *     audit trail
+ * @param search ranks search results by meaning beside words (lexical only when off)
  */
 public record ServeExecution(
     ScriptToolRunner scripts,
@@ -35,7 +37,8 @@ public record ServeExecution(
     ListingPolicy listingPolicy,
     int autoListingThreshold,
     StateSigner signer,
-    Redactor redactor)
+    Redactor redactor,
+    SemanticSearch search)
     implements AutoCloseable {
 
   private static final int MAX_STDOUT = 1 << 20;
@@ -49,9 +52,13 @@ public record ServeExecution(
     Objects.requireNonNull(listingPolicy, "listingPolicy");
     Objects.requireNonNull(signer, "signer");
     Objects.requireNonNull(redactor, "redactor");
+    Objects.requireNonNull(search, "search");
   }
 
-  /** An execution with a redactor of its own that knows only the documented secret names. */
+  /**
+   * An execution with a redactor of its own that knows only the documented secret names, and
+   * lexical search.
+   */
   public ServeExecution(
       ScriptToolRunner scripts,
       JobScheduler jobs,
@@ -68,7 +75,8 @@ public record ServeExecution(
         listingPolicy,
         autoListingThreshold,
         signer,
-        new Redactor());
+        new Redactor(),
+        SemanticSearch.off());
   }
 
   /**
@@ -89,12 +97,27 @@ public record ServeExecution(
   /** This execution listing {@code policy} to stateless clients, with {@code autoThreshold}. */
   public ServeExecution withListing(ListingPolicy policy, int autoThreshold) {
     return new ServeExecution(
-        scripts, jobs, guard, workflowStore, policy, autoThreshold, signer, redactor);
+        scripts, jobs, guard, workflowStore, policy, autoThreshold, signer, redactor, search);
+  }
+
+  /** This execution ranking search results through {@code semantic} too. */
+  public ServeExecution withSearch(SemanticSearch semantic) {
+    return new ServeExecution(
+        scripts,
+        jobs,
+        guard,
+        workflowStore,
+        listingPolicy,
+        autoListingThreshold,
+        signer,
+        redactor,
+        semantic);
   }
 
   /** Closes the scheduler (jobs are marked interrupted) and then the scripts still running. */
   @Override
   public void close() {
+    search.close();
     jobs.close();
     scripts.close();
   }

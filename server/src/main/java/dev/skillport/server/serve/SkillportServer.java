@@ -114,7 +114,8 @@ public final class SkillportServer implements AutoCloseable {
 
   /**
    * What {@code /readyz} answers: unavailable, naming the store and its error, while the job store
-   * cannot write; else {@link #isReady()}.
+   * cannot write; else {@link #isReady()}, with how search ranks ({@code search}: {@code lexical},
+   * {@code embedding} while the skills are being embedded, or {@code hybrid}).
    */
   public Readiness readiness() {
     Optional<StoreFault> fault = service.jobs().store().fault();
@@ -125,7 +126,13 @@ public final class SkillportServer implements AutoCloseable {
       report.put("since", fault.get().since().toString());
       return Readiness.unavailable(report);
     }
-    return Readiness.of(isReady());
+    if (!isReady()) {
+      return Readiness.STARTING;
+    }
+    Map<String, String> report = new LinkedHashMap<>();
+    report.put("status", "ready");
+    report.put("search", service.catalog().searchIndex().semanticState().ranking());
+    return new Readiness(true, report);
   }
 
   private static boolean ready(CompletableFuture<LoadResult> catalogLoaded, PluginHost plugins) {
@@ -257,7 +264,8 @@ public final class SkillportServer implements AutoCloseable {
         new HandlerCheck(
             id -> handlers.find(id).isPresent() || DiagnosticsHandlers.IDS.contains(id),
             Severity.ERROR);
-    CatalogHolder holder = new CatalogHolder(Catalog.empty());
+    // Every catalog the reloader publishes keeps the semantic search of the one it replaces.
+    CatalogHolder holder = new CatalogHolder(Catalog.of(0, List.of(), List.of(), run.search()));
     CatalogReloader reloader =
         new CatalogReloader(
             new SkillLoader(config.loaderOptions()),
