@@ -132,8 +132,9 @@ public final class SemanticSearch implements AutoCloseable {
   }
 
   /**
-   * The tokenizer's native library is unpacked into a folder beside the embeddings, not into the
-   * user's home (its runtime's default), unless the operator named a folder.
+   * The tokenizer's native library (and its loader's temp files) are unpacked into a folder beside
+   * the embeddings, not into the user's home (their runtimes' default), unless the operator named a
+   * folder.
    */
   private static void unpackNativesBeside(Path cacheFile) {
     if (cacheFile == null
@@ -142,7 +143,11 @@ public final class SemanticSearch implements AutoCloseable {
         || System.getenv("DJL_CACHE_DIR") != null) {
       return;
     }
-    System.setProperty("ENGINE_CACHE_DIR", cacheFile.resolveSibling("native").toString());
+    Path natives = cacheFile.resolveSibling("native");
+    System.setProperty("ENGINE_CACHE_DIR", natives.toString());
+    if (System.getProperty("jna.tmpdir") == null) {
+      System.setProperty("jna.tmpdir", natives.resolve("jna").toString());
+    }
   }
 
   /** Hybrid search with the embedder {@code loader} makes (loaded in the background). */
