@@ -76,12 +76,12 @@ final class FlowKit {
         dir.resolve("scripts/long_job.sh"),
         """
         #!/usr/bin/env bash
-        # --seconds N [--pid_file FILE]: a helper sleeps beside the script; both pids go to FILE.
+        # --seconds N [--pid-file FILE]: a helper sleeps beside the script; both pids go to FILE.
         seconds=1; pid_file=
         while [ $# -gt 0 ]; do
           case "$1" in
             --seconds) seconds=$2; shift 2;;
-            --pid_file) pid_file=$2; shift 2;;
+            --pid-file) pid_file=$2; shift 2;;
             *) shift;;
           esac
         done
