@@ -66,6 +66,12 @@ public final class LaunchedServer implements AutoCloseable {
     env.put(
         "PATH",
         Path.of(System.getProperty("java.home"), "bin") + ":" + System.getenv().get("PATH"));
+    // The build's choice of search for the servers its tests start (lexical, so that each server
+    // does not load the embedding model) reaches servers started by a client's own environment too.
+    String search = System.getenv("SKILLPORT_SEARCH");
+    if (search != null) {
+      env.put("SKILLPORT_SEARCH", search);
+    }
     return env;
   }
 
