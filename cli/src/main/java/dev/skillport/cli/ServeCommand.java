@@ -192,7 +192,7 @@ final class ServeCommand implements Callable<Integer> {
       description =
           "How search_skills, search_tools and the page rank: hybrid (words and meaning, through a"
               + " small embedding model run in-process once the skills are embedded in the"
-              + " background) or lexical (words only). Default: SKILLPORT_SEARCH, else hybrid.")
+              + " background) or lexical (words only). Default: SKILLPORT_SEARCH, else lexical.")
   private SemanticSearch.Mode searchMode;
 
   @Option(
@@ -813,14 +813,14 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  /** {@code --search}, else {@code SKILLPORT_SEARCH}, else hybrid. */
+  /** {@code --search}, else {@code SKILLPORT_SEARCH}, else lexical (decision 0049). */
   private SemanticSearch.Mode searchMode(CliEnvironment env) {
     if (searchMode != null) {
       return searchMode;
     }
     String fromEnv = env.variables().get("SKILLPORT_SEARCH");
     if (fromEnv == null || fromEnv.isBlank()) {
-      return SemanticSearch.Mode.HYBRID;
+      return SemanticSearch.Mode.LEXICAL;
     }
     return SemanticSearch.Mode.parse(fromEnv.strip())
         .orElseThrow(
