@@ -10,8 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 /** The job store contract on a real PostgreSQL. */
 class PostgresJobStoreContractTest extends JobStoreContract {
   private static PostgresCluster cluster;
-  private PostgresLocation location;
-  private PostgresStore open;
+  private final TestDatabase.ContractStore store = new TestDatabase.ContractStore();
 
   @BeforeAll
   static void startCluster() {
@@ -25,22 +24,16 @@ class PostgresJobStoreContractTest extends JobStoreContract {
 
   @AfterEach
   void closeDatabase() {
-    if (open != null) {
-      open.close();
-    }
+    store.close();
   }
 
   @Override
   protected JobStore open() {
-    location = TestDatabase.fresh(cluster);
-    open = TestDatabase.open(location, "a", PostgresStore.DEFAULT_LEASE);
-    return open.jobs();
+    return store.fresh(cluster).jobs();
   }
 
   @Override
   protected JobStore reopen() {
-    open.close();
-    open = TestDatabase.open(location, "a", PostgresStore.DEFAULT_LEASE);
-    return open.jobs();
+    return store.reopen().jobs();
   }
 }

@@ -10,8 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 /** The workflow store contract on a real PostgreSQL. */
 class PostgresWorkflowStoreContractTest extends WorkflowStoreContract {
   private static PostgresCluster cluster;
-  private PostgresLocation location;
-  private PostgresStore open;
+  private final TestDatabase.ContractStore store = new TestDatabase.ContractStore();
 
   @BeforeAll
   static void startCluster() {
@@ -25,22 +24,16 @@ class PostgresWorkflowStoreContractTest extends WorkflowStoreContract {
 
   @AfterEach
   void closeDatabase() {
-    if (open != null) {
-      open.close();
-    }
+    store.close();
   }
 
   @Override
   protected WorkflowStore open() {
-    location = TestDatabase.fresh(cluster);
-    open = TestDatabase.open(location, "a", PostgresStore.DEFAULT_LEASE);
-    return open.workflows();
+    return store.fresh(cluster).workflows();
   }
 
   @Override
   protected WorkflowStore reopen() {
-    open.close();
-    open = TestDatabase.open(location, "a", PostgresStore.DEFAULT_LEASE);
-    return open.workflows();
+    return store.reopen().workflows();
   }
 }

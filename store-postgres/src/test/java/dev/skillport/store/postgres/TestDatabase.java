@@ -27,4 +27,34 @@ final class TestDatabase {
   static PostgresStore open(PostgresLocation location, String instance, Duration lease) {
     return PostgresStore.open(location, instance, lease, Map.of());
   }
+
+  /**
+   * The store a contract test works on: a fresh database per test, opened as instance {@code a},
+   * reopened on the same database, closed after the test.
+   */
+  static final class ContractStore implements AutoCloseable {
+    private PostgresLocation location;
+    private PostgresStore open;
+
+    /** A store on a fresh database of {@code cluster}. */
+    PostgresStore fresh(PostgresCluster cluster) {
+      location = TestDatabase.fresh(cluster);
+      open = TestDatabase.open(location, "a", PostgresStore.DEFAULT_LEASE);
+      return open;
+    }
+
+    /** Closes the store and opens the same database again. */
+    PostgresStore reopen() {
+      open.close();
+      open = TestDatabase.open(location, "a", PostgresStore.DEFAULT_LEASE);
+      return open;
+    }
+
+    @Override
+    public void close() {
+      if (open != null) {
+        open.close();
+      }
+    }
+  }
 }
