@@ -267,6 +267,7 @@ final class ServeCommand implements Callable<Integer> {
 
   // The store folder this start creates, removed again if the start fails; null when it existed.
   private NewStoreFolder newStoreFolder;
+  private boolean storeFolderKeptByUse;
 
   @Option(
       names = "--adapter-setting",
@@ -808,7 +809,8 @@ final class ServeCommand implements Callable<Integer> {
 
   /** The server serves: the store folder its start created stays. */
   private void keepStoreFolder() {
-    if (newStoreFolder != null) {
+    // A default stdio folder is kept only if the session leaves records in it (see openStores).
+    if (newStoreFolder != null && !storeFolderKeptByUse) {
       newStoreFolder.keep();
     }
   }
@@ -931,10 +933,44 @@ final class ServeCommand implements Callable<Integer> {
     try {
       MvStoreWorkflowStore workflows =
           resources.add("workflow store", MvStoreWorkflowStore.open(dir));
+      if (created != null && !named && !mode.http) {
+        // Closed after the job scheduler (which ends unfinished jobs as interrupted) and before
+        // the stores: a default folder this start created is kept when it holds a job, a workflow
+        // run or search embeddings, so a session that stored nothing leaves nothing in the home
+        // folder. A folder named by --instance or --jobs-dir stays.
+        storeFolderKeptByUse = true;
+        resources.add("job store folder", () -> keepUnlessEmpty(created, dir, jobs, workflows));
+      }
       return new Stores(jobs, workflows, dir);
     } catch (IOException e) {
       throw StartupFailure.environment(
           "cannot open the workflow store in " + dir + " (" + e.getMessage() + ")", e);
+    }
+  }
+
+  /**
+   * Keeps {@code created} when it holds a job, a workflow run or search embeddings, and when that
+   * cannot be told.
+   */
+  private static void keepUnlessEmpty(
+      NewStoreFolder created, Path dir, JobStore jobs, WorkflowStore workflows) {
+    if (!jobs.all().isEmpty()
+        || Files.exists(dir.resolve(EMBEDDINGS_FILE))
+        || holdsWorkflowRuns(dir, workflows)) {
+      created.keep();
+    }
+  }
+
+  private static boolean holdsWorkflowRuns(Path dir, WorkflowStore workflows) {
+    try {
+      return !workflows.runs().isEmpty();
+    } catch (RuntimeException closed) {
+      // The workflow engine closes its store with the server: open it again to look.
+    }
+    try (MvStoreWorkflowStore left = MvStoreWorkflowStore.open(dir)) {
+      return !left.runs().isEmpty();
+    } catch (IOException | RuntimeException e) {
+      return true;
     }
   }
 
