@@ -25,6 +25,7 @@ import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.JobStore;
 import dev.skillport.runtime.jobs.MvStoreJobStore;
 import dev.skillport.runtime.jobs.StoreInUseException;
+import dev.skillport.runtime.process.ScriptRuns;
 import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.runtime.secrets.SecretNames;
 import dev.skillport.server.app.ListingPolicy;
@@ -533,6 +534,22 @@ final class ServeCommand implements Callable<Integer> {
       // stops taking calls, jobs are marked interrupted and their scripts cancelled, then every
       // script still running, and every process a script left behind, is killed.
       ScriptToolRunner scripts = resources.add("script processes", scriptRunner(env));
+      // Before anything runs: the script trees this instance's previous run left (it was killed)
+      // are killed, and this run's scripts are recorded for the next (decision 0054).
+      ScriptRuns runs = scriptRuns(env, stores);
+      if (runs != null) {
+        int killed = runs.killLeftovers();
+        if (killed > 0) {
+          parent
+              .output()
+              .stderr()
+              .println(
+                  "skillport: killed "
+                      + killed
+                      + " script processes this instance's previous run left running");
+        }
+        scripts.recordRuns(runs);
+      }
       JobScheduler jobs =
           resources.add("job scheduler", new JobScheduler(stores.jobs(), Math.max(1, jobWorkers)));
       CallGuard guard =
@@ -1001,6 +1018,34 @@ final class ServeCommand implements Callable<Integer> {
         Clock.systemUTC(),
         BridgeRuntime.Options.defaults().withIdle(Duration.ofSeconds(Math.max(1, bridgeIdleSecs))),
         version);
+  }
+
+  /**
+   * This instance's run marker: beside its embedded store, or, on a shared store, in {@code
+   * ~/.skillport/jobs/NAME/scripts} for {@code --instance NAME}; null for a shared store's default
+   * name (host and pid: no later run has it).
+   */
+  private ScriptRuns scriptRuns(CliEnvironment env, Stores stores) {
+    Path dir;
+    if (stores.dir() != null) {
+      dir = stores.dir().resolve("scripts");
+    } else if (instance != null) {
+      Path home = env.userHome() != null ? env.userHome() : env.workingDirectory();
+      dir = home.resolve(".skillport").resolve("jobs").resolve(instance).resolve("scripts");
+    } else {
+      return null;
+    }
+    try {
+      return ScriptRuns.in(dir);
+    } catch (IOException e) {
+      throw StartupFailure.environment(
+          "cannot keep the run marker of this instance's scripts in "
+              + dir
+              + " ("
+              + e.getMessage()
+              + ")",
+          e);
+    }
   }
 
   private ScriptToolRunner scriptRunner(CliEnvironment env) {
