@@ -18,5 +18,7 @@ $$;
 CREATE TRIGGER skillport_job_changed BEFORE INSERT OR UPDATE ON skillport_jobs
   FOR EACH ROW EXECUTE FUNCTION skillport_job_changed();
 
--- The audit trail is read newest first, by caller for a caller that is not an operator.
-CREATE INDEX skillport_audit_caller ON skillport_audit ((entry ->> 'caller'), seq);
+-- The audit trail is read newest first (by the time of the call), by caller for a caller that is
+-- not an operator.
+CREATE INDEX skillport_audit_at ON skillport_audit (at);
+CREATE INDEX skillport_audit_caller ON skillport_audit ((entry ->> 'caller'), at);

@@ -77,7 +77,7 @@ final class PostgresAuditTrail implements AuditTrail {
             c.prepareStatement(
                 "SELECT instance, entry::text FROM skillport_audit"
                     + where
-                    + " ORDER BY seq DESC LIMIT ?")) {
+                    + " ORDER BY at DESC, seq DESC LIMIT ?")) {
       int i = 1;
       if (!viewer.operator() && viewer.name() != null) {
         s.setString(i++, viewer.name());
