@@ -186,6 +186,10 @@ class FleetViewIT {
         assertThat(Duration.ofNanos(done.nanos() - released))
             .as("B's task's end reaches a client of A")
             .isLessThan(Duration.ofSeconds(1));
+        System.out.printf(
+            "B to a client of A: progress %d ms, end %d ms%n",
+            Duration.ofNanos(second.nanos() - advanced).toMillis(),
+            Duration.ofNanos(done.nanos() - released).toMillis());
       } finally {
         stream.cancel(true);
       }
