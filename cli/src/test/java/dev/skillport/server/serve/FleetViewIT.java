@@ -178,6 +178,7 @@ class FleetViewIT {
             .contains(
                 "skillport_fleet_jobs_active{skillport_instance=\"inst-b\",state=\"running\"} 1");
         String jobsPage = get(a.uri(), "/jobs");
+        assertThat(jobsPage).contains("instance <code>inst-a</code>");
         assertThat(row(jobsPage, task.substring(0, 8))).contains("staged_job").contains("inst-b");
 
         long released = System.nanoTime();

@@ -349,7 +349,8 @@ public final class SkillportServer implements AutoCloseable {
             workflows::seesRun,
             () -> ready(first, plugins),
             // Skill-provided text, diagnostics and job errors pass the server's one redactor.
-            new RedactorMasking(service.redactor()));
+            new RedactorMasking(service.redactor()),
+            service.jobs().instance());
     CatalogApp app = new CatalogApp(sources);
     surfaces.resources().addExtensionProvider(CatalogApp.EXTENSION, app);
     List<McpFeature> all =
