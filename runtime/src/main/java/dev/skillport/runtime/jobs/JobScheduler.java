@@ -22,7 +22,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,7 +62,7 @@ public final class JobScheduler implements AutoCloseable {
   private final JobCoordination coordination;
   private final String instance;
   // Writes the progress reports a job made faster than PROGRESS_EVERY, once the interval is over.
-  private final java.util.concurrent.ScheduledExecutorService progressWriter;
+  private final ScheduledExecutorService progressWriter;
 
   /** Finished jobs whose logs are kept, in memory, for {@link #logs}; older ones are forgotten. */
   static final int KEPT_LOGS = 256;
@@ -111,7 +114,7 @@ public final class JobScheduler implements AutoCloseable {
     this.coordination = store.coordination().orElse(null);
     this.instance = coordination != null ? coordination.instance() : instance;
     this.progressWriter =
-        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+        Executors.newSingleThreadScheduledExecutor(
             r -> {
               Thread t = new Thread(r, "job-progress");
               t.setDaemon(true);
@@ -668,7 +671,7 @@ public final class JobScheduler implements AutoCloseable {
             long delay = Duration.between(now, due).toMillis();
             try {
               progressWriter.schedule(this::writeProgress, delay, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
               progressWaiting = false; // closing: the job ends, with its last progress
             }
           }
