@@ -15,6 +15,7 @@ import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.plugins.AdapterSettings;
 import dev.skillport.plugins.PluginFolders;
 import dev.skillport.registry.search.SemanticSearch;
+import dev.skillport.runtime.AuditTrail;
 import dev.skillport.runtime.CallGuard;
 import dev.skillport.runtime.PathRules;
 import dev.skillport.runtime.ScriptPolicy;
@@ -420,7 +421,9 @@ final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--audit-log",
       paramLabel = "FILE",
-      description = "Append one JSON line per tool call (never argument values) to FILE.")
+      description =
+          "Append one JSON line per tool call (never argument values) to FILE. With a"
+              + " postgresql:// --store the fleet's audit trail is kept in the store as well.")
   private Path auditLog;
 
   @Option(
@@ -551,9 +554,13 @@ final class ServeCommand implements Callable<Integer> {
         scripts.recordRuns(runs);
       }
       JobScheduler jobs =
-          resources.add("job scheduler", new JobScheduler(stores.jobs(), Math.max(1, jobWorkers)));
+          resources.add(
+              "job scheduler",
+              new JobScheduler(stores.jobs(), Math.max(1, jobWorkers), stores.instance()));
+      // A fleet's calls are audited in its store (and in --audit-log FILE when given).
       CallGuard guard =
-          resources.add("call guard", CallGuard.of(access, pathRules, auditLog, redactor));
+          resources.add(
+              "call guard", CallGuard.of(access, pathRules, auditLog, stores.audit(), redactor));
       // Embeddings are kept beside the stores, so a restart embeds only what changed.
       SemanticSearch semantic =
           resources.add(
@@ -850,7 +857,8 @@ final class ServeCommand implements Callable<Integer> {
    * The job and workflow stores of this run; {@code dir} is the local folder holding them, null for
    * a shared store (the search embeddings are then not kept across restarts).
    */
-  private record Stores(JobStore jobs, WorkflowStore workflows, Path dir) {}
+  private record Stores(
+      JobStore jobs, WorkflowStore workflows, Path dir, AuditTrail audit, String instance) {}
 
   /**
    * Opens this server's stores: {@code --jobs-dir}, else {@code ~/.skillport/jobs/NAME} for {@code
@@ -873,7 +881,7 @@ final class ServeCommand implements Callable<Integer> {
                   Duration.ofSeconds(leaseSecs),
                   signer,
                   env.variables()));
-      return new Stores(shared.jobs(), shared.workflows(), null);
+      return new Stores(shared.jobs(), shared.workflows(), null, shared.audit(), shared.instance());
     }
     if (jobsDir != null) {
       return openStores(env.workingDirectory().resolve(jobsDir), resources, true);
@@ -958,7 +966,7 @@ final class ServeCommand implements Callable<Integer> {
         storeFolderKeptByUse = true;
         resources.add("job store folder", () -> keepUnlessEmpty(created, dir, jobs, workflows));
       }
-      return new Stores(jobs, workflows, dir);
+      return new Stores(jobs, workflows, dir, null, dir.getFileName().toString());
     } catch (IOException e) {
       throw StartupFailure.environment(
           "cannot open the workflow store in " + dir + " (" + e.getMessage() + ")", e);

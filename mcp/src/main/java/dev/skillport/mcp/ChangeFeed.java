@@ -49,10 +49,30 @@ public final class ChangeFeed {
         f -> f.resourceUris().contains(uri));
   }
 
-  /** A task changed state; {@code task} is its full current state, as {@code tasks/get} shows. */
-  public void taskUpdated(String taskId, ObjectNode task) {
+  /**
+   * A task changed (its status, progress or questions); {@code task} is its full current state, as
+   * {@code tasks/get} shows. Only streams of the task's owner ({@link
+   * dev.skillport.api.owner.Principal#owns}) that watch it receive it: another caller naming the id
+   * learns nothing.
+   */
+  public void taskUpdated(String taskId, String owner, ObjectNode task) {
     Objects.requireNonNull(taskId, "taskId");
-    publish("notifications/tasks", task, f -> f.taskIds().contains(taskId));
+    for (Listener listener : listeners) {
+      if (listener.filter.taskIds().contains(taskId)
+          && listener.ctx.caller().identity().owns(owner)) {
+        listener.send("notifications/tasks", task);
+      }
+    }
+  }
+
+  /** Whether some open stream watches task {@code taskId}; a publisher may skip the others. */
+  public boolean watchesTask(String taskId) {
+    for (Listener listener : listeners) {
+      if (listener.filter.taskIds().contains(taskId)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Streams open now. */

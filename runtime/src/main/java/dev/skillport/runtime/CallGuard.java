@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * SkillAccess}), the places path arguments may point into ({@link PathRules}, checked against each
  * tool's {@code paths:} declaration), and an audit trail of every call (JSON lines: time, session,
  * tool, duration, outcome and the argument names; values are never written, so secrets passed as
- * arguments cannot leak into it).
+ * arguments cannot leak into it), written to a file, to a fleet's shared {@link AuditTrail}, or
+ * both.
  */
 public final class CallGuard implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CallGuard.class);
@@ -40,19 +41,27 @@ public final class CallGuard implements AutoCloseable {
 
   /** No denied skill, no operator folder for paths, no audit trail. */
   public static final CallGuard NONE =
-      new CallGuard(SkillAccess.OPEN, PathRules.NONE, null, new Redactor(), Clock.systemUTC());
+      new CallGuard(
+          SkillAccess.OPEN, PathRules.NONE, null, null, new Redactor(), Clock.systemUTC());
 
   private final SkillAccess access;
   private final PathGuard paths;
   private final BufferedWriter audit;
+  private final AuditTrail trail;
   private final Redactor redactor;
   private final Clock clock;
 
   private CallGuard(
-      SkillAccess access, PathRules paths, BufferedWriter audit, Redactor redactor, Clock clock) {
+      SkillAccess access,
+      PathRules paths,
+      BufferedWriter audit,
+      AuditTrail trail,
+      Redactor redactor,
+      Clock clock) {
     this.access = access;
     this.paths = new PathGuard(paths);
     this.audit = audit;
+    this.trail = trail;
     this.redactor = redactor;
     this.clock = clock;
   }
@@ -81,6 +90,16 @@ public final class CallGuard implements AutoCloseable {
    */
   public static CallGuard of(SkillAccess access, PathRules paths, Path auditFile, Redactor redactor)
       throws IOException {
+    return of(access, paths, auditFile, null, redactor);
+  }
+
+  /**
+   * Like {@link #of(SkillAccess, PathRules, Path, Redactor)}, appending the audit lines to a
+   * fleet's shared {@code trail} too (none when null).
+   */
+  public static CallGuard of(
+      SkillAccess access, PathRules paths, Path auditFile, AuditTrail trail, Redactor redactor)
+      throws IOException {
     Objects.requireNonNull(redactor, "redactor");
     Objects.requireNonNull(access, "access");
     Objects.requireNonNull(paths, "paths");
@@ -98,7 +117,12 @@ public final class CallGuard implements AutoCloseable {
               StandardOpenOption.APPEND,
               StandardOpenOption.WRITE);
     }
-    return new CallGuard(access, paths, writer, redactor, Clock.systemUTC());
+    return new CallGuard(access, paths, writer, trail, redactor, Clock.systemUTC());
+  }
+
+  /** The fleet's shared audit trail this guard appends to; empty when it writes none. */
+  public Optional<AuditTrail> trail() {
+    return Optional.ofNullable(trail);
   }
 
   /** The operator's allow and deny lists, which the catalog applies too. */
@@ -138,7 +162,7 @@ public final class CallGuard implements AutoCloseable {
    * traces.
    */
   public void record(CallMeta meta, String tool, JsonNode args, Duration took, String outcome) {
-    if (audit == null) {
+    if (audit == null && trail == null) {
       return;
     }
     ObjectNode line = JSON.createObjectNode();
@@ -155,8 +179,19 @@ public final class CallGuard implements AutoCloseable {
     line.put("outcome", outcome);
     ArrayNode names = line.putArray("arguments");
     argumentNames(args).forEach(names::add);
+    JsonNode masked = redactor.wire(line);
+    if (trail != null && masked instanceof ObjectNode shared) {
+      ObjectNode out = shared.deepCopy();
+      if (meta.sessionId() != null) {
+        out.put("session", AuditTrail.sessionLabel(meta.sessionId()));
+      }
+      trail.append(out);
+    }
+    if (audit == null) {
+      return;
+    }
     try {
-      String text = JSON.writeValueAsString(redactor.wire(line));
+      String text = JSON.writeValueAsString(masked);
       synchronized (audit) {
         audit.write(text);
         audit.newLine();

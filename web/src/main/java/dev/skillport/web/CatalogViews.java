@@ -150,7 +150,8 @@ final class CatalogViews {
       String duration,
       String outcome,
       boolean error,
-      String arguments) {}
+      String arguments,
+      String instance) {}
 
   record MetricView(String tool, long calls, long errors, String p50, String p95, String max) {}
 
@@ -159,6 +160,7 @@ final class CatalogViews {
   record JobView(
       String id,
       String tool,
+      String instance,
       String status,
       String progress,
       String created,
@@ -508,7 +510,8 @@ final class CatalogViews {
               millis(e.duration()),
               e.outcome(),
               e.isError(),
-              String.join(", ", e.argumentNames())));
+              String.join(", ", e.argumentNames()),
+              nz(e.instance())));
     }
     List<MetricView> metrics = new ArrayList<>();
     for (ToolMetrics t : sources.introspection().toolMetrics(viewer)) {
@@ -536,6 +539,7 @@ final class CatalogViews {
     return new JobView(
         j.id(),
         j.tool(),
+        nz(j.instance()),
         j.status().wire(),
         progress(j.progress()),
         time(j.createdAt()),

@@ -25,6 +25,8 @@ import java.util.function.Supplier;
  * @param seesRun whether a viewer may see the run of the given id
  * @param ready what {@code /readyz} says
  * @param masking what takes secrets out of text shown
+ * @param instance the label of the instance serving the page ({@code --instance}), shown in its
+ *     header, or null
  */
 public record SiteSources(
     String name,
@@ -34,7 +36,8 @@ public record SiteSources(
     BiFunction<Principal, Integer, List<JsonNode>> recentRuns,
     BiPredicate<Principal, String> seesRun,
     BooleanSupplier ready,
-    Masking masking) {
+    Masking masking,
+    String instance) {
   public SiteSources {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(catalog, "catalog");

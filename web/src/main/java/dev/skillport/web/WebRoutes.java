@@ -50,6 +50,7 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
   private static final Pattern SAFE_NEXT = Pattern.compile("/(?!/)[A-Za-z0-9/_.~%-]*(#[\\w-]*)?");
 
   private final CatalogViews views;
+  private final String instance;
   private final Templates templates = new Templates();
   private final MetricsExposition metrics;
   private final PageSessions sessions;
@@ -63,6 +64,7 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
 
   WebRoutes(SiteSources sources, MetricsExposition metrics, Clock clock) {
     this.views = new CatalogViews(sources);
+    this.instance = sources.instance();
     this.metrics = metrics;
     this.sessions = new PageSessions(clock);
     this.live = new LiveEvents(views, sources.seesRun());
@@ -324,6 +326,7 @@ public final class WebRoutes implements HttpRoutes, AutoCloseable {
     String next = Request.extractQueryParameters(request, StandardCharsets.UTF_8).getValue("next");
     model.put("next", next != null && SAFE_NEXT.matcher(next).matches() ? next : "/");
     model.put("tokenRequired", creds.required());
+    model.put("instance", instance == null ? "" : instance);
     return model;
   }
 

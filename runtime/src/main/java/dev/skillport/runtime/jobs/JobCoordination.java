@@ -7,8 +7,9 @@ import java.util.function.UnaryOperator;
 /**
  * How the instances sharing one {@link JobStore} reach each other: a cancellation or a client's
  * answers for a job another instance runs are handed to that instance, which receives them through
- * {@link #serve}. A store shared by several processes offers this ({@link JobStore#coordination});
- * an embedded store, held by one process, does not need it.
+ * {@link #serve}; every change of a job another instance runs (its status, progress, questions)
+ * reaches every instance there too, within a second. A store shared by several processes offers
+ * this ({@link JobStore#coordination}); an embedded store, held by one process, does not need it.
  */
 public interface JobCoordination {
   /** This instance's id, as the store records it beside the jobs it runs. */
@@ -27,6 +28,14 @@ public interface JobCoordination {
    * @return false when no live instance runs it
    */
   boolean requestAnswer(String id, JsonNode answers);
+
+  /**
+   * The unfinished jobs of the whole fleet, by the instance running them and status ({@code
+   * pending}, {@code running}).
+   */
+  default java.util.Map<String, java.util.Map<JobStatus, Integer>> activeByInstance() {
+    return java.util.Map.of();
+  }
 
   /**
    * Delivers the requests addressed to this instance to {@code handler} from now on, each once, as
@@ -67,5 +76,11 @@ public interface JobCoordination {
     void cancel(String id);
 
     void answer(String id, JsonNode answers);
+
+    /**
+     * Job {@code job.id()}, run by another instance, changed: {@code job} is its record as it is
+     * now. Each change arrives at most once; a burst of changes may arrive as its last one.
+     */
+    default void changed(JobRecord job) {}
   }
 }

@@ -22,6 +22,8 @@ import java.util.Objects;
  *     as a task
  * @param inputRequests what the running job waits for the client to answer ({@code key → {method,
  *     params}}), or {@code null}
+ * @param instance the instance that runs or ran the job (its {@code --instance} label), or {@code
+ *     null} when not recorded
  */
 public record JobRecord(
     String id,
@@ -37,7 +39,8 @@ public record JobRecord(
     String error,
     JobResult result,
     String owner,
-    JsonNode inputRequests) {
+    JsonNode inputRequests,
+    String instance) {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   public JobRecord {
@@ -51,6 +54,60 @@ public record JobRecord(
         inputRequests == null || inputRequests.isEmpty() ? null : inputRequests.deepCopy();
   }
 
+  /** A record without the instance that runs it. */
+  public JobRecord(
+      String id,
+      String tool,
+      String sessionId,
+      String parentId,
+      JobStatus status,
+      Instant createdAt,
+      Instant startedAt,
+      Instant completedAt,
+      Instant updatedAt,
+      JsonNode progress,
+      String error,
+      JobResult result,
+      String owner,
+      JsonNode inputRequests) {
+    this(
+        id,
+        tool,
+        sessionId,
+        parentId,
+        status,
+        createdAt,
+        startedAt,
+        completedAt,
+        updatedAt,
+        progress,
+        error,
+        result,
+        owner,
+        inputRequests,
+        null);
+  }
+
+  /** This record as run by {@code runner}. */
+  public JobRecord onInstance(String runner) {
+    return new JobRecord(
+        id,
+        tool,
+        sessionId,
+        parentId,
+        status,
+        createdAt,
+        startedAt,
+        completedAt,
+        updatedAt,
+        progress,
+        error,
+        result,
+        owner,
+        inputRequests,
+        runner);
+  }
+
   /** A new pending job without an owner. */
   static JobRecord pending(String id, String tool, String sessionId, String parentId, Instant now) {
     return pending(id, tool, sessionId, parentId, null, now);
@@ -59,6 +116,18 @@ public record JobRecord(
   /** A new pending job. */
   static JobRecord pending(
       String id, String tool, String sessionId, String parentId, String owner, Instant now) {
+    return pending(id, tool, sessionId, parentId, owner, now, null);
+  }
+
+  /** A new pending job run by {@code instance}. */
+  static JobRecord pending(
+      String id,
+      String tool,
+      String sessionId,
+      String parentId,
+      String owner,
+      Instant now,
+      String instance) {
     return new JobRecord(
         id,
         tool,
@@ -73,7 +142,8 @@ public record JobRecord(
         null,
         null,
         owner,
-        null);
+        null,
+        instance);
   }
 
   /** The record as the instance that claimed it from a shared queue runs it. */
@@ -118,7 +188,8 @@ public record JobRecord(
         null,
         null,
         owner,
-        null);
+        null,
+        instance);
   }
 
   /**
@@ -144,7 +215,8 @@ public record JobRecord(
         why,
         callResult,
         owner,
-        null);
+        null,
+        instance);
   }
 
   JobRecord withProgress(JsonNode report, Instant now) {
@@ -162,7 +234,8 @@ public record JobRecord(
         error,
         result,
         owner,
-        inputRequests);
+        inputRequests,
+        instance);
   }
 
   JobRecord withInputRequests(JsonNode pending, Instant now) {
@@ -180,7 +253,8 @@ public record JobRecord(
         error,
         result,
         owner,
-        pending);
+        pending,
+        instance);
   }
 
   /**

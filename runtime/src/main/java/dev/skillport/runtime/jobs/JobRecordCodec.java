@@ -14,8 +14,8 @@ import java.util.List;
 
 /**
  * The stored form of a {@link JobRecord}, one JSON object, for every {@link JobStore}: the status
- * fields of {@link JobRecord#toWire()}, the session, the owner and the pending questions, and the
- * typed result under {@code call}:
+ * fields of {@link JobRecord#toWire()}, the session, the owner, the pending questions and the
+ * instance running the job, and the typed result under {@code call}:
  *
  * <pre>{@code
  * {"content": [{"type": "text", "text": ...} | {"type": "image" | "audio", "data", "mime_type"}
@@ -38,6 +38,9 @@ public final class JobRecordCodec {
   public static ObjectNode write(JobRecord job) {
     ObjectNode o = job.toWire().put("session_id", job.sessionId());
     o.put("owner", job.owner());
+    if (job.instance() != null) {
+      o.put("instance", job.instance());
+    }
     if (job.inputRequests() != null) {
       o.set("input_requests", job.inputRequests().deepCopy());
     }
@@ -67,7 +70,8 @@ public final class JobRecordCodec {
           text(o, "error"),
           o.hasNonNull("call") ? readResult(o.get("call")) : null,
           text(o, "owner"),
-          o.hasNonNull("input_requests") ? o.get("input_requests") : null);
+          o.hasNonNull("input_requests") ? o.get("input_requests") : null,
+          text(o, "instance"));
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("damaged job record: " + e.getMessage(), e);
     }

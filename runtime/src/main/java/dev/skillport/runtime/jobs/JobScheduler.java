@@ -22,8 +22,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -64,6 +66,9 @@ public final class JobScheduler implements AutoCloseable {
       };
   private volatile boolean closed;
   private final JobCoordination coordination;
+  private final String instance;
+  // Writes the progress reports a job made faster than PROGRESS_EVERY, once the interval is over.
+  private final ScheduledExecutorService progressWriter;
   private final Semaphore free;
   // The jobs queued here (run by this instance only), oldest first; guarded by itself.
   private final java.util.List<Queued> queue = new java.util.ArrayList<>();
@@ -85,12 +90,30 @@ public final class JobScheduler implements AutoCloseable {
   /** Finished jobs whose logs are kept, in memory, for {@link #logs}; older ones are forgotten. */
   static final int KEPT_LOGS = 256;
 
+  /**
+   * How often a running job's progress is written to the store at most: other instances and the
+   * page read it from there. A later report within the interval is written once it is over.
+   */
+  static final Duration PROGRESS_EVERY = Duration.ofMillis(250);
+
   /** A scheduler with {@code workerCount} workers over {@code store}, recovering it first. */
   public JobScheduler(JobStore store, int workerCount) {
-    this(store, workerCount, Clock.systemUTC());
+    this(store, workerCount, null, Clock.systemUTC());
+  }
+
+  /**
+   * A scheduler whose jobs record {@code instance} as the instance running them; on a shared store
+   * the store's own name for this instance ({@link JobCoordination#instance()}) is used instead.
+   */
+  public JobScheduler(JobStore store, int workerCount, String instance) {
+    this(store, workerCount, instance, Clock.systemUTC());
   }
 
   JobScheduler(JobStore store, int workerCount, Clock clock) {
+    this(store, workerCount, null, clock);
+  }
+
+  JobScheduler(JobStore store, int workerCount, String instance, Clock clock) {
     if (workerCount < 1) {
       throw new IllegalArgumentException("workerCount must be at least 1");
     }
@@ -113,6 +136,14 @@ public final class JobScheduler implements AutoCloseable {
     this.workers = pool;
     this.free = new Semaphore(workerCount);
     this.coordination = store.coordination().orElse(null);
+    this.instance = coordination != null ? coordination.instance() : instance;
+    this.progressWriter =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "job-progress");
+              t.setDaemon(true);
+              return t;
+            });
     recover();
     if (coordination != null) {
       coordination.onQueued(this::wake);
@@ -127,6 +158,13 @@ public final class JobScheduler implements AutoCloseable {
             @Override
             public void answer(String id, JsonNode answers) {
               JobScheduler.this.answer(id, answers);
+            }
+
+            @Override
+            public void changed(JobRecord job) {
+              if (!live.containsKey(job.id())) {
+                tellObservers(job);
+              }
             }
           });
     }
@@ -219,7 +257,13 @@ public final class JobScheduler implements AutoCloseable {
     }
     JobRecord record =
         JobRecord.pending(
-            UUID.randomUUID().toString(), tool, sessionId, parentId, owner, clock.instant());
+            UUID.randomUUID().toString(),
+            tool,
+            sessionId,
+            parentId,
+            owner,
+            clock.instant(),
+            instance);
     if (call != null && queuesInStore()) {
       return enqueue(record, call, client, work, listener);
     }
@@ -367,7 +411,8 @@ public final class JobScheduler implements AutoCloseable {
         sweepAccepted();
         return null;
       }
-      JobRecord record = claimed.job();
+      // The instance that claims a job runs it.
+      JobRecord record = claimed.job().onInstance(instance);
       Accepted handed = accepted.remove(record.id());
       Live job =
           new Live(
@@ -633,9 +678,15 @@ public final class JobScheduler implements AutoCloseable {
         .toList();
   }
 
+  /** The instance this scheduler's jobs record as running them, or null. */
+  public String instance() {
+    return instance;
+  }
+
   /**
-   * Tells {@code observer} of every state change of every job from now on (the record as it is
-   * after the change), besides the job's own listener.
+   * Tells {@code observer} of every change of every job from now on (the record as it is after the
+   * change: its state, and its progress at most every {@link #PROGRESS_EVERY}), besides the job's
+   * own listener. On a shared store this includes the jobs other instances run.
    */
   public void addObserver(Consumer<JobRecord> observer) {
     observers.add(Objects.requireNonNull(observer, "observer"));
@@ -657,6 +708,7 @@ public final class JobScheduler implements AutoCloseable {
       job.finish(JobStatus.INTERRUPTED, "the server stopped before the job finished", null);
     }
     workers.shutdown();
+    progressWriter.shutdownNow();
     try {
       // Short: the jobs are marked already, and a signalled server has seconds to stop.
       workers.awaitTermination(2, TimeUnit.SECONDS);
@@ -673,13 +725,7 @@ public final class JobScheduler implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.debug("job update for {} was not delivered", now.id(), e);
     }
-    for (Consumer<JobRecord> observer : observers) {
-      try {
-        observer.accept(now);
-      } catch (RuntimeException e) {
-        LOG.debug("job observer failed on {}", now.id(), e);
-      }
-    }
+    tellObservers(now);
   }
 
   private void recover() {
@@ -700,6 +746,16 @@ public final class JobScheduler implements AutoCloseable {
     }
     if (interrupted > 0) {
       LOG.info("{} unfinished jobs from a previous run are marked interrupted", interrupted);
+    }
+  }
+
+  private void tellObservers(JobRecord now) {
+    for (Consumer<JobRecord> observer : observers) {
+      try {
+        observer.accept(now);
+      } catch (RuntimeException e) {
+        LOG.debug("job observer failed on {}", now.id(), e);
+      }
     }
   }
 
@@ -752,6 +808,9 @@ public final class JobScheduler implements AutoCloseable {
     private final Map<String, JsonNode> answers = new java.util.HashMap<>();
     private int asked;
     private Thread worker;
+    // When the progress was last written, and whether a later report waits for its turn.
+    private Instant progressWritten = Instant.EPOCH;
+    private boolean progressWaiting;
     private volatile JobRecord record;
     private volatile boolean cancelled;
     private final CompletableFuture<JobRecord> done = new CompletableFuture<>();
@@ -923,10 +982,41 @@ public final class JobScheduler implements AutoCloseable {
         p.put("message", message);
       }
       synchronized (this) {
-        if (!record.status().terminal()) {
-          record = record.withProgress(p, clock.instant());
+        if (record.status().terminal()) {
+          return;
+        }
+        Instant now = clock.instant();
+        record = record.withProgress(p, now);
+        Instant due = progressWritten.plus(PROGRESS_EVERY);
+        if (now.isBefore(due)) {
+          if (!progressWaiting) {
+            progressWaiting = true;
+            long delay = Duration.between(now, due).toMillis();
+            try {
+              progressWriter.schedule(this::writeProgress, delay, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+              progressWaiting = false; // closing: the job ends, with its last progress
+            }
+          }
+          return;
         }
       }
+      writeProgress();
+    }
+
+    /** Writes the latest progress, for other instances and the page, and tells the observers. */
+    private void writeProgress() {
+      JobRecord now;
+      synchronized (this) {
+        progressWaiting = false;
+        if (record.status().terminal()) {
+          return;
+        }
+        progressWritten = clock.instant();
+        save();
+        now = record;
+      }
+      tellObservers(now);
     }
 
     @Override

@@ -78,6 +78,8 @@ public final class ServerMetrics implements MetricsExposition {
   // Cleared for a server no endpoint scrapes (stdio): its series would be counted for nobody, at a
   // few percent of every call's CPU (decision 0035).
   private volatile boolean counting = true;
+  // The unfinished jobs of the whole fleet by instance and state; see fleetJobs(...).
+  private volatile Supplier<Map<String, Map<JobStatus, Integer>>> fleetJobs = Map::of;
   // This server's name in a fleet and its store kind; see instance(...).
   private final java.util.concurrent.atomic.AtomicReference<String[]> instance =
       new java.util.concurrent.atomic.AtomicReference<>(new String[] {"local", "embedded"});
@@ -186,6 +188,24 @@ public final class ServerMetrics implements MetricsExposition {
         .callback(cb -> cb.call(1, instance.get()[0], instance.get()[1]))
         .register(registry);
     GaugeWithCallback.builder()
+        .name("skillport_fleet_jobs_active")
+        .help(
+            "On a shared store: the whole fleet's unfinished jobs, by the instance running them"
+                + " and state (pending, running)")
+        .labelNames("skillport_instance", "state")
+        .callback(
+            cb -> {
+              Map<String, Map<JobStatus, Integer>> byInstance;
+              try {
+                byInstance = fleetJobs.get();
+              } catch (RuntimeException e) {
+                return; // the store cannot be read now: /readyz says why
+              }
+              byInstance.forEach(
+                  (name, counts) -> counts.forEach((status, n) -> cb.call(n, name, status.wire())));
+            })
+        .register(registry);
+    GaugeWithCallback.builder()
         .name("skillport_mcp_sessions_open")
         .help("MCP sessions open now (2025-era clients; 2026-07-28 requests have none)")
         .callback(cb -> cb.call(openSessions.getAsInt()))
@@ -254,6 +274,14 @@ public final class ServerMetrics implements MetricsExposition {
    */
   public void instance(String name, String store) {
     instance.set(new String[] {name, store});
+  }
+
+  /**
+   * Reads {@code skillport_fleet_jobs_active} from {@code byInstance} when scraped: the unfinished
+   * jobs of every instance on the shared store.
+   */
+  public void fleetJobs(Supplier<Map<String, Map<JobStatus, Integer>>> byInstance) {
+    fleetJobs = java.util.Objects.requireNonNull(byInstance, "byInstance");
   }
 
   /**

@@ -12,16 +12,13 @@ import dev.skillport.model.status.ServerStatus;
 import dev.skillport.model.status.ToolMetrics;
 import dev.skillport.plugins.PluginHost;
 import dev.skillport.registry.Catalog;
+import dev.skillport.runtime.AuditTrail;
 import dev.skillport.server.app.SkillportService;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -38,8 +35,22 @@ final class LiveIntrospection implements ServerIntrospection {
   private final SkillportService service;
   private final PluginHost plugins;
   private final List<String> transports = new CopyOnWriteArrayList<>();
+  private final AuditTrail trail;
+
+  /** How many of a fleet's latest calls are read from its shared trail. */
+  static final int FLEET_CALLS = 200;
 
   LiveIntrospection(String version, Clock clock, SkillportService service, PluginHost plugins) {
+    this(version, clock, service, plugins, null);
+  }
+
+  /**
+   * An introspection whose recent calls are the fleet's, read from {@code trail} (this instance's
+   * own when null, or while the trail cannot be read).
+   */
+  LiveIntrospection(
+      String version, Clock clock, SkillportService service, PluginHost plugins, AuditTrail trail) {
+    this.trail = trail;
     this.version = version == null ? "unknown" : version;
     this.clock = clock;
     this.startedAt = clock.instant();
@@ -107,6 +118,13 @@ final class LiveIntrospection implements ServerIntrospection {
 
   @Override
   public List<AuditEntry> recentCalls(Principal viewer) {
+    if (trail != null) {
+      try {
+        return trail.recent(viewer, FLEET_CALLS);
+      } catch (RuntimeException e) {
+        LOG.debug("the fleet's audit trail cannot be read; showing this instance's calls", e);
+      }
+    }
     return service.calls().recent(viewer).stream()
         .map(LiveIntrospection::withSessionLabel)
         .toList();
@@ -132,14 +150,7 @@ final class LiveIntrospection implements ServerIntrospection {
 
   /** {@code s-} and the first 12 hex digits of the id's SHA-256: stable, not reversible. */
   static String sessionLabel(String sessionId) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(sessionId.getBytes(StandardCharsets.UTF_8));
-      return "s-" + HexFormat.of().formatHex(digest, 0, 6);
-    } catch (NoSuchAlgorithmException e) {
-      // Every Java platform ships SHA-256.
-      throw new IllegalStateException("SHA-256 is missing", e);
-    }
+    return AuditTrail.sessionLabel(sessionId);
   }
 
   @Override

@@ -30,6 +30,7 @@ import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.server.app.CatalogReloader;
 import dev.skillport.server.app.SkillAccessVerdicts;
 import dev.skillport.server.app.SkillportService;
+import dev.skillport.server.app.TaskView;
 import dev.skillport.server.metrics.ServerMetrics;
 import dev.skillport.server.prompts.CompletionsFeature;
 import dev.skillport.server.prompts.PromptsFeature;
@@ -303,7 +304,8 @@ public final class SkillportServer implements AutoCloseable {
     WorkflowTools workflows = (WorkflowTools) service.sessionTools();
     // The bundled skillport-diagnostics tools report on this server, so they are bound here.
     LiveIntrospection introspection =
-        new LiveIntrospection(version, Clock.systemUTC(), service, plugins);
+        new LiveIntrospection(
+            version, Clock.systemUTC(), service, plugins, run.guard().trail().orElse(null));
     new DiagnosticsHandlers(introspection).handlers().forEach(handlers::register);
     Surfaces surfaces = features(holder, config, plugins, service, bridges);
     ServerMetrics metrics =
@@ -316,9 +318,20 @@ public final class SkillportServer implements AutoCloseable {
         .jobs()
         .store()
         .coordination()
-        .ifPresent(shared -> metrics.instance(shared.instance(), "shared"));
+        .ifPresent(
+            shared -> {
+              metrics.instance(shared.instance(), "shared");
+              metrics.fleetJobs(shared::activeByInstance);
+            });
     service.calls().addListener(metrics::onCall);
-    service.addJobObserver(metrics::onJob);
+    // This instance counts the jobs it ran; another instance's changes reach the observers too.
+    String here = service.jobs().instance();
+    service.addJobObserver(
+        job -> {
+          if (job.instance() == null || job.instance().equals(here)) {
+            metrics.onJob(job);
+          }
+        });
     workflows.addRunObserver(metrics::onRun);
     reloader.addListener(metrics::onReload);
     // What the page and the MCP App show, read when they are rendered.
@@ -336,7 +349,8 @@ public final class SkillportServer implements AutoCloseable {
             workflows::seesRun,
             () -> ready(first, plugins),
             // Skill-provided text, diagnostics and job errors pass the server's one redactor.
-            new RedactorMasking(service.redactor()));
+            new RedactorMasking(service.redactor()),
+            service.jobs().instance());
     CatalogApp app = new CatalogApp(sources);
     surfaces.resources().addExtensionProvider(CatalogApp.EXTENSION, app);
     List<McpFeature> all =
@@ -357,6 +371,14 @@ public final class SkillportServer implements AutoCloseable {
             first,
             app);
     surfaces.resources().attach(mcp.changes());
+    // A task's changes reach the subscriptions/listen streams of its owner that watch it; on a
+    // shared store this includes the tasks other instances run.
+    service.addJobObserver(
+        job -> {
+          if (mcp.changes().watchesTask(job.id())) {
+            mcp.changes().taskUpdated(job.id(), job.owner(), TaskView.detailed(job));
+          }
+        });
     bridges.onContentChange(
         skill -> {
           service.announceContent(skill);

@@ -20,6 +20,8 @@ import java.util.Objects;
  * @param caller the principal that made the call ({@link Principal#name()}), or {@code null} for
  *     the local caller of a server that takes no tokens; a caller sees its own entries only ({@link
  *     Principal#sees(String)})
+ * @param instance the instance that served the call, where a fleet's trail is read from its shared
+ *     store, or {@code null}
  */
 public record AuditEntry(
     Instant time,
@@ -28,13 +30,26 @@ public record AuditEntry(
     Duration duration,
     String outcome,
     List<String> argumentNames,
-    String caller) {
+    String caller,
+    String instance) {
   public AuditEntry {
     Objects.requireNonNull(time, "time");
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(duration, "duration");
     Objects.requireNonNull(outcome, "outcome");
     argumentNames = List.copyOf(argumentNames);
+  }
+
+  /** An entry of this instance. */
+  public AuditEntry(
+      Instant time,
+      String session,
+      String tool,
+      Duration duration,
+      String outcome,
+      List<String> argumentNames,
+      String caller) {
+    this(time, session, tool, duration, outcome, argumentNames, caller, null);
   }
 
   /** An entry of the local caller. */

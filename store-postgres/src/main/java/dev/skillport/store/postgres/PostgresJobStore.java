@@ -21,10 +21,12 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import org.postgresql.PGConnection;
@@ -43,6 +45,11 @@ import org.slf4j.LoggerFactory;
  * NOTIFY} naming that instance; each instance listens, and polls every {@link #POLL} too, for a
  * notification lost while its listening connection was down.
  *
+ * <p>Every change of a record (not a lease renewal) takes the next number of one sequence and
+ * notifies {@code skillport_job_changes} (a trigger, migration V3); each instance reads the changes
+ * of the jobs other instances run past the last number it saw, on a notification and every poll,
+ * and hands them to {@link Requests#changed}.
+ *
  * <p>A queued job ({@link #enqueue}) is a pending row without a lease that carries its stored call;
  * any instance claims it ({@link #claim}) in {@link dev.skillport.runtime.jobs.FairOrder}, locking
  * it {@code FOR UPDATE SKIP LOCKED}, and leases it to itself. {@code NOTIFY} on {@value
@@ -52,6 +59,16 @@ final class PostgresJobStore implements JobStore, JobCoordination {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresJobStore.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   static final String CHANNEL = "skillport_requests";
+  static final String CHANGES = "skillport_job_changes";
+
+  /**
+   * How far below the highest change number seen the changes are read again: a change numbered
+   * before another may commit after it. Changes already delivered are not delivered twice.
+   */
+  static final long CHANGE_SLACK = 64;
+
+  /** How many jobs' last delivered change numbers are remembered. */
+  static final int REMEMBERED = 4096;
 
   /** The channel on which a queued job wakes the idle instances. */
   static final String QUEUE_CHANNEL = "skillport_queue";
@@ -68,6 +85,17 @@ final class PostgresJobStore implements JobStore, JobCoordination {
   private volatile Runnable wake = () -> {};
   private volatile boolean listening;
   private Thread listener;
+  // The highest change number seen (-1: not read yet), and the last one delivered per job.
+  private long changesSeen = -1;
+  private final Map<String, Long> delivered =
+      new java.util.LinkedHashMap<>() {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+          return size() > REMEMBERED;
+        }
+      };
 
   PostgresJobStore(PostgresStore store) {
     this.store = store;
@@ -460,6 +488,7 @@ final class PostgresJobStore implements JobStore, JobCoordination {
           c = store.connection();
           try (Statement s = c.createStatement()) {
             s.execute("LISTEN " + CHANNEL);
+            s.execute("LISTEN " + CHANGES);
             s.execute("LISTEN " + QUEUE_CHANNEL);
           }
         }
@@ -477,6 +506,7 @@ final class PostgresJobStore implements JobStore, JobCoordination {
           }
         }
         takeRequests();
+        takeChanges();
       } catch (SQLException e) {
         store.recordFault(e);
         close(c);
@@ -523,6 +553,97 @@ final class PostgresJobStore implements JobStore, JobCoordination {
         LOG.warn("request {} for job {} failed: {}", t.kind(), t.jobId(), e.toString());
       }
     }
+  }
+
+  /**
+   * Hands the handler the records of the jobs other instances run (or ended for this one) that
+   * changed since the last call, each change once; the first call only notes where the changes
+   * stand.
+   */
+  void takeChanges() throws SQLException {
+    Requests to = handler;
+    if (to == null) {
+      return;
+    }
+    List<String> ids = new ArrayList<>();
+    try (Connection c = store.connection()) {
+      if (changesSeen < 0) {
+        try (PreparedStatement s =
+                c.prepareStatement("SELECT coalesce(max(change_seq), 0) FROM skillport_jobs");
+            ResultSet rs = s.executeQuery()) {
+          rs.next();
+          changesSeen = rs.getLong(1);
+        }
+        return;
+      }
+      try (PreparedStatement s =
+          c.prepareStatement(
+              "SELECT id, change_seq FROM skillport_jobs WHERE change_seq > ?"
+                  + " AND (instance <> ? OR expired_at IS NOT NULL) ORDER BY change_seq")) {
+        s.setLong(1, changesSeen - CHANGE_SLACK);
+        s.setString(2, store.instance());
+        try (ResultSet rs = s.executeQuery()) {
+          while (rs.next()) {
+            String id = rs.getString(1);
+            long seq = rs.getLong(2);
+            changesSeen = Math.max(changesSeen, seq);
+            Long before = delivered.get(id);
+            if (before == null || before < seq) {
+              ids.add(id);
+            }
+          }
+        }
+      }
+      if (ids.isEmpty()) {
+        return;
+      }
+      record Changed(JobRecord job, long seq) {}
+      List<Changed> changed = new ArrayList<>();
+      try (PreparedStatement s =
+          c.prepareStatement(
+              "SELECT id, record::text, change_seq FROM skillport_jobs WHERE id = ANY(?)"
+                  + " ORDER BY change_seq")) {
+        s.setArray(1, c.createArrayOf("text", ids.toArray()));
+        try (ResultSet rs = s.executeQuery()) {
+          while (rs.next()) {
+            long seq = rs.getLong(3);
+            String id = rs.getString(1);
+            decode(id, rs.getString(2)).ifPresent(r -> changed.add(new Changed(r, seq)));
+          }
+        }
+      }
+      for (Changed ch : changed) {
+        delivered.put(ch.job().id(), Math.max(ch.seq(), delivered.getOrDefault(ch.job().id(), 0L)));
+        try {
+          to.changed(ch.job());
+        } catch (RuntimeException e) {
+          LOG.warn("change of job {} not delivered: {}", ch.job().id(), e.toString());
+        }
+      }
+    }
+  }
+
+  @Override
+  public Map<String, Map<JobStatus, Integer>> activeByInstance() {
+    Map<String, Map<JobStatus, Integer>> out = new TreeMap<>();
+    try (Connection c = store.connection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT instance, status, count(*) FROM skillport_jobs"
+                    + " WHERE lease_until IS NOT NULL GROUP BY instance, status");
+        ResultSet rs = s.executeQuery()) {
+      while (rs.next()) {
+        String instance = rs.getString(1);
+        Optional<JobStatus> status = JobStatus.fromWire(rs.getString(2));
+        int count = rs.getInt(3);
+        status.ifPresent(
+            st ->
+                out.computeIfAbsent(instance, k -> new EnumMap<>(JobStatus.class)).put(st, count));
+      }
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+    return out;
   }
 
   /** Renews the leases of this instance's unfinished jobs and its heartbeat. */

@@ -2,6 +2,7 @@ package dev.skillport.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.skillport.runtime.AuditTrail;
 import dev.skillport.runtime.jobs.JobStore;
 import dev.skillport.runtime.jobs.StoreFault;
 import dev.skillport.workflows.WorkflowStore;
@@ -24,10 +25,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A fleet's shared store in one PostgreSQL database: {@link #jobs()} and {@link #workflows()} over
- * one connection pool (HikariCP), the schema migrated by {@link Schema} when it opens. An open
- * store renews this instance's leases every third of the lease, marks interrupted the jobs of
- * instances whose leases expired, and delivers requests other instances hand to this one.
+ * A fleet's shared store in one PostgreSQL database: {@link #jobs()}, {@link #workflows()} and the
+ * audit trail ({@link #audit()}) over one connection pool (HikariCP), the schema migrated by {@link
+ * Schema} when it opens. An open store renews this instance's leases every third of the lease,
+ * marks interrupted the jobs of instances whose leases expired, and delivers requests other
+ * instances hand to this one.
  */
 public final class PostgresStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresStore.class);
@@ -43,6 +45,7 @@ public final class PostgresStore implements AutoCloseable {
   private final ScheduledExecutorService heartbeat;
   private final PostgresJobStore jobs;
   private final PostgresWorkflowStore workflows;
+  private final PostgresAuditTrail audit;
   private volatile StoreFault fault;
 
   private PostgresStore(
@@ -65,6 +68,7 @@ public final class PostgresStore implements AutoCloseable {
             });
     this.jobs = new PostgresJobStore(this);
     this.workflows = new PostgresWorkflowStore(this);
+    this.audit = new PostgresAuditTrail(this);
   }
 
   /**
@@ -144,6 +148,11 @@ public final class PostgresStore implements AutoCloseable {
     return workflows;
   }
 
+  /** The fleet's audit trail in this database. */
+  public AuditTrail audit() {
+    return audit;
+  }
+
   /** This instance's id. */
   public String instance() {
     return instance;
@@ -189,6 +198,7 @@ public final class PostgresStore implements AutoCloseable {
   public void close() {
     heartbeat.shutdownNow();
     jobs.stopListening();
+    audit.close(2_000);
     try {
       heartbeat.awaitTermination(2, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
@@ -270,6 +280,7 @@ public final class PostgresStore implements AutoCloseable {
     long every = Math.max(200, lease.toMillis() / 3);
     heartbeat.scheduleWithFixedDelay(this::beat, every, every, TimeUnit.MILLISECONDS);
     jobs.startListening();
+    audit.start();
   }
 
   /** Renews this instance's leases and ends the jobs of instances whose leases expired. */

@@ -84,12 +84,12 @@
       var row = jobsTable.querySelector('tr[data-job-id="' + CSS.escape(job.id) + '"]');
       if (!row) {
         row = newRow(jobsTable, "data-job-id", job.id,
-          ["tool", "status", "progress", "created", "started", "completed", "error"],
-          ["Job", "Tool", "Status", "Progress", "Created", "Started", "Completed", "Error"]);
+          ["tool", "instance", "status", "progress", "created", "started", "completed", "error"],
+          ["Job", "Tool", "Instance", "Status", "Progress", "Created", "Started", "Completed", "Error"]);
         var none = document.getElementById("no-jobs");
         if (none) { none.remove(); }
       }
-      ["tool", "status", "progress", "created", "started", "completed", "error"].forEach(function (f) {
+      ["tool", "instance", "status", "progress", "created", "started", "completed", "error"].forEach(function (f) {
         setField(row, f, job[f]);
       });
     });

@@ -1,0 +1,234 @@
+package dev.skillport.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.skillport.api.owner.Principal;
+import dev.skillport.api.tool.ToolResult;
+import dev.skillport.model.status.AuditEntry;
+import dev.skillport.runtime.AuditTrail;
+import dev.skillport.runtime.CallGuard;
+import dev.skillport.runtime.CallMeta;
+import dev.skillport.runtime.PathRules;
+import dev.skillport.runtime.SkillAccess;
+import dev.skillport.runtime.jobs.JobRecord;
+import dev.skillport.runtime.jobs.JobResult;
+import dev.skillport.runtime.jobs.JobScheduler;
+import dev.skillport.runtime.jobs.JobStatus;
+import dev.skillport.runtime.secrets.Redactor;
+import dev.skillport.testsupport.PostgresCluster;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What an operator and a client of one instance see of the fleet on one real PostgreSQL: the
+ * progress and status of jobs other instances run, the fleet's audit trail, who runs what.
+ */
+class PostgresFleetViewTest {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final Duration LEASE = Duration.ofSeconds(3);
+  private static PostgresCluster cluster;
+
+  private final List<AutoCloseable> opened = new ArrayList<>();
+
+  @BeforeAll
+  static void startCluster() {
+    cluster = TestDatabase.cluster();
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    cluster.close();
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = opened.size() - 1; i >= 0; i--) {
+      opened.get(i).close();
+    }
+  }
+
+  private PostgresStore open(PostgresLocation at, String instance) {
+    PostgresStore s = TestDatabase.open(at, instance, LEASE);
+    opened.add(s);
+    return s;
+  }
+
+  private JobScheduler scheduler(PostgresStore store) {
+    JobScheduler s = new JobScheduler(store.jobs(), 2);
+    opened.add(s);
+    return s;
+  }
+
+  @Test
+  void progressAndStatus_ofAJobRunElsewhere_reachAnotherInstanceWithinASecond() throws Exception {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    JobScheduler a = scheduler(open(at, "a"));
+    JobScheduler b = scheduler(open(at, "b"));
+    record Seen(JobRecord job, long nanos) {}
+    List<Seen> seenOnB = new CopyOnWriteArrayList<>();
+    b.addObserver(job -> seenOnB.add(new Seen(job, System.nanoTime())));
+    CountDownLatch reported = new CountDownLatch(1);
+    CountDownLatch finish = new CountDownLatch(1);
+    long[] reportedAt = new long[1];
+    JobRecord job =
+        a.submit(
+            "render",
+            null,
+            null,
+            "alice",
+            null,
+            ctx -> {
+              reportedAt[0] = System.nanoTime();
+              ctx.progress(3, 10.0, "frame 3 of 10");
+              reported.countDown();
+              try {
+                finish.await(10, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return JobResult.of(ToolResult.text("done"));
+            },
+            status -> {});
+    assertThat(job.instance()).isEqualTo("a");
+    assertThat(reported.await(5, TimeUnit.SECONDS)).isTrue();
+
+    await()
+        .atMost(Duration.ofSeconds(1))
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> seenOnB.stream().anyMatch(s -> progressMessage(s.job()).equals("frame 3")));
+    Seen progress =
+        seenOnB.stream().filter(s -> progressMessage(s.job()).equals("frame 3")).findFirst().get();
+    assertThat(Duration.ofNanos(progress.nanos() - reportedAt[0]))
+        .isLessThan(Duration.ofSeconds(1));
+    assertThat(progress.job().instance()).isEqualTo("a");
+    // tasks/get on B reads the store: the progress is there too.
+    JobRecord onB = b.status(job.id()).orElseThrow();
+    assertThat(onB.progress().get("progress").asDouble()).isEqualTo(3.0);
+    assertThat(onB.progress().get("message").asText()).isEqualTo("frame 3 of 10");
+
+    long finished = System.nanoTime();
+    finish.countDown();
+    await()
+        .atMost(Duration.ofSeconds(1))
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> seenOnB.stream().anyMatch(s -> s.job().status() == JobStatus.COMPLETED));
+    Seen done =
+        seenOnB.stream().filter(s -> s.job().status() == JobStatus.COMPLETED).findFirst().get();
+    assertThat(Duration.ofNanos(done.nanos() - finished)).isLessThan(Duration.ofSeconds(1));
+    // Each change once: one completed record, no echo of A's own jobs on A.
+    Thread.sleep(600);
+    assertThat(seenOnB.stream().filter(s -> s.job().status() == JobStatus.COMPLETED)).hasSize(1);
+  }
+
+  private static String progressMessage(JobRecord job) {
+    return job.progress() == null
+        ? ""
+        : job.progress().path("message").asText().replace(" of 10", "");
+  }
+
+  @Test
+  void leaseRenewals_areNoChanges() throws Exception {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    JobScheduler a = scheduler(open(at, "a"));
+    JobScheduler b = scheduler(open(at, "b"));
+    List<JobRecord> seenOnB = new CopyOnWriteArrayList<>();
+    CountDownLatch finish = new CountDownLatch(1);
+    JobRecord job =
+        a.submit(
+            "wait",
+            null,
+            null,
+            "alice",
+            null,
+            ctx -> {
+              try {
+                finish.await(10, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return JobResult.of(ToolResult.text(""));
+            },
+            status -> {});
+    await().until(() -> b.status(job.id()).orElseThrow().status() == JobStatus.RUNNING);
+    Thread.sleep(300);
+    b.addObserver(seenOnB::add);
+    // Three lease renewals (every third of the lease) change no record.
+    Thread.sleep(LEASE.toMillis() + 200);
+    assertThat(seenOnB).isEmpty();
+    assertThat(a.store().coordination().orElseThrow().activeByInstance())
+        .containsEntry("a", java.util.Map.of(JobStatus.RUNNING, 1));
+    finish.countDown();
+    await().atMost(Duration.ofSeconds(2)).until(() -> !seenOnB.isEmpty());
+    assertThat(a.store().coordination().orElseThrow().activeByInstance()).isEmpty();
+  }
+
+  @Test
+  void auditTrail_ofEveryInstance_isReadFromAny_eachCallerSeesItsOwn() throws Exception {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    PostgresStore a = open(at, "a");
+    PostgresStore b = open(at, "b");
+    try (CallGuard onA =
+            CallGuard.of(SkillAccess.OPEN, PathRules.NONE, null, a.audit(), new Redactor());
+        CallGuard onB =
+            CallGuard.of(SkillAccess.OPEN, PathRules.NONE, null, b.audit(), new Redactor())) {
+      CallMeta alice =
+          new CallMeta("session-secret-id", false, null, u -> {}).withCaller("alice", null);
+      CallMeta bob = new CallMeta(null, false, null, u -> {}).withCaller("bob", null);
+      onA.record(
+          alice,
+          "render.frame",
+          NODES.objectNode().put("scene", "x").put("token", "hunter2"),
+          Duration.ofMillis(12),
+          "ok");
+      Principal ops = new Principal("ops", true);
+      await().atMost(Duration.ofSeconds(2)).until(() -> a.audit().recent(ops, 10).size() == 1);
+      onB.record(bob, "render.frame", NODES.objectNode(), Duration.ofMillis(5), "TOOL_ERROR");
+    }
+    Principal operator = new Principal("ops", true);
+    await().atMost(Duration.ofSeconds(2)).until(() -> a.audit().recent(operator, 10).size() == 2);
+    List<AuditEntry> fromB = b.audit().recent(operator, 10);
+    assertThat(fromB).extracting(AuditEntry::instance).containsExactly("b", "a");
+    assertThat(fromB).extracting(AuditEntry::caller).containsExactly("bob", "alice");
+    assertThat(fromB).extracting(AuditEntry::outcome).containsExactly("TOOL_ERROR", "ok");
+    AuditEntry aliceCall = fromB.get(1);
+    assertThat(aliceCall.argumentNames()).containsExactly("scene", "token");
+    assertThat(aliceCall.duration()).isEqualTo(Duration.ofMillis(12));
+    // The session is kept as its label, never as the id a client presents.
+    assertThat(aliceCall.session()).isEqualTo(AuditTrail.sessionLabel("session-secret-id"));
+    assertThat(b.audit().recent(Principal.of("alice"), 10))
+        .extracting(AuditEntry::caller)
+        .containsExactly("alice");
+    assertThat(a.audit().recent(Principal.LOCAL, 10)).isEmpty();
+    try (Connection c = connect(at);
+        Statement s = c.createStatement()) {
+      var rows = s.executeQuery("SELECT entry::text FROM skillport_audit");
+      while (rows.next()) {
+        assertThat(rows.getString(1)).doesNotContain("hunter2").doesNotContain("session-secret");
+      }
+      assertThatThrownBy(() -> s.executeUpdate("DELETE FROM skillport_audit"))
+          .hasMessageContaining("append-only");
+    }
+  }
+
+  private static Connection connect(PostgresLocation at) throws java.sql.SQLException {
+    Properties p = new Properties();
+    p.setProperty("user", PostgresCluster.USER);
+    p.setProperty("password", cluster.password());
+    return DriverManager.getConnection(at.jdbcUrl(), p);
+  }
+}
