@@ -1,6 +1,7 @@
-// What the project's interop clients (smoke-client.mjs, flow-client.mjs) share: loading the official
+// What the project's interop clients (smoke-, flow- and fleet-client.mjs) share: loading the official
 // TypeScript SDK, 1.x or 2.x, from the folder interop.mjs installed it in, waiting for a stdio
-// server to exit, and the run-and-print-one-JSON-object frame both clients have.
+// server to exit, sending task requests the 2.x client does not send itself, and the
+// run-and-print-one-JSON-object frame the clients have.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -75,6 +76,57 @@ export async function loadSdk(sdk, sdkDir) {
     name, version, Client: client.Client, StdioClientTransport: stdio.StdioClientTransport,
     StreamableHTTPClientTransport: client.StreamableHTTPClientTransport,
   };
+}
+
+/**
+ * The SDK 2.x client does not implement the Tasks extension: it refuses a `resultType: "task"`
+ * result and refuses to send `tasks/*` to a 2026-07-28 server. This wraps its transport so the
+ * flow can send those requests itself, with its own ids and the per-request `_meta` envelope;
+ * their responses are taken off the transport before the client sees them. Everything else
+ * passes through untouched. (The transport still derives the MCP-Protocol-Version, Mcp-Method
+ * and Mcp-Name headers from the envelope, as for the client's own requests.)
+ */
+export function rawChannel(transport, envelope) {
+  const pending = new Map();
+  let next = 0;
+  const proxy = new Proxy(transport, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' && prop !== 'constructor' ? value.bind(target) : value;
+    },
+    set(target, prop, value) {
+      let v = value;
+      if (prop === 'onmessage' && typeof value === 'function') {
+        v = (message, extra) => {
+          if (message && typeof message.id === 'string' && pending.has(message.id)) {
+            const waiter = pending.get(message.id);
+            pending.delete(message.id);
+            if (message.error) {
+              const error = new Error(`${message.error.code}: ${message.error.message}`);
+              error.code = message.error.code;
+              waiter.reject(error);
+            } else {
+              waiter.resolve(message.result);
+            }
+            return undefined;
+          }
+          return value(message, extra);
+        };
+      }
+      return Reflect.set(target, prop, v, target);
+    },
+  });
+  const request = (method, params) => new Promise((resolve, reject) => {
+    const id = `flow-${++next}`;
+    pending.set(id, { resolve, reject });
+    const withMeta = { ...params, _meta: { ...envelope(), ...(params._meta ?? {}) } };
+    Promise.resolve(transport.send({ jsonrpc: '2.0', id, method, params: withMeta }))
+      .catch((e) => {
+        pending.delete(id);
+        reject(e);
+      });
+  });
+  return { proxy, request };
 }
 
 /** Waits until a stdio server has exited (and so finished its own cleanup), at most `ms`. */

@@ -21,7 +21,7 @@
 // It prints one JSON object on stdout and exits 0 when every step worked, 1 when one failed (the
 // object names the step and the error), 2 on bad usage.
 
-import { UsageError, exited, loadSdk, runClient } from './client-kit.mjs';
+import { UsageError, exited, loadSdk, rawChannel, runClient } from './client-kit.mjs';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 
@@ -98,57 +98,6 @@ function parseOptions(argv) {
 const ANY = {
   '~standard': { version: 1, vendor: 'flow-client', validate: (value) => ({ value }) },
 };
-
-/**
- * The SDK 2.x client does not implement the Tasks extension: it refuses a `resultType: "task"`
- * result and refuses to send `tasks/*` to a 2026-07-28 server. This wraps its transport so the
- * flow can send those requests itself, with its own ids and the per-request `_meta` envelope;
- * their responses are taken off the transport before the client sees them. Everything else
- * passes through untouched. (The transport still derives the MCP-Protocol-Version, Mcp-Method
- * and Mcp-Name headers from the envelope, as for the client's own requests.)
- */
-function rawChannel(transport, envelope) {
-  const pending = new Map();
-  let next = 0;
-  const proxy = new Proxy(transport, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' && prop !== 'constructor' ? value.bind(target) : value;
-    },
-    set(target, prop, value) {
-      let v = value;
-      if (prop === 'onmessage' && typeof value === 'function') {
-        v = (message, extra) => {
-          if (message && typeof message.id === 'string' && pending.has(message.id)) {
-            const waiter = pending.get(message.id);
-            pending.delete(message.id);
-            if (message.error) {
-              const error = new Error(`${message.error.code}: ${message.error.message}`);
-              error.code = message.error.code;
-              waiter.reject(error);
-            } else {
-              waiter.resolve(message.result);
-            }
-            return undefined;
-          }
-          return value(message, extra);
-        };
-      }
-      return Reflect.set(target, prop, v, target);
-    },
-  });
-  const request = (method, params) => new Promise((resolve, reject) => {
-    const id = `flow-${++next}`;
-    pending.set(id, { resolve, reject });
-    const withMeta = { ...params, _meta: { ...envelope(), ...(params._meta ?? {}) } };
-    Promise.resolve(transport.send({ jsonrpc: '2.0', id, method, params: withMeta }))
-      .catch((e) => {
-        pending.delete(id);
-        reject(e);
-      });
-  });
-  return { proxy, request };
-}
 
 async function run(o, summary) {
   const sdk = await loadSdk(o.sdk, o.sdkDir);

@@ -48,6 +48,13 @@ public final class PostgresStore implements AutoCloseable {
   private final PostgresAuditTrail audit;
   private volatile StoreFault fault;
 
+  /**
+   * When this instance may next judge other instances' leases ({@link System#nanoTime()}): a lease
+   * after it reached the database again, since the others could not renew theirs either while it
+   * was unreachable and need a heartbeat to catch up.
+   */
+  private volatile long judgeLeasesFrom = System.nanoTime();
+
   private PostgresStore(
       HikariDataSource pool,
       PostgresLocation location,
@@ -239,6 +246,7 @@ public final class PostgresStore implements AutoCloseable {
   void recovered() {
     if (fault != null) {
       LOG.info("the store {} is reachable again", location);
+      judgeLeasesFrom = System.nanoTime() + lease.toNanos();
       fault = null;
     }
   }
@@ -287,7 +295,11 @@ public final class PostgresStore implements AutoCloseable {
   private void beat() {
     try {
       jobs.renewLeases();
-      jobs.expireLeases();
+      // After an outage every instance's leases may have lapsed, the live ones' too: those are
+      // judged once the live instances had a lease's time to renew theirs.
+      if (fault == null && System.nanoTime() - judgeLeasesFrom >= 0) {
+        jobs.expireLeases();
+      }
       jobs.writeHeld();
       recovered();
     } catch (SQLException e) {

@@ -299,6 +299,50 @@ class PostgresFleetTest {
     assertThat(b.jobs().find("held")).contains(done);
   }
 
+  @Test
+  void databaseDownLongerThanTheLease_liveInstancesKeepTheirJobs() {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    PostgresStore storeA = open(at, "a");
+    PostgresStore storeB = open(at, "b");
+    JobScheduler a = scheduler(storeA);
+    JobScheduler b = scheduler(storeB);
+    AtomicInteger runs = new AtomicInteger();
+    JobRecord job = submitWaiting(a, runs);
+    await().atMost(Duration.ofSeconds(5)).until(() -> runs.get() == 1);
+    cluster.stop();
+    try {
+      // Both see the outage, which lasts longer than the lease (1 s) since the pool waits 5 s.
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> storeA.fault().isPresent() && storeB.fault().isPresent());
+    } finally {
+      cluster.startAgain();
+    }
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> storeA.fault().isEmpty() && storeB.fault().isEmpty());
+    // Two leases after both are back: A, alive, renewed; its job was not ended by B.
+    long until = System.nanoTime() + 2 * LEASE.toNanos();
+    while (System.nanoTime() < until) {
+      assertThat(b.status(job.id()).orElseThrow().status())
+          .as("A's job read through B")
+          .isEqualTo(JobStatus.RUNNING);
+      sleepQuietly(50);
+    }
+    assertThat(runs).hasValue(1);
+    assertThat(b.cancel(job.id())).isTrue();
+  }
+
+  private static void sleepQuietly(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Runs stored calls of skill {@code demo} as a script would, recording who ran what. */
   private static StoredCallRunner runner(
       String instance, Set<String> hosts, Map<String, String> ranBy, AtomicInteger runs) {
