@@ -91,6 +91,9 @@ public final class McpServer implements AutoCloseable {
           "skills/list");
 
   private final ServerInfo info;
+  // The server's identity every modern result carries in _meta: one tree, never changed, shared by
+  // every result (writers and the outbound filter copy before they change anything).
+  private final ObjectNode serverInfo;
   private final Function<Era, ? extends JsonNode> capabilities;
   private final Map<String, AsyncMethodHandler> handlers;
   private final Map<String, Set<Era>> handlerEras;
@@ -111,6 +114,7 @@ public final class McpServer implements AutoCloseable {
 
   private McpServer(Builder builder) {
     this.info = builder.info;
+    this.serverInfo = NODES.objectNode().put("name", info.name()).put("version", info.version());
     this.capabilities = builder.capabilities;
     this.clock = builder.clock;
     this.random = builder.random;
@@ -706,9 +710,7 @@ public final class McpServer implements AutoCloseable {
     ObjectNode meta =
         out.get("_meta") instanceof ObjectNode existing ? existing.deepCopy() : NODES.objectNode();
     if (!meta.has(RequestMeta.SERVER_INFO)) {
-      meta.putObject(RequestMeta.SERVER_INFO)
-          .put("name", info.name())
-          .put("version", info.version());
+      meta.set(RequestMeta.SERVER_INFO, serverInfo);
     }
     out.set("_meta", meta);
     if (CACHEABLE.contains(method) && "complete".equals(out.path("resultType").asText())) {

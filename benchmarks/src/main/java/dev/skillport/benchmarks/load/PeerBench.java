@@ -41,6 +41,7 @@ import java.util.concurrent.TimeUnit;
  * taskset -c 0 java -cp benchmarks.jar dev.skillport.benchmarks.load.PeerBench \
  *     --jar cli/target/skillport.jar [--launcher bin/skillport] [--repo .] [--server-cpu 1]
  *     [--peers skillport,java-sdk,ts-sdk] [--workloads calls,list,cold,stdio] [--sessions 1,16,64]
+ *     [--eras 2025,2026]
  *     [--warmup 10] [--seconds 20] [--runs 3] [--tools 1000] [--cold-runs 5]
  *     [--skillport-args "--page-size 1000"] [--java-opts "-Xmx256m"] [--java-peer-opts ...]
  *     [--jdk NAME=JAVA_HOME ...]
@@ -52,6 +53,13 @@ import java.util.concurrent.TimeUnit;
  * others, so a change is measured against the code before it in the same run. Each {@code --jdk}
  * adds the Skillport under test once more as peer {@code sp-NAME}, launched with that {@code
  * JAVA_HOME} (the launcher picks the AOT cache or the class-data archive for it).
+ *
+ * <p>{@code --eras 2025,2026} measures every Skillport's {@code calls} and {@code list} in both
+ * protocol eras, taking turns: with sessions (2025-11-25, label {@code skillport}) and stateless
+ * (2026-07-28, label {@code skillport/2026}: no {@code initialize}, each request with its {@code
+ * _meta} and mirrored headers). The summary then gives the 2026 era's median CPU per call and per
+ * list against the 2025 era's. With more than one run, it also gives each run's throughput against
+ * its point's median and names a run below 80% of it.
  *
  * <p>Workloads: {@code calls} (N sessions calling {@code echo} in a loop: calls/s, p50, p99, server
  * CPU per call, the server's peak RSS), {@code list} (one session listing all tools following
@@ -65,6 +73,7 @@ import java.util.concurrent.TimeUnit;
 public final class PeerBench {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String PROTOCOL = "2025-11-25";
+  private static final String MODERN = "2026-07-28";
 
   private final Options o;
   private final BenchFixture fixture;
@@ -104,13 +113,17 @@ public final class PeerBench {
           case "calls" -> {
             for (int s : o.sessions) {
               for (String peer : o.peers) {
-                calls(run, peer, s);
+                for (String era : eras(peer)) {
+                  calls(run, peer, era, s);
+                }
               }
             }
           }
           case "list" -> {
             for (String peer : o.peers) {
-              list(run, peer);
+              for (String era : eras(peer)) {
+                list(run, peer, era);
+              }
             }
           }
           case "cold" -> {
@@ -139,13 +152,138 @@ public final class PeerBench {
           }
           out.println(key + " " + Arrays.toString(m));
         });
+    summarizeEras();
+    steadiness();
+  }
+
+  /**
+   * The eras {@code peer} is measured in: every {@code --eras} for a Skillport, the 2025 era alone
+   * for the SDK servers (they speak no 2026-07-28).
+   */
+  private List<String> eras(String peer) {
+    return skillport(peer) ? o.eras : List.of("2025");
+  }
+
+  /** A peer's label in one era: the peer alone in the 2025 era, {@code peer/2026} in the other. */
+  private static String label(String peer, String era) {
+    return era.equals("2025") ? peer : peer + "/" + era;
+  }
+
+  /**
+   * With both eras measured, the 2026 era's median CPU per call and per list against the 2025
+   * era's, for every Skillport peer and client count.
+   */
+  private void summarizeEras() {
+    if (!o.eras.contains("2025") || !o.eras.contains("2026")) {
+      return;
+    }
+    out.println("# 2026 era against 2025 era, medians over runs (ratio of CPU; goal at most 1.10)");
+    for (String peer : o.peers) {
+      if (!skillport(peer)) {
+        continue;
+      }
+      for (int s : o.sessions) {
+        String old = "calls " + label(peer, "2025") + " " + s + " " + CALLS_COLUMNS;
+        String now = "calls " + label(peer, "2026") + " " + s + " " + CALLS_COLUMNS;
+        compare(peer + " calls " + s + " clients", "cpu/call", old, now, 3, 0);
+        compare(peer + " calls " + s + " clients", "cpu/call without the JIT", old, now, 5, -1);
+      }
+      String oldList = "list " + label(peer, "2025") + " " + LIST_COLUMNS;
+      String newList = "list " + label(peer, "2026") + " " + LIST_COLUMNS;
+      compare(peer + " list", "cpu/list", oldList, newList, 2, 5);
+      compare(peer + " list", "cpu/list without the JIT", oldList, newList, 6, -1);
+    }
+  }
+
+  private void compare(
+      String what, String name, String oldKey, String newKey, int cpuCol, int rateCol) {
+    if (!medians.containsKey(oldKey) || !medians.containsKey(newKey)) {
+      return;
+    }
+    double oldCpu = median(medians.get(oldKey), cpuCol);
+    double newCpu = median(medians.get(newKey), cpuCol);
+    String rates =
+        rateCol < 0
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                " per s 2025 %,.0f 2026 %,.0f (%.2f);",
+                median(medians.get(oldKey), rateCol),
+                median(medians.get(newKey), rateCol),
+                median(medians.get(newKey), rateCol) / median(medians.get(oldKey), rateCol));
+    out.printf(
+        Locale.ROOT,
+        "eras %-28s%s %s 2025 %.4f ms 2026 %.4f ms ratio %.2f %s%n",
+        what,
+        rates,
+        name,
+        oldCpu,
+        newCpu,
+        newCpu / oldCpu,
+        newCpu / oldCpu <= 1.10 ? "ok" : "ABOVE 1.10");
+  }
+
+  /**
+   * Every measured point's throughput in each run against its median over the runs: the runs of a
+   * point below 80% of the median are named (a run the machine disturbed, or an unsteady server).
+   */
+  private void steadiness() {
+    if (o.runs < 2) {
+      return;
+    }
+    out.println("# throughput of each run against the median of its point (floor 80%)");
+    int below = 0;
+    for (Map.Entry<String, List<double[]>> e : medians.entrySet()) {
+      // Calls and stdio rows start with calls/s, list rows end with lists/s; cold starts have none.
+      String workload = e.getKey().substring(0, e.getKey().indexOf(' '));
+      int col =
+          switch (workload) {
+            case "calls", "stdio" -> 0;
+            case "list" -> 5;
+            default -> -1;
+          };
+      if (col < 0) {
+        continue;
+      }
+      double median = median(e.getValue(), col);
+      StringBuilder runs = new StringBuilder();
+      double lowest = Double.MAX_VALUE;
+      for (double[] row : e.getValue()) {
+        // Rounded down, so a run shown as 80% is not below the floor.
+        runs.append(String.format(Locale.ROOT, " %.0f%%", Math.floor(100 * row[col] / median)));
+        lowest = Math.min(lowest, row[col] / median);
+      }
+      boolean ok = lowest >= 0.8;
+      below += ok ? 0 : 1;
+      out.printf(
+          Locale.ROOT,
+          "steady %-40s median %,.1f/s runs%s %s%n",
+          e.getKey().substring(0, e.getKey().indexOf(" [")),
+          median,
+          runs,
+          ok ? "ok" : "BELOW 80%");
+    }
+    out.println(
+        below == 0
+            ? "# every run within 80% of its median"
+            : "# " + below + " point(s) with a run below 80% of the median");
+  }
+
+  private static double median(List<double[]> rows, int col) {
+    double[] v = rows.stream().mapToDouble(r -> r[col]).sorted().toArray();
+    return v[v.length / 2];
   }
 
   // ---------------------------------------------------------------- workloads
 
-  private void calls(int run, String peer, int sessions) throws Exception {
+  private static final String CALLS_COLUMNS =
+      "[calls/s, p50, p99, cpu/call, rssMiB, cpu/call without the JIT]";
+  private static final String LIST_COLUMNS =
+      "[p50, p99, cpu/list, requests, bytes, lists/s, cpu/list without the JIT]";
+
+  private void calls(int run, String peer, String era, int sessions) throws Exception {
     try (ServerProcess server = http(peer, false)) {
-      Client c = new Client(url);
+      Client c = new Client(url, era.equals("2026"));
       List<String> ids = new ArrayList<>();
       for (int i = 0; i < sessions; i++) {
         ids.add(c.initialize());
@@ -155,44 +293,49 @@ public final class PeerBench {
         c.drive(pool, ids, o.warmup);
         String load0 = loadAverage();
         long cpu0 = server.cpuNanos();
+        long jit0 = server.compilerCpuNanos();
         long t0 = System.nanoTime();
         long[] samples = c.drive(pool, ids, o.seconds);
         double elapsed = (System.nanoTime() - t0) / 1e9;
         long cpu = server.cpuNanos() - cpu0;
+        long jit = server.compilerCpuNanos() - jit0;
         long rss = server.peakRssKiB();
         LatencyReport r = LatencyReport.of(samples, elapsed);
         double perSecond = r.count() / elapsed;
         double cpuPerCall = cpu / 1e6 / r.count();
+        double appCpuPerCall = (cpu - jit) / 1e6 / r.count();
         out.printf(
             Locale.ROOT,
             "run %d calls %-9s %2d sessions: %,8.0f calls/s p50 %.3f ms p99 %.3f ms"
-                + " cpu/call %.4f ms peak rss %d MiB load %s -> %s%n",
+                + " cpu/call %.4f ms (%.4f ms without the JIT) peak rss %d MiB load %s -> %s%n",
             run,
-            peer,
+            label(peer, era),
             sessions,
             perSecond,
             r.p50Nanos() / 1e6,
             r.p99Nanos() / 1e6,
             cpuPerCall,
+            appCpuPerCall,
             rss / 1024,
             load0,
             loadAverage());
         record(
-            "calls " + peer + " " + sessions + " [calls/s, p50, p99, cpu/call, rssMiB]",
+            "calls " + label(peer, era) + " " + sessions + " " + CALLS_COLUMNS,
             perSecond,
             r.p50Nanos() / 1e6,
             r.p99Nanos() / 1e6,
             cpuPerCall,
-            rss / 1024.0);
+            rss / 1024.0,
+            appCpuPerCall);
       } finally {
         pool.shutdownNow();
       }
     }
   }
 
-  private void list(int run, String peer) throws Exception {
+  private void list(int run, String peer, String era) throws Exception {
     try (ServerProcess server = http(peer, true)) {
-      Client c = new Client(url);
+      Client c = new Client(url, era.equals("2026"));
       String id = c.initialize();
       long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(o.warmup);
       while (System.nanoTime() < end) {
@@ -200,6 +343,7 @@ public final class PeerBench {
       }
       String load0 = loadAverage();
       long cpu0 = server.cpuNanos();
+      long jit0 = server.compilerCpuNanos();
       List<Long> times = new ArrayList<>();
       Listing last = null;
       end = System.nanoTime() + TimeUnit.SECONDS.toNanos(o.seconds);
@@ -209,31 +353,37 @@ public final class PeerBench {
         times.add(System.nanoTime() - t0);
       }
       long cpu = server.cpuNanos() - cpu0;
+      long jit = server.compilerCpuNanos() - jit0;
+      double elapsed = (System.nanoTime() - end) / 1e9 + o.seconds;
       LatencyReport r =
-          LatencyReport.of(times.stream().mapToLong(Long::longValue).toArray(), o.seconds);
+          LatencyReport.of(times.stream().mapToLong(Long::longValue).toArray(), elapsed);
       double cpuPerList = cpu / 1e6 / times.size();
+      double appCpuPerList = (cpu - jit) / 1e6 / times.size();
       out.printf(
           Locale.ROOT,
           "run %d list  %-9s %d tools: p50 %.2f ms p99 %.2f ms cpu/list %.2f ms"
-              + " %d requests %,d bytes (%d lists) load %s -> %s%n",
+              + " (%.2f ms without the JIT) %d requests %,d bytes (%d lists) load %s -> %s%n",
           run,
-          peer,
+          label(peer, era),
           last.tools,
           r.p50Nanos() / 1e6,
           r.p99Nanos() / 1e6,
           cpuPerList,
+          appCpuPerList,
           last.requests,
           last.bytes,
           times.size(),
           load0,
           loadAverage());
       record(
-          "list " + peer + " [p50, p99, cpu/list, requests, bytes]",
+          "list " + label(peer, era) + " " + LIST_COLUMNS,
           r.p50Nanos() / 1e6,
           r.p99Nanos() / 1e6,
           cpuPerList,
           last.requests,
-          last.bytes);
+          last.bytes,
+          times.size() / elapsed,
+          appCpuPerList);
     }
   }
 
@@ -589,11 +739,19 @@ public final class PeerBench {
             .version(HttpClient.Version.HTTP_1_1)
             .build();
 
-    Client(URI url) {
+    private final boolean modern;
+
+    /** A client of the 2025 era (sessions) or, with {@code modern}, of the stateless 2026 era. */
+    Client(URI url, boolean modern) {
       this.url = url;
+      this.modern = modern;
     }
 
+    /** Opens a session; a 2026-era client has none (null), every request stands alone. */
     String initialize() throws Exception {
+      if (modern) {
+        return null;
+      }
       ObjectNode params = JSON.createObjectNode().put("protocolVersion", PROTOCOL);
       params.putObject("capabilities");
       params.putObject("clientInfo").put("name", "skillport-peers").put("version", "1");
@@ -618,7 +776,7 @@ public final class PeerBench {
         if (cursor != null) {
           params.put("cursor", cursor);
         }
-        HttpResponse<byte[]> r = post(session, message(++requests, "tools/list", params));
+        HttpResponse<byte[]> r = post(session, message(++requests, "tools/list", withMeta(params)));
         bytes += r.body().length;
         JsonNode result =
             McpLoadHarness.body(new String(r.body(), StandardCharsets.UTF_8)).path("result");
@@ -644,6 +802,7 @@ public final class PeerBench {
                   int requestId = 10;
                   ObjectNode params = JSON.createObjectNode().put("name", BenchFixture.ECHO);
                   params.putObject("arguments").put("text", "hello");
+                  withMeta(params);
                   while (System.nanoTime() < end) {
                     long t0 = System.nanoTime();
                     HttpResponse<byte[]> r = post(id, message(requestId++, "tools/call", params));
@@ -671,6 +830,22 @@ public final class PeerBench {
       return m;
     }
 
+    /**
+     * A 2026-era request's params carry its protocol version, client capabilities and client info
+     * in {@code _meta}; a 2025-era request's are left as they are.
+     */
+    private ObjectNode withMeta(ObjectNode params) {
+      if (modern) {
+        ObjectNode meta = params.putObject("_meta");
+        meta.put("io.modelcontextprotocol/protocolVersion", MODERN);
+        meta.putObject("io.modelcontextprotocol/clientCapabilities");
+        meta.putObject("io.modelcontextprotocol/clientInfo")
+            .put("name", "skillport-peers")
+            .put("version", "1");
+      }
+      return params;
+    }
+
     private HttpResponse<byte[]> post(String session, JsonNode message) throws Exception {
       HttpRequest.Builder b =
           HttpRequest.newBuilder(url)
@@ -681,6 +856,14 @@ public final class PeerBench {
                   HttpRequest.BodyPublishers.ofString(message.toString(), StandardCharsets.UTF_8));
       if (session != null) {
         b.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", PROTOCOL);
+      } else if (modern) {
+        // The headers that mirror the body, as a 2026-07-28 client sends them.
+        b.header("MCP-Protocol-Version", MODERN)
+            .header("Mcp-Method", message.path("method").asText());
+        JsonNode name = message.path("params").path("name");
+        if (name.isTextual()) {
+          b.header("Mcp-Name", name.asText());
+        }
       }
       return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
     }
@@ -696,6 +879,7 @@ public final class PeerBench {
     List<String> peers = List.of("skillport", "java-sdk", "ts-sdk");
     List<String> workloads = List.of("calls", "list", "cold", "stdio");
     int[] sessions = {1, 16, 64};
+    List<String> eras = List.of("2025");
     int warmup = 10;
     int seconds = 20;
     int runs = 3;
@@ -725,6 +909,14 @@ public final class PeerBench {
           case "--server-cpu" -> o.serverCpu = v;
           case "--peers" -> o.peers = List.of(v.split(","));
           case "--workloads" -> o.workloads = List.of(v.split(","));
+          case "--eras" -> {
+            o.eras = List.of(v.split(","));
+            for (String era : o.eras) {
+              if (!era.equals("2025") && !era.equals("2026")) {
+                throw new IllegalArgumentException("--eras lists 2025 and/or 2026, not " + era);
+              }
+            }
+          }
           case "--sessions" ->
               o.sessions = Arrays.stream(v.split(",")).mapToInt(Integer::parseInt).toArray();
           case "--warmup" -> o.warmup = Integer.parseInt(v);

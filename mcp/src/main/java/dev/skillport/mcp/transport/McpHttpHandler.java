@@ -24,11 +24,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.io.Content;
@@ -308,8 +307,9 @@ final class McpHttpHandler extends Handler.Abstract {
     }
     RequestMeta meta;
     try {
+      // Checks the structure first: a missing or malformed _meta is reported before the headers.
       RequestMeta.checkStructure(rpc.params());
-      String declared = RequestMeta.declaredVersion(rpc.params()).orElseThrow();
+      String declared = rpc.params().get("_meta").get(RequestMeta.PROTOCOL_VERSION).asText();
       String header = request.getHeaders().get(VERSION_HEADER);
       if (header == null || !header.trim().equals(declared)) {
         throw MirroredHeaders.mismatch(
@@ -377,15 +377,13 @@ final class McpHttpHandler extends Handler.Abstract {
   }
 
   /**
-   * The request's headers, copied so the application can read them after the exchange (a job
-   * started by the call, for example).
+   * The request's headers as they stay readable after the exchange (a job started by the call, for
+   * example): Jetty's own immutable fields, which are what a parsed request already holds (so
+   * nothing is copied), or an immutable copy of them. A name is looked up case-insensitively, and a
+   * repeated header answers its first value.
    */
-  private static Map<String, String> snapshot(Request request) {
-    Map<String, String> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    for (HttpField field : request.getHeaders()) {
-      copy.putIfAbsent(field.getName(), field.getValue());
-    }
-    return copy;
+  private static HttpFields snapshot(Request request) {
+    return request.getHeaders().asImmutable();
   }
 
   private void initialize(

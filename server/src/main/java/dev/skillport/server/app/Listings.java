@@ -28,6 +28,10 @@ final class Listings implements CallRouter.Naming, ListedEntries {
   private final ToolListing sessionExtended;
   private final ToolListing stateless;
   private final ToolListing statelessExtended;
+  // Which stateless listing the shared state of one catalog generation sees, worked out once: the
+  // state reaches every skill of the catalog, so asking the session tools on every request would
+  // look at each of them.
+  private volatile StatelessChoice statelessChoice;
 
   Listings(SessionTools sessionTools, int pageSize) {
     this.sessionTools = sessionTools;
@@ -59,13 +63,27 @@ final class Listings implements CallRouter.Naming, ListedEntries {
     return session;
   }
 
-  /** The listing a stateless request with {@code state} sees on {@code snapshot}. */
+  /**
+   * The listing a stateless request with {@code state} sees on {@code snapshot}. The stateless
+   * state is one per catalog generation and never changes, so the choice is kept for the last state
+   * and generation asked.
+   */
   ToolListing statelessListing(Catalog snapshot, SessionState state) {
-    if (sessionTools != null && sessionTools.listedIn(snapshot, state.view())) {
-      return statelessExtended;
+    if (sessionTools == null) {
+      return stateless;
     }
-    return stateless;
+    StatelessChoice last = statelessChoice;
+    if (last != null && last.state() == state && last.generation() == snapshot.generation()) {
+      return last.listing();
+    }
+    ToolListing listing =
+        sessionTools.listedIn(snapshot, state.view()) ? statelessExtended : stateless;
+    statelessChoice = new StatelessChoice(state, snapshot.generation(), listing);
+    return listing;
   }
+
+  /** The stateless listing {@code state} sees while the catalog is at {@code generation}. */
+  private record StatelessChoice(SessionState state, long generation, ToolListing listing) {}
 
   @Override
   public ToolNames names(Catalog snapshot, SessionView view) {

@@ -40,14 +40,15 @@ public final class InputRound {
   private final Map<String, ObjectNode> pending = new LinkedHashMap<>();
   private final Set<String> missing = new LinkedHashSet<>();
   private final String tool;
-  private final String argsDigest;
+  // The digest binds signed state to the call's arguments; it is worked out only when state is
+  // verified or signed, not on the many calls that carry none and ask nothing.
+  private final JsonNode args;
   private final String principal;
 
-  private InputRound(
-      Map<String, JsonNode> answers, String tool, String argsDigest, String principal) {
+  private InputRound(Map<String, JsonNode> answers, String tool, JsonNode args, String principal) {
     this.answers = answers;
     this.tool = tool;
-    this.argsDigest = argsDigest;
+    this.args = args;
     this.principal = principal;
   }
 
@@ -61,7 +62,6 @@ public final class InputRound {
   public static InputRound read(
       JsonNode params, StateSigner signer, String tool, JsonNode args, String principal)
       throws McpException {
-    String digest = digest(tool, args);
     Map<String, JsonNode> answers = new LinkedHashMap<>();
     JsonNode state = params.get("requestState");
     JsonNode responses = params.get("inputResponses");
@@ -69,7 +69,7 @@ public final class InputRound {
       throw new McpException(ErrorKind.INVALID_PARAMS, "inputResponses must be an object");
     }
     if (state == null || state.isNull()) {
-      return new InputRound(answers, tool, digest, principal);
+      return new InputRound(answers, tool, args, principal);
     }
     if (!state.isTextual()) {
       throw new McpException(ErrorKind.INVALID_PARAMS, "requestState must be a string");
@@ -96,7 +96,8 @@ public final class InputRound {
           "requestState failed verification (altered, forged or expired): call the tool again"
               + " without it");
     }
-    if (!tool.equals(p.path("tool").asText(null)) || !digest.equals(p.path("args").asText(null))) {
+    if (!tool.equals(p.path("tool").asText(null))
+        || !digest(tool, args).equals(p.path("args").asText(null))) {
       throw new McpException(
           ErrorKind.INVALID_PARAMS,
           "requestState belongs to another call (tool or arguments differ)");
@@ -116,7 +117,7 @@ public final class InputRound {
         answers.put(key.asText(), answer);
       }
     }
-    return new InputRound(answers, tool, digest, principal);
+    return new InputRound(answers, tool, args, principal);
   }
 
   /** The answer to {@code key}, if the client gave one. */
@@ -152,7 +153,7 @@ public final class InputRound {
       throws McpException {
     if (!pending.isEmpty()) {
       ObjectNode state = NODES.objectNode();
-      state.put("tool", tool).put("args", argsDigest);
+      state.put("tool", tool).put("args", digest(tool, args));
       if (principal != null) {
         state.put("principal", principal);
       }

@@ -82,6 +82,7 @@ public final class SkillportMcp {
       CompletableFuture<?> catalogReady,
       CatalogApp app) {
     ObjectNode caps = capabilities();
+    ParamHeaders paramHeaders = new ParamHeaders();
     features.forEach(f -> f.capabilities(caps));
     ObjectNode modernCaps = caps.deepCopy();
     features.forEach(f -> f.modernCapabilities(modernCaps));
@@ -116,7 +117,8 @@ public final class SkillportMcp {
             // A page of the listing is read from the catalog snapshot: no reason to wait for a
             // worker.
             .quickHandler("tools/list", (ctx, params) -> listTools(service, app, ctx, params))
-            .handler("tools/call", (ctx, params) -> callTool(service, app, ctx, params));
+            .handler(
+                "tools/call", (ctx, params) -> callTool(service, app, paramHeaders, ctx, params));
     features.forEach(f -> f.register(builder));
     McpServer server = builder.build();
     // Skills changing on disk reach the stateless era's listen streams too.
@@ -199,7 +201,11 @@ public final class SkillportMcp {
   }
 
   private static JsonNode callTool(
-      SkillportService service, CatalogApp app, RequestContext ctx, JsonNode params)
+      SkillportService service,
+      CatalogApp app,
+      ParamHeaders paramHeaders,
+      RequestContext ctx,
+      JsonNode params)
       throws McpException {
     JsonNode name = params.get("name");
     if (name == null || !name.isTextual() || name.asText().isEmpty()) {
@@ -228,7 +234,7 @@ public final class SkillportMcp {
     if (ctx.isStateless()) {
       if (ctx.caller().hasHeaders()) {
         JsonNode schema = service.inputSchemaOf(state, name.asText()).orElse(null);
-        ParamHeaders.check(schema, args, ctx.caller());
+        paramHeaders.check(schema, args, ctx.caller());
       }
       round =
           InputRound.read(
