@@ -82,8 +82,10 @@ class GatewayIT {
             "host",
             "--plugins",
             pluginFolder().toString());
-    assertThat(gateways(work)).as("the first instance started the gateway").hasSize(1);
     awaitIndexed(gateway, "plain", "host");
+    assertThat(gateways(work))
+        .as("one gateway, the first instance's: %s", log(registry))
+        .hasSize(1);
 
     JsonNode flow =
         smoke(
@@ -125,7 +127,10 @@ class GatewayIT {
     host.signal("KILL");
     awaitTrue(
         Duration.ofSeconds(15),
-        () -> !searchText(gateway, "scene objects").contains("host/python-scene"),
+        () -> {
+          String hits = searchText(gateway, "scene objects");
+          return hits != null && !hits.contains("host/python-scene");
+        },
         "the killed instance left search");
     long goneMillis = (System.nanoTime() - killed) / 1_000_000;
     JsonNode after =
@@ -195,10 +200,13 @@ class GatewayIT {
     }
     starting.forEach(f -> f.join());
     awaitIndexed(gateway, "one", "two", "three");
-    assertThat(gateways(work)).hasSize(1);
+    assertThat(gateways(work)).as(log(registry)).hasSize(1);
     // Nobody starts a second one later either.
     Thread.sleep(3000);
-    assertThat(gateways(work)).hasSize(1);
+    assertThat(gateways(work)).as(log(registry)).hasSize(1);
+    assertThat(Files.readString(registry.resolve("gateway.log")))
+        .as("gateway starts")
+        .containsOnlyOnce("gateway serving MCP at");
     JsonNode flow = smoke(gateway, "--call", "search", "--args", "{\"query\":\"line count\"}");
     List<String> found = new ArrayList<>();
     flow.at("/calls/0/structuredContent/skills")
@@ -244,6 +252,15 @@ class GatewayIT {
                     .filter(c -> c.contains(" gateway ") && c.contains(marker))
                     .isPresent())
         .toList();
+  }
+
+  /** The gateway's log, for failure messages. */
+  private static String log(Path registry) {
+    try {
+      return Files.readString(registry.resolve("gateway.log"));
+    } catch (IOException e) {
+      return "(no gateway log: " + e + ")";
+    }
   }
 
   private static Path samples() {
@@ -294,8 +311,11 @@ class GatewayIT {
     }
   }
 
+  /** The search's structured result as text, or null when the gateway did not answer it. */
   private static String searchText(URI gateway, String query) {
-    return gatewayCall(gateway, "search", JSON.createObjectNode().put("query", query)).toString();
+    JsonNode result = gatewayCall(gateway, "search", JSON.createObjectNode().put("query", query));
+    JsonNode found = result.path("structuredContent");
+    return found.isObject() ? found.toString() : null;
   }
 
   private static boolean healthy(URI gateway) {
@@ -304,7 +324,9 @@ class GatewayIT {
 
   private static void awaitIndexed(URI gateway, String... ids) throws InterruptedException {
     awaitTrue(
-        Duration.ofSeconds(30),
+        // Instances and the gateway start slowly on a loaded machine; this is not the measured
+        // part.
+        Duration.ofSeconds(120),
         () -> {
           JsonNode listed =
               gatewayCall(gateway, "list_instances", JSON.createObjectNode())

@@ -1,12 +1,15 @@
 package dev.skillport.gateway;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,11 +40,17 @@ public final class GatewayMembership implements AutoCloseable {
   /** Missed gateway probes in a row after which an instance starts a new one. */
   public static final int MISSES_TO_REVIVE = 2;
 
-  /** A lock file older than this is left by a starter that died: it is taken over. */
-  public static final Duration STALE_LOCK = Duration.ofSeconds(20);
+  /**
+   * How long a starter waits, holding the lock, for the gateway it started to answer (a loaded
+   * machine can take many seconds to start a JVM); it stops waiting when the process ends.
+   */
+  static final Duration START_WAIT = Duration.ofSeconds(60);
 
-  /** How long a starter waits for the gateway it started to answer. */
-  static final Duration START_WAIT = Duration.ofSeconds(15);
+  /** A lock file older than this is left by a starter that died: it is taken over. */
+  public static final Duration STALE_LOCK = START_WAIT.plusSeconds(30);
+
+  /** How soon a missed gateway probe is followed by the second one that decides a revival. */
+  static final Duration SECOND_PROBE = Duration.ofMillis(500);
 
   static final String LOCK = "gateway.lock";
 
@@ -116,16 +125,24 @@ public final class GatewayMembership implements AutoCloseable {
     registry.put(entry);
   }
 
-  /** Probes the gateway; starts it at once at the start, else after two misses in a row. */
+  /**
+   * Probes the gateway; starts it at once at the start, else after {@link #MISSES_TO_REVIVE} misses
+   * in a row (a miss is probed again after {@link #SECOND_PROBE}, not a whole beat later).
+   */
   private void ensure(Starter s, boolean starting) {
     try {
-      if (client.healthy(s.url(), Duration.ofSeconds(1))) {
+      if (listening(s.url())) {
         gatewayMisses = 0;
         return;
       }
       gatewayMisses++;
       if (!starting && gatewayMisses < MISSES_TO_REVIVE) {
-        return;
+        Thread.sleep(SECOND_PROBE.toMillis());
+        if (listening(s.url())) {
+          gatewayMisses = 0;
+          return;
+        }
+        gatewayMisses++;
       }
       if (!starting) {
         LOG.warn("the gateway at {} missed {} probes: starting it again", s.url(), gatewayMisses);
@@ -138,6 +155,20 @@ public final class GatewayMembership implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether something takes connections on the gateway's port. A probe misses only when nothing
+   * does: a gateway that is slow to answer (a loaded machine) is left alone, and a new one could
+   * not bind the port anyway.
+   */
+  static boolean listening(URI url) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(url.getHost(), url.getPort()), 2000);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /** Starts the gateway when this instance gets the lock and it still does not answer. */
   void startUnderLock(Starter s) throws IOException, InterruptedException {
     Path lock = registry.root().resolve(LOCK);
@@ -147,7 +178,7 @@ public final class GatewayMembership implements AutoCloseable {
     }
     try {
       // It may have come up between the probe and the lock: the starter before us released it.
-      if (client.healthy(s.url(), Duration.ofSeconds(1))) {
+      if (listening(s.url())) {
         gatewayMisses = 0;
         return;
       }
@@ -162,7 +193,7 @@ public final class GatewayMembership implements AutoCloseable {
       LOG.info("started the gateway at {} (pid {}), log in {}", s.url(), process.pid(), log);
       Instant deadline = clock.instant().plus(START_WAIT);
       while (clock.instant().isBefore(deadline) && process.isAlive()) {
-        if (client.healthy(s.url(), Duration.ofSeconds(1))) {
+        if (client.healthy(s.url(), Duration.ofSeconds(2))) {
           gatewayMisses = 0;
           return;
         }
@@ -187,8 +218,14 @@ public final class GatewayMembership implements AutoCloseable {
   private boolean acquire(Path lock) throws IOException {
     for (int attempt = 0; attempt < 2; attempt++) {
       try {
-        Files.writeString(
-            Files.createFile(lock), ProcessHandle.current().pid() + " " + clock.instant() + "\n");
+        Path created =
+            lock.getFileSystem().supportedFileAttributeViews().contains("posix")
+                ? Files.createFile(
+                    lock,
+                    PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rw-------")))
+                : Files.createFile(lock);
+        Files.writeString(created, ProcessHandle.current().pid() + " " + clock.instant() + "\n");
         return true;
       } catch (FileAlreadyExistsException e) {
         Instant written;
