@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -32,16 +33,35 @@ public final class StateSigner {
   private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
   private static final String ALGORITHM = "HmacSHA256";
 
-  private final SecretKeySpec key;
+  private final Supplier<byte[]> material;
   private final Clock clock;
   private final boolean shared;
-  private final String keyId;
+  // Made at the first token or key id, not at start: the platform's security providers (a random
+  // source, HMAC) load on first use, and a session that never sees a token never needs them.
+  private volatile Key key;
 
-  private StateSigner(byte[] key, Clock clock, boolean shared) {
-    this.key = new SecretKeySpec(key, ALGORITHM);
+  /** The HMAC key and its public id. */
+  private record Key(SecretKeySpec spec, String id) {}
+
+  private StateSigner(Supplier<byte[]> material, Clock clock, boolean shared) {
+    this.material = material;
     this.clock = Objects.requireNonNull(clock, "clock");
     this.shared = shared;
-    this.keyId = keyId(key);
+  }
+
+  private Key key() {
+    Key k = key;
+    if (k == null) {
+      synchronized (this) {
+        k = key;
+        if (k == null) {
+          byte[] bytes = material.get();
+          k = new Key(new SecretKeySpec(bytes, ALGORITHM), keyId(bytes));
+          key = k;
+        }
+      }
+    }
+    return k;
   }
 
   /** The key's public name: the first 8 bytes of an HMAC of a fixed text, in hex; not the key. */
@@ -62,18 +82,24 @@ public final class StateSigner {
    */
   public static StateSigner of(String configured, Clock clock) {
     if (configured != null && !configured.isBlank()) {
-      try {
-        byte[] digest =
-            MessageDigest.getInstance("SHA-256")
-                .digest(configured.getBytes(StandardCharsets.UTF_8));
-        return new StateSigner(digest, clock, true);
-      } catch (GeneralSecurityException e) {
-        throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-      }
+      return new StateSigner(() -> sha256(configured), clock, true);
     }
-    byte[] random = new byte[32];
-    new SecureRandom().nextBytes(random);
-    return new StateSigner(random, clock, false);
+    return new StateSigner(
+        () -> {
+          byte[] random = new byte[32];
+          new SecureRandom().nextBytes(random);
+          return random;
+        },
+        clock,
+        false);
+  }
+
+  private static byte[] sha256(String text) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
   }
 
   /** A signer with a random key and the system clock. */
@@ -91,7 +117,7 @@ public final class StateSigner {
    * does not reveal the key). Every token names it.
    */
   public String keyId() {
-    return keyId;
+    return key().id();
   }
 
   /**
@@ -109,7 +135,7 @@ public final class StateSigner {
     try {
       JsonNode payload = JSON.readTree(DECODER.decode(token.substring(0, dot)));
       String kid = payload == null ? null : payload.path("kid").asText(null);
-      return kid == null || kid.equals(keyId) ? Optional.empty() : Optional.of(kid);
+      return kid == null || kid.equals(keyId()) ? Optional.empty() : Optional.of(kid);
     } catch (IOException | IllegalArgumentException e) {
       return Optional.empty();
     }
@@ -124,7 +150,7 @@ public final class StateSigner {
   public String sign(String purpose, ObjectNode payload, Duration ttl) {
     ObjectNode body = payload.deepCopy();
     body.put("exp", clock.instant().plus(ttl).getEpochSecond());
-    body.put("kid", keyId);
+    body.put("kid", keyId());
     byte[] json;
     try {
       json = JSON.writeValueAsBytes(body);
@@ -173,7 +199,7 @@ public final class StateSigner {
   private byte[] mac(String purpose, String encoded) {
     try {
       Mac mac = Mac.getInstance(ALGORITHM);
-      mac.init(key);
+      mac.init(key().spec());
       mac.update(purpose.getBytes(StandardCharsets.UTF_8));
       mac.update((byte) '\n');
       return mac.doFinal(encoded.getBytes(StandardCharsets.US_ASCII));
