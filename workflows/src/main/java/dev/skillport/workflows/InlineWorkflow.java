@@ -1,6 +1,9 @@
 package dev.skillport.workflows;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.model.skill.RetryPolicy;
 import dev.skillport.model.skill.StepPolicy;
 import dev.skillport.model.skill.WorkflowSpec;
@@ -99,6 +102,87 @@ public final class InlineWorkflow {
           node.hasNonNull("idempotency_key") ? node.get("idempotency_key").asText() : null);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The spec in the shape {@link #parse} reads back to an equal spec: what a run stores so that it
+   * can be resumed after a restart whatever became of the skill that declared it.
+   */
+  public static ObjectNode toJson(WorkflowSpec spec) {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    o.put("name", spec.name());
+    o.put("description", spec.description());
+    if (spec.inputs() != null) {
+      o.set("inputs", spec.inputs().deepCopy());
+    }
+    write(spec.steps(), o.putArray("steps"));
+    return o;
+  }
+
+  private static void write(List<WorkflowStep> list, ArrayNode into) {
+    for (WorkflowStep step : list) {
+      ObjectNode o = into.addObject().put("id", step.id()).put("kind", step.kind());
+      writePolicy(step.policy(), o);
+      step.accept(
+          new WorkflowStep.Visitor<Void>() {
+            @Override
+            public Void tool(WorkflowStep.Tool t) {
+              o.put("tool", t.tool());
+              if (t.args() != null) {
+                o.set("args", t.args().deepCopy());
+              }
+              return null;
+            }
+
+            @Override
+            public Void foreach(WorkflowStep.Foreach f) {
+              o.put("items", f.items());
+              if (f.as() != null) {
+                o.put("as", f.as());
+              }
+              write(f.steps(), o.putArray("steps"));
+              return null;
+            }
+
+            @Override
+            public Void parallel(WorkflowStep.Parallel p) {
+              write(p.steps(), o.putArray("steps"));
+              return null;
+            }
+
+            @Override
+            public Void branch(WorkflowStep.Branch b) {
+              o.put("on", b.on());
+              write(b.then(), o.putArray("then"));
+              write(b.otherwise(), o.putArray("else"));
+              return null;
+            }
+
+            @Override
+            public Void approve(WorkflowStep.Approve a) {
+              o.put("prompt", a.prompt());
+              return null;
+            }
+          });
+    }
+  }
+
+  private static void writePolicy(StepPolicy policy, ObjectNode into) {
+    if (policy.timeoutSecs() != null) {
+      into.put("timeout_secs", policy.timeoutSecs());
+    }
+    RetryPolicy retry = policy.retry();
+    if (!retry.equals(RetryPolicy.NONE)) {
+      into.putObject("retry")
+          .put("max_attempts", retry.maxAttempts())
+          .put("backoff", retry.backoff().name().toLowerCase(Locale.ROOT))
+          .put("initial_delay_ms", retry.initialDelayMs())
+          .put("max_delay_ms", retry.maxDelayMs())
+          .put("jitter", retry.jitter());
+    }
+    if (policy.idempotencyKey() != null) {
+      into.put("idempotency_key", policy.idempotencyKey());
     }
   }
 

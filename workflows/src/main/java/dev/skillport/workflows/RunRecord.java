@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The state of one run as reported and stored: the run's status and, for every step of the workflow
@@ -46,7 +47,10 @@ public final class RunRecord {
   private final String sessionId;
   private final String owner;
   private final JsonNode inputs;
+  private final JsonNode spec;
+  private final String specHash;
   private final Instant createdAt;
+  private final int resumes;
   private final Map<String, ObjectNode> steps = new LinkedHashMap<>();
   private Status status = Status.PENDING;
   private Instant startedAt;
@@ -70,8 +74,46 @@ public final class RunRecord {
     this.sessionId = sessionId;
     this.owner = owner;
     this.inputs = inputs.deepCopy();
+    this.spec = InlineWorkflow.toJson(spec);
+    this.specHash = ResumePlan.hash(this.spec);
     this.createdAt = createdAt;
+    this.resumes = 0;
     declare(spec.steps());
+  }
+
+  /**
+   * A stored run brought back to {@code pending} to be resumed by {@code sessionId}: the steps in
+   * {@code kept} keep their stored state (status, output, attempts); every other step reads {@code
+   * pending} again, its attempt history kept.
+   */
+  RunRecord(JsonNode stored, WorkflowSpec spec, Set<String> kept, String sessionId) {
+    this.id = stored.path("run_id").asText();
+    this.workflow = spec.name();
+    this.skill = stored.path("skill").textValue();
+    this.sessionId = sessionId;
+    this.owner = stored.path(OWNER).textValue();
+    this.inputs =
+        stored.path("inputs").isObject() ? stored.get("inputs").deepCopy() : NODES.objectNode();
+    this.spec = InlineWorkflow.toJson(spec);
+    this.specHash = ResumePlan.hash(this.spec);
+    this.createdAt = Instant.parse(stored.path("created_at").asText());
+    this.resumes = stored.path("resumes").asInt(0) + 1;
+    this.currentStep = stored.path("current_step").textValue();
+    declare(spec.steps());
+    for (JsonNode was : stored.path("steps")) {
+      ObjectNode s = steps.get(was.path("id").asText());
+      if (s == null) {
+        continue;
+      }
+      if (kept.contains(was.path("id").asText())) {
+        s.setAll((ObjectNode) was.deepCopy());
+      } else {
+        s.put("attempts", was.path("attempts").asInt(0));
+        if (was.has("attempt_log")) {
+          s.set("attempt_log", was.get("attempt_log").deepCopy());
+        }
+      }
+    }
   }
 
   private void declare(List<WorkflowStep> list) {
@@ -228,11 +270,16 @@ public final class RunRecord {
   /** The {@code workflows_get_status} shape. */
   synchronized ObjectNode toWire() {
     ObjectNode o = summary();
+    o.put("terminal", status.terminal());
     o.put("skill", skill);
+    o.put("spec_hash", specHash);
     o.set("inputs", inputs.deepCopy());
     o.put("created_at", createdAt.toString());
     o.put("started_at", startedAt == null ? null : startedAt.toString());
     o.put("completed_at", completedAt == null ? null : completedAt.toString());
+    if (resumes > 0) {
+      o.put("resumes", resumes);
+    }
     ArrayNode list = o.putArray("steps");
     steps.values().forEach(s -> list.add(s.deepCopy()));
     o.set("output", output == null ? NODES.nullNode() : output.deepCopy());
@@ -245,13 +292,40 @@ public final class RunRecord {
     return owner;
   }
 
-  /** The stored form: the wire shape, the starting session and the run's owner. */
+  /**
+   * The stored form: the wire shape, the starting session, the run's owner and its spec (what a
+   * resume runs).
+   */
   synchronized ObjectNode toStored() {
-    return toWire().put("session_id", sessionId).put(OWNER, owner);
+    ObjectNode o = toWire().put("session_id", sessionId).put(OWNER, owner);
+    o.set(SPEC, spec.deepCopy());
+    return o;
   }
 
   /** The stored form's field naming the principal that started the run. */
   static final String OWNER = "owner";
+
+  /** The stored form's field holding the run's spec, in the inline shape. */
+  static final String SPEC = "spec";
+
+  /**
+   * A stored document in the {@code workflows_get_status} shape: without what only the store keeps.
+   */
+  static ObjectNode wire(JsonNode stored) {
+    ObjectNode o = stored.deepCopy();
+    o.remove("session_id");
+    o.remove(OWNER);
+    o.remove(SPEC);
+    if (!o.has("workflow_id")) {
+      o.put("workflow_id", o.path("run_id").asText());
+    }
+    if (!o.has("terminal")) {
+      o.put("terminal", !ACTIVE.contains(o.path("status").asText()));
+    }
+    return o;
+  }
+
+  private static final Set<String> ACTIVE = Set.of("pending", "running", "awaiting_approval");
 
   /**
    * The {@code notifications/$/dcc.workflowUpdated} params: {@code {run_id, workflow, status,
@@ -274,6 +348,7 @@ public final class RunRecord {
   private ObjectNode summary() {
     ObjectNode o = NODES.objectNode();
     o.put("run_id", id);
+    o.put("workflow_id", id);
     o.put("workflow", workflow);
     o.put("status", status.wire());
     o.put("current_step", currentStep);
@@ -291,6 +366,7 @@ public final class RunRecord {
     }
     ObjectNode o = stored.deepCopy();
     o.put("status", Status.INTERRUPTED.wire());
+    o.put("terminal", true);
     o.put("completed_at", now.toString());
     o.put("error", "the server stopped while the run was " + st);
     for (JsonNode s : o.path("steps")) {

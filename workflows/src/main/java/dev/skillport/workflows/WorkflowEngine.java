@@ -71,6 +71,8 @@ public final class WorkflowEngine implements AutoCloseable {
   private final Map<String, Run> live = new ConcurrentHashMap<>();
   // Serialises the check-then-start of runs that carry a run key.
   private final Object runKeys = new Object();
+  // Serialises the check-then-start of resumes.
+  private final Object resuming = new Object();
   private volatile Consumer<ObjectNode> observer = update -> {};
   private volatile boolean closed;
 
@@ -188,7 +190,7 @@ public final class WorkflowEngine implements AutoCloseable {
             owner.name(),
             inputs,
             clock.instant());
-    Run run = new Run(record, spec, skill, RunScope.of(inputs), caller, client);
+    Run run = new Run(record, spec, skill, RunScope.of(inputs), caller, client, Map.of());
     live.put(record.id(), run);
     run.changed();
     try {
@@ -198,6 +200,83 @@ public final class WorkflowEngine implements AutoCloseable {
           RunRecord.Status.FAILED, "too many workflow runs are queued; try again later", null);
     }
     return record.id();
+  }
+
+  /**
+   * A stored run queued again ({@code pending}) under its id.
+   *
+   * @param preloadedSteps the steps it does not run again, their recorded outputs reused
+   */
+  public record Resumed(
+      String runId,
+      String status,
+      List<String> forceSteps,
+      List<String> preloadedSteps,
+      String specHash) {}
+
+  /**
+   * Resumes an interrupted or failed run from its stored document: it runs its stored spec again
+   * under the same id and owner, skipping every step that completed (its recorded output is what
+   * later steps read) unless named in {@code forceSteps}; a step with an idempotency key that
+   * finished reuses its output as in any run. The caller checks ownership first ({@link #ownedBy}).
+   *
+   * @param sessionId the resuming session, which receives the run's updates from now on
+   * @param expectedSpecHash the {@code spec_hash} the caller expects, or null
+   * @param strict whether a different stored hash refuses the resume rather than running the stored
+   *     spec
+   */
+  public Resumed resume(
+      String runId,
+      String sessionId,
+      ToolCaller caller,
+      RunClient client,
+      List<String> forceSteps,
+      String expectedSpecHash,
+      boolean strict)
+      throws ResumeRefused {
+    if (closed) {
+      throw new IllegalStateException("the workflow engine is closed");
+    }
+    synchronized (resuming) {
+      if (live.containsKey(runId)) {
+        throw new ResumeRefused(
+            ResumeRefused.Reason.NOT_RESUMABLE, "run '" + runId + "' is in progress");
+      }
+      JsonNode stored =
+          store
+              .run(runId)
+              .orElseThrow(
+                  () ->
+                      new ResumeRefused(
+                          ResumeRefused.Reason.NOT_FOUND,
+                          "no workflow run with id '" + runId + "'"));
+      ResumePlan plan = ResumePlan.of(stored, forceSteps, expectedSpecHash, strict);
+      if (expectedSpecHash != null && !expectedSpecHash.equalsIgnoreCase(plan.specHash())) {
+        LOG.warn(
+            "run {}: stored spec hash {} is not the expected {}; resuming the stored spec",
+            runId,
+            plan.specHash(),
+            expectedSpecHash);
+      }
+      RunRecord record = new RunRecord(stored, plan.spec(), plan.kept(), sessionId);
+      RunScope scope = RunScope.of(stored.path("inputs"));
+      plan.outputs().forEach(scope::recordOutput);
+      Run run = new Run(record, plan.spec(), plan.skill(), scope, caller, client, plan.preloaded());
+      live.put(runId, run);
+      run.changed();
+      try {
+        runs.execute(run::execute);
+      } catch (RejectedExecutionException e) {
+        run.finish(
+            RunRecord.Status.FAILED, "too many workflow runs are queued; try again later", null);
+      }
+      return new Resumed(
+          runId,
+          "pending",
+          List.copyOf(forceSteps),
+          List.copyOf(plan.preloaded().keySet()),
+          plan.specHash());
+    }
   }
 
   /** Also sends every run's changes to {@code observer} (in order, on the notifier thread). */
@@ -215,9 +294,7 @@ public final class WorkflowEngine implements AutoCloseable {
       if (!viewer.sees(doc.path(RunRecord.OWNER).textValue())) {
         continue;
       }
-      ObjectNode o = doc.deepCopy();
-      o.remove("session_id");
-      o.remove(RunRecord.OWNER);
+      ObjectNode o = RunRecord.wire(doc);
       byId.put(o.path("run_id").asText(), o);
     }
     live.forEach(
@@ -240,15 +317,7 @@ public final class WorkflowEngine implements AutoCloseable {
     if (run != null) {
       return Optional.of(run.record.toWire());
     }
-    return store
-        .run(runId)
-        .map(
-            doc -> {
-              ObjectNode o = doc.deepCopy();
-              o.remove("session_id");
-              o.remove(RunRecord.OWNER);
-              return o;
-            });
+    return store.run(runId).map(RunRecord::wire);
   }
 
   /**
@@ -348,6 +417,8 @@ public final class WorkflowEngine implements AutoCloseable {
     private final RunClient client;
     private final CancelToken token = CancelToken.root();
     private final Map<String, CompletableFuture<Decision>> approvals = new ConcurrentHashMap<>();
+    // Steps a resume does not run again: their recorded outputs.
+    private final Map<String, JsonNode> preloaded;
 
     Run(
         RunRecord record,
@@ -355,7 +426,9 @@ public final class WorkflowEngine implements AutoCloseable {
         String skill,
         RunScope scope,
         ToolCaller caller,
-        RunClient client) {
+        RunClient client,
+        Map<String, JsonNode> preloaded) {
+      this.preloaded = preloaded;
       this.record = record;
       this.spec = spec;
       this.skill = skill;
@@ -456,6 +529,10 @@ public final class WorkflowEngine implements AutoCloseable {
     /** One step under its policy: idempotency key, then attempts with timeout and retry. */
     private JsonNode runStep(WorkflowStep step, RunScope in, CancelToken parent)
         throws StepFailure, RunCancelled {
+      JsonNode recorded = preloaded.get(step.id());
+      if (recorded != null) {
+        return recorded;
+      }
       record.stepStarted(step.id(), clock.instant());
       changed();
       StepPolicy policy = step.policy();

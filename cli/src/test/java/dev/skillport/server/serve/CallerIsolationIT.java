@@ -94,6 +94,7 @@ class CallerIsolationIT {
           Map.entry("workflows_cancel", "workflows_anotherCallersRun_answersAsAnUnknownRun"),
           Map.entry("workflows_approve", "workflows_anotherCallersRun_answersAsAnUnknownRun"),
           Map.entry("workflows_run", "workflows_anotherCallersRun_answersAsAnUnknownRun"),
+          Map.entry("workflows_resume", "workflows_anotherCallersRun_answersAsAnUnknownRun"),
           Map.entry("call_tool", "callTool_anotherCallersGroupHandle_answersAsABogusOne"),
           Map.entry("activate_tool_group", "callTool_anotherCallersGroupHandle_answersAsABogusOne"),
           Map.entry("recent_calls", "diagnostics_showACallerItsOwnCalls_anOperatorEveryones"),
@@ -111,6 +112,8 @@ class CallerIsolationIT {
           "search_tools",
           "list_roots",
           "workflows_lookup",
+          "workflows_list",
+          "workflows_describe",
           "server_status",
           "skill_diagnostics");
 
@@ -419,6 +422,7 @@ class CallerIsolationIT {
     calls.put("workflows_get_status", "{\"run_id\": \"%s\"}");
     calls.put("workflows_cancel", "{\"run_id\": \"%s\"}");
     calls.put("workflows_approve", "{\"run_id\": \"%s\", \"approved\": true}");
+    calls.put("workflows_resume", "{\"workflow_id\": \"%s\"}");
     for (Map.Entry<String, String> call : calls.entrySet()) {
       JsonNode theirs = legacyTool(B, sessionB, call.getKey(), call.getValue().formatted(run));
       JsonNode none = legacyTool(B, sessionB, call.getKey(), call.getValue().formatted(unknown));
@@ -605,23 +609,7 @@ class CallerIsolationIT {
 
   /** Opens a 2025-11-25 session with {@code token}; returns its id. */
   private static String open(String token) throws Exception {
-    ObjectNode params = JSON.createObjectNode().put("protocolVersion", LEGACY);
-    params.putObject("capabilities");
-    params.putObject("clientInfo").put("name", "caller-isolation").put("version", "1");
-    ObjectNode message =
-        JSON.createObjectNode().put("jsonrpc", "2.0").put("id", 1).put("method", "initialize");
-    message.set("params", params);
-    HttpResponse<String> response = send(request(token).POST(body(message)).build());
-    String session = response.headers().firstValue("Mcp-Session-Id").orElseThrow();
-    ObjectNode initialized =
-        JSON.createObjectNode().put("jsonrpc", "2.0").put("method", "notifications/initialized");
-    send(
-        request(token)
-            .header("Mcp-Session-Id", session)
-            .header("MCP-Protocol-Version", LEGACY)
-            .POST(body(initialized))
-            .build());
-    return session;
+    return McpWire.openSession(server.uri(), token, "caller-isolation");
   }
 
   private static JsonNode legacy(String token, String session, String method, ObjectNode params)
@@ -727,36 +715,18 @@ class CallerIsolationIT {
   }
 
   private static HttpRequest.Builder request(String token) {
-    return HttpRequest.newBuilder(server.uri())
-        .timeout(Duration.ofSeconds(30))
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json, text/event-stream")
-        .header("Authorization", "Bearer " + token);
+    return McpWire.request(server.uri(), token);
   }
 
   private static HttpRequest.BodyPublisher body(JsonNode message) {
-    return HttpRequest.BodyPublishers.ofString(message.toString());
+    return McpWire.body(message);
   }
 
   private static HttpResponse<String> send(HttpRequest request) throws Exception {
-    return HTTP.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    return McpWire.send(request);
   }
 
-  /** A JSON body, or the last result or error of an event stream; an empty object otherwise. */
   private static JsonNode parse(String text) throws Exception {
-    String body = text.strip();
-    if (body.startsWith("{")) {
-      return JSON.readTree(body);
-    }
-    JsonNode last = JSON.createObjectNode();
-    for (String line : body.split("\n")) {
-      if (line.startsWith("data:") && line.length() > 5 && !line.substring(5).isBlank()) {
-        JsonNode node = JSON.readTree(line.substring(5).strip());
-        if (node.has("result") || node.has("error")) {
-          last = node;
-        }
-      }
-    }
-    return last;
+    return McpWire.parse(text);
   }
 }

@@ -88,7 +88,9 @@ public enum ToolFailureCode {
   WORKFLOW_NOT_FOUND("no loaded skill has a workflow of that name"),
   WORKFLOW_AMBIGUOUS("several skills have a workflow of that name; name the skill"),
   RUN_NOT_FOUND("no workflow run with that id"),
-  NO_PENDING_APPROVAL("the workflow run is not waiting for that approval");
+  NO_PENDING_APPROVAL("the workflow run is not waiting for that approval"),
+  RUN_NOT_RESUMABLE("the workflow run is in progress, cancelled or completed: it cannot resume"),
+  SPEC_CHANGED("the workflow run's stored spec is not the one the caller expected");
 
   private final String summary;
 

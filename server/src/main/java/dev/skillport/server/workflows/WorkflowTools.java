@@ -31,6 +31,7 @@ import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.JobStatus;
 import dev.skillport.server.app.SessionTools;
 import dev.skillport.workflows.InlineWorkflow;
+import dev.skillport.workflows.ResumeRefused;
 import dev.skillport.workflows.RunClient;
 import dev.skillport.workflows.Sleeper;
 import dev.skillport.workflows.TemplateException;
@@ -66,6 +67,14 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_RUNS = 8;
+
+  /** The run id properties: {@code workflow_id} is upstream's name for {@code run_id}. */
+  private static final String RUN_ID =
+      "\"run_id\":{\"type\":\"string\"},\"workflow_id\":{\"type\":\"string\",\"description\":\"the same as run_id\"}";
+
+  /** One of the two names is required. */
+  private static final String RUN_ID_REQUIRED =
+      "\"anyOf\":[{\"required\":[\"run_id\"]},{\"required\":[\"workflow_id\"]}]";
 
   /** How often a step that started a job looks at it. */
   /** How often a step waiting for its job looks whether the step was cancelled. */
@@ -110,6 +119,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
         """
         {"type":"object","properties":{
           "name":{"type":"string","description":"workflow name, or <skill>/<name> when ambiguous"},
+          "skill":{"type":"string","description":"the skill declaring the workflow named by name"},
           "spec":{"type":"object","description":"an inline workflow {name, steps, inputs?}"},
           "inputs":{"type":"object"},
           "idempotency_key":{"type":"string","description":"a run already started or completed with this key (templated with the inputs) is returned instead of starting another"}}}""",
@@ -119,20 +129,27 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
         "Show a run's status, each step's status, attempts, output and error, and the final"
             + " output.",
         """
-        {"type":"object","properties":{"run_id":{"type":"string"}},"required":["run_id"]}""",
+        {"type":"object","properties":{%s},
+         %s}"""
+            .formatted(RUN_ID, RUN_ID_REQUIRED),
         true);
     define(
         "workflows_cancel",
         "Cancel a run: the step in flight is cancelled (a script is killed), later steps do not"
             + " run.",
         """
-        {"type":"object","properties":{"run_id":{"type":"string"}},"required":["run_id"]}""",
+        {"type":"object","properties":{%s},
+         %s}"""
+            .formatted(RUN_ID, RUN_ID_REQUIRED),
         false);
     define(
         "workflows_lookup",
         "List the workflows of the loaded skills: name, skill, description, inputs and steps.",
         """
-        {"type":"object","properties":{"query":{"type":"string"}}}""",
+        {"type":"object","properties":{
+          "query":{"type":"string","description":"words in the skill, name or description"},
+          "skill":{"type":"string","description":"only this skill's workflows"},
+          "name":{"type":"string","description":"only workflows of exactly this name"}}}""",
         true);
     define(
         "workflows_approve",
@@ -140,9 +157,40 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
             + " the run.",
         """
         {"type":"object","properties":{
-          "run_id":{"type":"string"},"step_id":{"type":"string"},
+          %s,"step_id":{"type":"string"},
           "approved":{"type":"boolean"},"comment":{"type":"string"}},
-         "required":["run_id","approved"]}""",
+         "required":["approved"],%s}"""
+            .formatted(RUN_ID, RUN_ID_REQUIRED),
+        false);
+    define(
+        "workflows_list",
+        "List the workflows of the loaded skills: name, goal, skill, and each top-level step (as"
+            + " a task: name, kind, tool). workflows_describe shows one in full.",
+        """
+        {"type":"object","properties":{}}""",
+        true);
+    define(
+        "workflows_describe",
+        "Describe one workflow of the loaded skills: goal, inputs and every step (nested ones"
+            + " too), with its tool.",
+        """
+        {"type":"object","properties":{
+          "name":{"type":"string","description":"workflow name (from workflows_list), or <skill>/<name>"}},
+         "required":["name"]}""",
+        true);
+    define(
+        "workflows_resume",
+        "Resume an interrupted (or failed) run under the same id: steps that completed are not"
+            + " run again, their recorded outputs are reused; force_steps runs named steps again."
+            + " Answers at once; progress as for workflows_run.",
+        """
+        {"type":"object","properties":{
+          %s,
+          "force_steps":{"type":"array","items":{"type":"string"},"description":"step ids to run again although they completed"},
+          "expected_spec_hash":{"type":"string","description":"the spec_hash workflows_get_status showed"},
+          "strict":{"type":"boolean","description":"refuse (SPEC_CHANGED) when the stored spec's hash is not expected_spec_hash","default":false}},
+         %s}"""
+            .formatted(RUN_ID, RUN_ID_REQUIRED),
         false);
   }
 
@@ -231,6 +279,9 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
       case "workflows_cancel" -> cancel(ctx.principal(), args);
       case "workflows_lookup" -> lookup(session, args);
       case "workflows_approve" -> approve(ctx.principal(), args);
+      case "workflows_list" -> list(session);
+      case "workflows_describe" -> describeWorkflow(session, args);
+      case "workflows_resume" -> resume(session, args, ctx.principal(), meta, calls);
       default ->
           ToolResult.failure(ToolFailureCode.ACTION_NOT_FOUND, "no tool '" + name + "'", null);
     };
@@ -249,17 +300,21 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
             "fix the spec (skill-format.md section 7)");
       }
     } else if (args.hasNonNull("name")) {
-      List<Found> found = find(session.view(), args.get("name").asText());
+      String wanted =
+          args.hasNonNull("skill")
+              ? args.get("skill").asText() + "/" + args.get("name").asText()
+              : args.get("name").asText();
+      List<Found> found = find(session.view(), wanted);
       if (found.isEmpty()) {
         return ToolResult.failure(
             ToolFailureCode.WORKFLOW_NOT_FOUND,
-            "no loaded skill has a workflow '" + args.get("name").asText() + "'",
+            "no loaded skill has a workflow '" + wanted + "'",
             "call workflows_lookup, or load_skill the skill that declares it");
       }
       if (found.size() > 1) {
         return ToolResult.failure(
             ToolFailureCode.WORKFLOW_AMBIGUOUS,
-            "several loaded skills have a workflow '" + args.get("name").asText() + "'",
+            "several loaded skills have a workflow '" + wanted + "'",
             "name it as <skill>/<workflow>: "
                 + String.join(
                     ", ", found.stream().map(f -> f.skill + "/" + f.spec.name()).toList()));
@@ -285,17 +340,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
           "missing required inputs: " + String.join(", ", missing),
           "workflows_lookup shows the declared inputs");
     }
-    CallMeta stepMeta = meta.synchronous();
-    ToolCaller caller =
-        (tool, a, c) -> {
-          try {
-            return stepResult(calls.call(session, tool, a, c, stepMeta), c);
-          } catch (UnknownToolException e) {
-            return errorResult(e.code(), e.getMessage() + " (" + e.hint() + ")");
-          } catch (CapabilityRequiredException e) {
-            return errorResult(ToolFailureCode.CAPABILITY_REQUIRED, e.getMessage());
-          }
-        };
+    ToolCaller caller = stepCaller(session, meta, calls);
     String runKey =
         args.hasNonNull("idempotency_key") ? args.get("idempotency_key").asText() : null;
     WorkflowEngine.Started started;
@@ -318,6 +363,7 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
         NODES
             .objectNode()
             .put("run_id", started.runId())
+            .put("workflow_id", started.runId())
             .put("workflow", spec.name())
             .put("status", started.status());
     if (started.reused()) {
@@ -328,6 +374,20 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
             ? "Workflow run " + started.runId() + " (" + started.status() + ") has this key already"
             : "Workflow run " + started.runId() + " started";
     return new ToolResult(List.of(new Content.Text(text)), out, false);
+  }
+
+  /** How the steps of a run started or resumed by {@code session} call their tools. */
+  private ToolCaller stepCaller(SessionState session, CallMeta meta, ToolCalling calls) {
+    CallMeta stepMeta = meta.synchronous();
+    return (tool, a, c) -> {
+      try {
+        return stepResult(calls.call(session, tool, a, c, stepMeta), c);
+      } catch (UnknownToolException e) {
+        return errorResult(e.code(), e.getMessage() + " (" + e.hint() + ")");
+      } catch (CapabilityRequiredException e) {
+        return errorResult(ToolFailureCode.CAPABILITY_REQUIRED, e.getMessage());
+      }
+    };
   }
 
   /**
@@ -453,8 +513,15 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
     return out;
   }
 
+  /** The run a call names: {@code run_id}, or upstream's {@code workflow_id}. */
+  private static String runId(JsonNode args) {
+    return args.hasNonNull("run_id")
+        ? args.get("run_id").asText("")
+        : args.path("workflow_id").asText("");
+  }
+
   private ToolResult status(Principal caller, JsonNode args) {
-    String id = args.path("run_id").asText("");
+    String id = runId(args);
     if (!engine.ownedBy(id, caller)) {
       return noSuchRun(id);
     }
@@ -462,16 +529,17 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
   }
 
   private ToolResult cancel(Principal caller, JsonNode args) {
-    String id = args.path("run_id").asText("");
+    String id = runId(args);
     if (!engine.ownedBy(id, caller)) {
       return noSuchRun(id);
     }
     boolean cancelled = engine.cancel(id);
-    return ToolResult.structured(NODES.objectNode().put("run_id", id).put("cancelled", cancelled));
+    return ToolResult.structured(
+        NODES.objectNode().put("run_id", id).put("workflow_id", id).put("cancelled", cancelled));
   }
 
   private ToolResult approve(Principal caller, JsonNode args) {
-    String id = args.path("run_id").asText("");
+    String id = runId(args);
     if (!args.path("approved").isBoolean()) {
       return ToolResult.failure(
           ToolFailureCode.INVALID_ARGUMENTS, "approved must be true or false", null);
@@ -495,16 +563,25 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
         NODES
             .objectNode()
             .put("run_id", id)
+            .put("workflow_id", id)
             .put("step_id", outcome.stepId())
             .put("approved", args.get("approved").asBoolean()));
   }
 
   private ToolResult lookup(SessionState session, JsonNode args) {
     String query = args.path("query").asText("").strip().toLowerCase(Locale.ROOT);
+    String onlySkill = args.hasNonNull("skill") ? args.get("skill").asText() : null;
+    String onlyName = args.hasNonNull("name") ? args.get("name").asText() : null;
     ObjectNode out = NODES.objectNode();
     ArrayNode list = out.putArray("workflows");
     for (Skill s : loadedWithWorkflows(session.view())) {
+      if (onlySkill != null && !onlySkill.equals(s.name())) {
+        continue;
+      }
       for (WorkflowSpec spec : s.workflows()) {
+        if (onlyName != null && !onlyName.equals(spec.name())) {
+          continue;
+        }
         String haystack =
             (s.name() + " " + spec.name() + " " + spec.description()).toLowerCase(Locale.ROOT);
         if (!query.isEmpty() && !haystack.contains(query)) {
@@ -515,6 +592,9 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
         o.put("skill", s.name());
         o.put("description", spec.description());
         o.set("inputs", spec.inputs() == null ? NODES.objectNode() : spec.inputs());
+        if (spec.source() != null) {
+          o.put("path", spec.source().toString());
+        }
         ArrayNode steps = o.putArray("steps");
         describe(spec.steps(), steps);
       }
@@ -559,6 +639,152 @@ public final class WorkflowTools implements SessionTools, AutoCloseable {
             }
           });
     }
+  }
+
+  /**
+   * {@code workflows_list}: upstream's envelope ({@code success, message, context: {workflows,
+   * count}}) over the workflows of the caller's loaded skills, each in upstream's summary shape.
+   */
+  private ToolResult list(SessionState session) {
+    ArrayNode list = NODES.arrayNode();
+    for (Skill s : loadedWithWorkflows(session.view())) {
+      for (WorkflowSpec spec : s.workflows()) {
+        list.add(summary(s, spec));
+      }
+    }
+    ObjectNode out = NODES.objectNode().put("success", true);
+    out.put("message", list.size() + " workflow(s) available.");
+    ObjectNode context = out.putObject("context");
+    context.set("workflows", list);
+    context.put("count", list.size());
+    return ToolResult.structured(out);
+  }
+
+  /** {@code workflows_describe}: one workflow's summary with its declared inputs and every step. */
+  private ToolResult describeWorkflow(SessionState session, JsonNode args) {
+    String name = args.path("name").asText("");
+    List<Found> found = find(session.view(), name);
+    if (found.size() != 1) {
+      List<String> available = new ArrayList<>();
+      for (Skill s : loadedWithWorkflows(session.view())) {
+        s.workflows().forEach(w -> available.add(s.name() + "/" + w.name()));
+      }
+      ObjectNode details = NODES.objectNode();
+      available.forEach(details.putArray("available")::add);
+      return found.isEmpty()
+          ? ToolResult.failure(
+              ToolFailureCode.WORKFLOW_NOT_FOUND,
+              "no loaded skill has a workflow '" + name + "'",
+              "workflows_list shows the workflows of the loaded skills",
+              details)
+          : ToolResult.failure(
+              ToolFailureCode.WORKFLOW_AMBIGUOUS,
+              "several loaded skills have a workflow '" + name + "'",
+              "name it as <skill>/<workflow>",
+              details);
+    }
+    Found one = found.get(0);
+    Skill skill = catalog.current().skill(one.skill).orElseThrow();
+    ObjectNode context = summary(skill, one.spec);
+    context.set("inputs", one.spec.inputs() == null ? NODES.objectNode() : one.spec.inputs());
+    if (one.spec.source() != null) {
+      context.put("path", one.spec.source().toString());
+    }
+    describe(one.spec.steps(), context.putArray("steps"));
+    ObjectNode out = NODES.objectNode().put("success", true);
+    out.put("message", "Workflow '" + one.spec.name() + "': " + one.spec.description());
+    out.set("context", context);
+    return ToolResult.structured(out);
+  }
+
+  /**
+   * Upstream's summary of a workflow ({@code name, goal, dcc, task_count, tasks: [{name, kind,
+   * tool, description}]}, a task per top-level step) with ours: {@code skill, description}.
+   */
+  private static ObjectNode summary(Skill skill, WorkflowSpec spec) {
+    ObjectNode o = NODES.objectNode();
+    o.put("name", spec.name());
+    o.put("goal", spec.description());
+    o.put("dcc", skill.manifest().extensions().dcc());
+    o.put("task_count", spec.steps().size());
+    ArrayNode tasks = o.putArray("tasks");
+    for (WorkflowStep step : spec.steps()) {
+      ObjectNode t = tasks.addObject().put("name", step.id()).put("kind", step.kind());
+      t.put("tool", step instanceof WorkflowStep.Tool tool ? tool.tool() : "");
+      t.put("description", "");
+    }
+    o.put("skill", skill.name());
+    o.put("description", spec.description());
+    return o;
+  }
+
+  /**
+   * {@code workflows_resume}: the caller's interrupted or failed run runs again under the same id,
+   * its steps called in the resuming session; answers at once like {@code workflows_run}.
+   */
+  private ToolResult resume(
+      SessionState session, JsonNode args, Principal caller, CallMeta meta, ToolCalling calls) {
+    String id = runId(args);
+    if (!engine.ownedBy(id, caller)) {
+      return noSuchRun(id);
+    }
+    JsonNode force = args.path("force_steps");
+    if (!force.isMissingNode() && !force.isNull() && !force.isArray()) {
+      return ToolResult.failure(
+          ToolFailureCode.INVALID_ARGUMENTS, "force_steps must be a list of step ids", null);
+    }
+    List<String> forceSteps = new ArrayList<>();
+    force.forEach(f -> forceSteps.add(f.asText()));
+    WorkflowEngine.Resumed resumed;
+    try {
+      resumed =
+          engine.resume(
+              id,
+              meta.sessionId(),
+              stepCaller(session, meta, calls),
+              clients.apply(meta.sessionId()),
+              forceSteps,
+              args.hasNonNull("expected_spec_hash")
+                  ? args.get("expected_spec_hash").asText()
+                  : null,
+              args.path("strict").asBoolean(false));
+    } catch (ResumeRefused e) {
+      return switch (e.reason()) {
+        case NOT_FOUND -> noSuchRun(id);
+        case NOT_RESUMABLE ->
+            ToolResult.failure(
+                ToolFailureCode.RUN_NOT_RESUMABLE,
+                e.getMessage(),
+                "workflows_get_status shows the run's state");
+        case SPEC_CHANGED ->
+            ToolResult.failure(
+                ToolFailureCode.SPEC_CHANGED,
+                e.getMessage(),
+                "resume without strict to run the stored spec, or start a new run");
+        case UNKNOWN_STEP ->
+            ToolResult.failure(ToolFailureCode.INVALID_ARGUMENTS, e.getMessage(), null);
+      };
+    }
+    ObjectNode out =
+        NODES
+            .objectNode()
+            .put("run_id", resumed.runId())
+            .put("workflow_id", resumed.runId())
+            .put("status", resumed.status())
+            .put("resumed", true);
+    resumed.forceSteps().forEach(out.putArray("force_steps")::add);
+    resumed.preloadedSteps().forEach(out.putArray("preloaded_steps")::add);
+    out.put("spec_hash", resumed.specHash());
+    return new ToolResult(
+        List.of(
+            new Content.Text(
+                "Workflow run "
+                    + resumed.runId()
+                    + " resumed; "
+                    + resumed.preloadedSteps().size()
+                    + " completed step(s) are not run again")),
+        out,
+        false);
   }
 
   private static ToolResult noSuchRun(String id) {
