@@ -6,6 +6,8 @@ import dev.skillport.bridge.TrustFile;
 import dev.skillport.bundled.AuthoringFolders;
 import dev.skillport.bundled.AuthoringHandlers;
 import dev.skillport.bundled.BundledSkills;
+import dev.skillport.gateway.CatalogDigest;
+import dev.skillport.gateway.GatewayMembership;
 import dev.skillport.loader.LoaderOptions;
 import dev.skillport.loader.SkillRoots;
 import dev.skillport.mcp.transport.StdioTransport;
@@ -45,6 +47,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.BindException;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +61,8 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -76,6 +81,8 @@ import picocli.CommandLine.Spec;
     name = "serve",
     description = "Serve skills over MCP (stdio by default, or Streamable HTTP).")
 final class ServeCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+
   /** How long a signalled shutdown may take before the process ends anyway. */
   static final Duration STOP_BUDGET = Duration.ofMillis(4500);
 
@@ -468,6 +475,37 @@ final class ServeCommand implements Callable<Integer> {
   // Read by nobody: the option only has to parse (decision 0045).
   private boolean noStartCache;
 
+  @Option(
+      names = "--gateway",
+      paramLabel = "auto|URL|off",
+      description =
+          "With --http: register in the gateway registry; auto also starts the gateway on"
+              + " 127.0.0.1:--gateway-port when none answers and revives it when it dies; a URL"
+              + " names a gateway run elsewhere (default ${DEFAULT-VALUE}).")
+  private String gateway = "off";
+
+  @Option(names = "--no-gateway", description = "Do not register with a gateway (--gateway off).")
+  private boolean noGateway;
+
+  @Option(
+      names = "--gateway-port",
+      paramLabel = "N",
+      description = "The port of the gateway --gateway auto ensures (default ${DEFAULT-VALUE}).")
+  private int gatewayPort = GatewayCommand.DEFAULT_PORT;
+
+  @Option(
+      names = "--gateway-registry",
+      paramLabel = "DIR",
+      description = "The gateway registry folder (default ~/.skillport/gateway).")
+  private Path gatewayRegistry;
+
+  @Option(
+      names = "--gateway-probe-interval",
+      paramLabel = "SECONDS",
+      description =
+          "The probe interval of a gateway --gateway auto starts (default ${DEFAULT-VALUE}).")
+  private int gatewayProbeSecs = 5;
+
   @Option(names = "--verbose", description = "On a startup error, print its stack trace as well.")
   private boolean verbose;
 
@@ -479,6 +517,7 @@ final class ServeCommand implements Callable<Integer> {
       checkAddress();
     }
     checkInstance();
+    checkGateway();
     if (pageSize < 1) {
       throw StartupFailure.usage("--page-size " + pageSize + " is not a page size: give 1 or more");
     }
@@ -647,8 +686,33 @@ final class ServeCommand implements Callable<Integer> {
     server.transportStarted(http.uri().toString());
     parent.output().stderr().println("skillport: serving MCP at " + http.uri());
     parent.output().stderr().flush();
+    joinGateway(server, http.uri(), resources);
     resources.awaitStop();
     return SkillportCommand.EXIT_OK;
+  }
+
+  /** Registers with the gateway as --gateway says; with auto, ensures one runs. */
+  private void joinGateway(SkillportServer server, URI uri, ServeResources resources) {
+    InstanceGateway.Choice choice = InstanceGateway.choice(noGateway ? "off" : gateway);
+    if (choice == InstanceGateway.Choice.OFF) {
+      return;
+    }
+    CliEnvironment env = parent.environment();
+    Path folder = GatewayCommand.registryFolder(env, gatewayRegistry);
+    GatewayMembership membership =
+        InstanceGateway.membership(
+            choice,
+            folder,
+            InstanceGateway.entry(instance, uri, server, SkillportCommand.Version.number()),
+            new CatalogDigest(server.service()::catalog),
+            gatewayPort,
+            gatewayProbeSecs);
+    resources.add("gateway membership", membership);
+    try {
+      membership.start();
+    } catch (IOException e) {
+      LOG.warn("cannot register in the gateway registry {}: {}", folder, e.getMessage());
+    }
   }
 
   private StartupFailure bindFailure(IOException e) {
@@ -708,6 +772,18 @@ final class ServeCommand implements Callable<Integer> {
               + host
               + " is reachable from other machines: give --auth-token TOKEN (clients send it as"
               + " 'Authorization: Bearer TOKEN'), or serve on 127.0.0.1");
+    }
+  }
+
+  private void checkGateway() {
+    try {
+      InstanceGateway.choice(noGateway ? "off" : gateway);
+    } catch (IllegalArgumentException e) {
+      throw StartupFailure.usage("--gateway " + e.getMessage());
+    }
+    if (gatewayPort < 1 || gatewayPort > 65535 || gatewayProbeSecs < 1) {
+      throw StartupFailure.usage(
+          "--gateway-port takes a port (1-65535), --gateway-probe-interval 1 or more seconds");
     }
   }
 

@@ -37,6 +37,11 @@ final class ServeResources implements AutoCloseable {
     stopRequested.await();
   }
 
+  /** Waits at most {@code timeout} for a shutdown to be asked for; true when it was. */
+  boolean awaitStop(Duration timeout) throws InterruptedException {
+    return stopRequested.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
   /**
    * A shutdown hook that asks the run to stop and closes everything, waiting at most {@code
    * budget}: the JVM ends when the hook returns.

@@ -93,6 +93,7 @@ public final class SkillportCommand implements Callable<Integer> {
     all.put("validate", ValidateCommand.class);
     all.put("list", ListCommand.class);
     all.put("serve", ServeCommand.class);
+    all.put("gateway", GatewayCommand.class);
     all.put("new", NewCommand.class);
     all.put("trust-bridge", TrustBridgeCommand.class);
     all.put("call", CallCommand.class);

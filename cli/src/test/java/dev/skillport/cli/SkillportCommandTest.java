@@ -30,7 +30,7 @@ class SkillportCommandTest {
     assertThat(run.err().lines())
         .containsExactly(
             "skillport: Missing subcommand",
-            "Commands: validate, list, serve, new, trust-bridge, call, doctor, store, completion. See 'skillport --help'.");
+            "Commands: validate, list, serve, gateway, new, trust-bridge, call, doctor, store, completion. See 'skillport --help'.");
   }
 
   @Test
@@ -92,6 +92,7 @@ class SkillportCommandTest {
             "validate",
             "list",
             "serve",
+            "gateway",
             "new",
             "trust-bridge",
             "call",
@@ -100,13 +101,13 @@ class SkillportCommandTest {
             "completion",
             "help");
     assertThat(SkillportCommand.commandLine(output, env, List.of("help", "serve")).getSubcommands())
-        .hasSize(10);
-    assertThat(SkillportCommand.commandLine(output, env).getSubcommands()).hasSize(10);
+        .hasSize(11);
+    assertThat(SkillportCommand.commandLine(output, env).getSubcommands()).hasSize(11);
   }
 
   @Test
   void subcommandNames_areTheNamesTheirClassesDeclare() {
-    assertThat(SkillportCommand.SUBCOMMANDS).hasSize(10);
+    assertThat(SkillportCommand.SUBCOMMANDS).hasSize(11);
     SkillportCommand.SUBCOMMANDS.forEach(
         (name, type) ->
             assertThat(type.getAnnotation(Command.class).name())

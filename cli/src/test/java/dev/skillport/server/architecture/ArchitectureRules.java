@@ -35,6 +35,7 @@ final class ArchitectureRules {
   static final String BRIDGE = "dev.skillport.bridge..";
   static final String WEB = "dev.skillport.web..";
   static final String PLUGINS = "dev.skillport.plugins..";
+  static final String GATEWAY = "dev.skillport.gateway..";
   static final String SERVER = "dev.skillport.server..";
 
   static final ArchRule API_DEPENDS_ON_NOTHING_OF_OURS =
@@ -146,9 +147,10 @@ final class ArchitectureRules {
    * SiteSources} and {@code MetricsExposition}).
    */
   static final ArchRule PRODUCTS_DO_NOT_KNOW_EACH_OTHER =
-      CompositeArchRule.of(productKnowsNoOther(BRIDGE, WEB, PLUGINS))
-          .and(productKnowsNoOther(WEB, BRIDGE, PLUGINS))
-          .and(productKnowsNoOther(PLUGINS, BRIDGE, WEB));
+      CompositeArchRule.of(productKnowsNoOther(BRIDGE, WEB, PLUGINS, GATEWAY))
+          .and(productKnowsNoOther(WEB, BRIDGE, PLUGINS, GATEWAY))
+          .and(productKnowsNoOther(PLUGINS, BRIDGE, WEB, GATEWAY))
+          .and(productKnowsNoOther(GATEWAY, BRIDGE, WEB, PLUGINS));
 
   private static ArchRule productKnowsNoOther(String product, String... others) {
     String[] forbidden = Arrays.copyOf(others, others.length + 1);
@@ -159,7 +161,9 @@ final class ArchitectureRules {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(forbidden)
-        .because("server composes the bridges, the page and the plugins; they never use it");
+        .because(
+            "server composes the bridges, the page and the plugins, and the command line the"
+                + " gateway; none uses the server");
   }
 
   static final ArchRule SERVER_DOES_NOT_KNOW_CLI =
@@ -204,6 +208,8 @@ final class ArchitectureRules {
           .definedBy(WEB)
           .layer("plugins")
           .definedBy(PLUGINS)
+          .layer("gateway")
+          .definedBy(GATEWAY)
           .layer("server")
           .definedBy(SERVER)
           .layer("cli")
@@ -211,6 +217,8 @@ final class ArchitectureRules {
           .whereLayer("cli")
           .mayNotBeAccessedByAnyLayer()
           .whereLayer("server")
+          .mayOnlyBeAccessedByLayers("cli")
+          .whereLayer("gateway")
           .mayOnlyBeAccessedByLayers("cli")
           .whereLayer("plugins")
           .mayOnlyBeAccessedByLayers("server", "cli")
@@ -228,11 +236,11 @@ final class ArchitectureRules {
           .mayOnlyBeAccessedByLayers(
               "workflows", "skill-testkit", "bridge", "web", "plugins", "server", "cli")
           .whereLayer("mcp")
-          .mayOnlyBeAccessedByLayers("bridge", "web", "server", "cli")
+          .mayOnlyBeAccessedByLayers("bridge", "web", "gateway", "server", "cli")
           .whereLayer("skill-sdk")
           .mayOnlyBeAccessedByLayers("bundled-skills", "server", "cli")
           .whereLayer("registry")
-          .mayOnlyBeAccessedByLayers("runtime", "skill-testkit", "web", "server", "cli")
+          .mayOnlyBeAccessedByLayers("runtime", "skill-testkit", "web", "gateway", "server", "cli")
           .whereLayer("skill-loader")
           .mayOnlyBeAccessedByLayers(
               "skill-testkit", "bundled-skills", "bridge", "plugins", "server", "cli")

@@ -49,7 +49,7 @@ class ArchitectureTest {
         Arguments.of("no cycles between packages", ArchitectureRules.NO_CYCLES_BETWEEN_PACKAGES),
         Arguments.of("server does not know cli", ArchitectureRules.SERVER_DOES_NOT_KNOW_CLI),
         Arguments.of(
-            "bridge, web and plugins know neither each other nor server",
+            "bridge, web, plugins and gateway know neither each other nor server",
             ArchitectureRules.PRODUCTS_DO_NOT_KNOW_EACH_OTHER),
         Arguments.of("runtime knows no protocol", ArchitectureRules.RUNTIME_KNOWS_NO_PROTOCOL),
         Arguments.of("sdk depends only on api", ArchitectureRules.SDK_DEPENDS_ONLY_ON_API),
@@ -82,6 +82,7 @@ class ArchitectureTest {
         .anyMatch(p -> p.startsWith("dev.skillport.bridge"))
         .anyMatch(p -> p.startsWith("dev.skillport.web"))
         .anyMatch(p -> p.startsWith("dev.skillport.plugins"))
+        .anyMatch(p -> p.startsWith("dev.skillport.gateway"))
         .anyMatch(p -> p.startsWith("dev.skillport.server"))
         .anyMatch(p -> p.startsWith("dev.skillport.cli"));
     assertThat(production.contain(ArchitectureTest.class)).isFalse();

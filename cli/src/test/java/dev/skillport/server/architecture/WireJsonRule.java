@@ -19,10 +19,11 @@ import java.util.stream.Stream;
  */
 final class WireJsonRule {
   /**
-   * Modules allowed to speak the wire: the surface, the protocol, the load clients, and the bridges
-   * (a client of the servers they mount, which reads what those rendered).
+   * Modules allowed to speak the wire: the surface, the protocol, the load clients, the bridges (a
+   * client of the servers they mount, which reads what those rendered) and the gateway (a client of
+   * its instances, which renders its own tools' results and hands theirs back).
    */
-  static final Set<String> ALLOWED = Set.of("server", "mcp", "benchmarks", "bridge");
+  static final Set<String> ALLOWED = Set.of("server", "mcp", "benchmarks", "bridge", "gateway");
 
   /**
    * Single files allowed the same: {@code skillport call --url} is a client, which can only learn

@@ -1,0 +1,172 @@
+package dev.skillport.cli;
+
+import dev.skillport.gateway.FolderRegistry;
+import dev.skillport.gateway.Gateway;
+import dev.skillport.gateway.GatewayMcp;
+import dev.skillport.gateway.InstanceClient;
+import dev.skillport.mcp.McpServer;
+import dev.skillport.mcp.transport.StreamableHttpTransport;
+import java.io.IOException;
+import java.net.BindException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code skillport gateway}: one MCP endpoint (both eras, Streamable HTTP on 127.0.0.1) over every
+ * instance in the registry folder. It routes every call to the instance that owns the tool and runs
+ * none itself (decision 0057).
+ */
+@Command(
+    name = "gateway",
+    description =
+        "Serve one MCP endpoint over every Skillport instance of this workstation (routes calls,"
+            + " runs no tool itself).")
+final class GatewayCommand implements Callable<Integer> {
+  /** The gateway's well-known port. */
+  static final int DEFAULT_PORT = 9765;
+
+  @ParentCommand private SkillportCommand parent;
+
+  @Option(
+      names = "--port",
+      paramLabel = "N",
+      description = "Port on 127.0.0.1 (default ${DEFAULT-VALUE}).")
+  private int port = DEFAULT_PORT;
+
+  @Option(
+      names = "--registry",
+      paramLabel = "DIR",
+      description = "The registry folder instances register in (default ~/.skillport/gateway).")
+  private Path registry;
+
+  @Option(
+      names = "--probe-interval",
+      paramLabel = "SECONDS",
+      description =
+          "How often each instance is probed; 3 missed probes evict it (default ${DEFAULT-VALUE}).")
+  private int probeIntervalSecs = 5;
+
+  @Option(
+      names = "--exit-when-idle",
+      paramLabel = "SECONDS",
+      description =
+          "Stop once no instance has been registered for this long; 0 never (default"
+              + " ${DEFAULT-VALUE}).")
+  private int exitWhenIdleSecs;
+
+  @Override
+  public Integer call() throws Exception {
+    if (port < 0 || port > 65535) {
+      throw StartupFailure.usage("--port " + port + " is not a port: give 0-65535");
+    }
+    if (probeIntervalSecs < 1 || exitWhenIdleSecs < 0) {
+      throw StartupFailure.usage(
+          "--probe-interval takes 1 or more seconds, --exit-when-idle 0 or more");
+    }
+    CliEnvironment env = parent.environment();
+    Path folder = registryFolder(env, registry);
+    FolderRegistry reg;
+    try {
+      reg = FolderRegistry.open(folder);
+    } catch (IOException e) {
+      throw StartupFailure.environment(
+          "cannot use the gateway registry " + folder + ": " + e.getMessage(), e);
+    }
+    String version = SkillportCommand.Version.number();
+    ServeResources resources = new ServeResources();
+    Thread hook = resources.shutdownHook(ServeCommand.STOP_BUDGET);
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      Gateway gateway =
+          resources.add(
+              "gateway",
+              new Gateway(
+                  reg,
+                  new InstanceClient(version),
+                  Duration.ofSeconds(probeIntervalSecs),
+                  Clock.systemUTC()));
+      McpServer mcp = resources.add("gateway MCP", GatewayMcp.build(gateway, version));
+      StreamableHttpTransport http =
+          resources.add(
+              "HTTP endpoint",
+              StreamableHttpTransport.builder(mcp).host("127.0.0.1").port(port).build());
+      try {
+        http.start();
+      } catch (IOException e) {
+        throw bindFailure(e);
+      }
+      gateway.start();
+      parent
+          .output()
+          .stderr()
+          .println(
+              "skillport: gateway serving MCP at "
+                  + http.uri()
+                  + " over the registry "
+                  + reg.root()
+                  + " (pid "
+                  + ProcessHandle.current().pid()
+                  + ")");
+      parent.output().stderr().flush();
+      awaitStopOrIdle(resources, gateway);
+      return SkillportCommand.EXIT_OK;
+    } finally {
+      resources.close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // the JVM is already shutting down
+      }
+    }
+  }
+
+  /** Waits for a signal, or until no instance has been registered for --exit-when-idle. */
+  private void awaitStopOrIdle(ServeResources resources, Gateway gateway)
+      throws InterruptedException {
+    if (exitWhenIdleSecs == 0) {
+      resources.awaitStop();
+      return;
+    }
+    while (!resources.awaitStop(Duration.ofSeconds(1))) {
+      Instant since = gateway.emptySince();
+      if (since != null
+          && since.plusSeconds(exitWhenIdleSecs).isBefore(Clock.systemUTC().instant())) {
+        parent
+            .output()
+            .stderr()
+            .println("skillport: gateway stopping: no instance for " + exitWhenIdleSecs + " s");
+        parent.output().stderr().flush();
+        return;
+      }
+    }
+  }
+
+  private StartupFailure bindFailure(IOException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof BindException) {
+        return StartupFailure.environment(
+            "port "
+                + port
+                + " on 127.0.0.1 is in use (perhaps by a gateway already running): give another"
+                + " with --port N",
+            e);
+      }
+    }
+    return StartupFailure.environment("cannot listen on 127.0.0.1:" + port + ": " + e, e);
+  }
+
+  /** {@code given} against the working directory, else {@code ~/.skillport/gateway}. */
+  static Path registryFolder(CliEnvironment env, Path given) {
+    if (given != null) {
+      return env.workingDirectory().resolve(given).normalize();
+    }
+    Path home = env.userHome() != null ? env.userHome() : env.workingDirectory();
+    return home.resolve(".skillport").resolve("gateway");
+  }
+}

@@ -1,0 +1,378 @@
+package dev.skillport.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.testsupport.ExternalCommand;
+import dev.skillport.testsupport.InteropTools;
+import dev.skillport.testsupport.LaunchedServer;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The gateway as users get it: instances started by {@code bin/skillport serve --http --gateway
+ * auto} (one plain with the sample skills, one with the python-host sample adapter), the gateway
+ * started by the first of them, and the official TypeScript SDK 2.x client talking to the gateway
+ * only. The registry folders live under {@code target/}; every process started here is stopped.
+ */
+class GatewayIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final List<LaunchedServer> instances = new ArrayList<>();
+  private Path work;
+
+  private long started;
+
+  @BeforeEach
+  void folder() throws IOException {
+    started = System.currentTimeMillis();
+    work = Path.of("target", "gateway-it", UUID.randomUUID().toString()).toAbsolutePath();
+    Files.createDirectories(work);
+  }
+
+  @AfterEach
+  void stopEverything() throws IOException {
+    instances.forEach(LaunchedServer::close);
+    gateways(work).forEach(ProcessHandle::destroyForcibly);
+    // Whatever the killed instance left (the python host's interpreter) is ours too.
+    leftovers.forEach(ProcessHandle::destroyForcibly);
+    // The killed instance could not remove its unpacked bundled skills and plugins; the others
+    // (stopped above) removed theirs.
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+    try (Stream<Path> left = Files.list(tmp)) {
+      for (Path p : left.toList()) {
+        String name = p.getFileName().toString();
+        if ((name.startsWith("skillport-bundled") || name.startsWith("skillport-plugins"))
+            && Files.getLastModifiedTime(p).toMillis() >= started - 1000) {
+          try (Stream<Path> all = Files.walk(p)) {
+            all.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+          }
+        }
+      }
+    }
+    try (Stream<Path> all = Files.walk(work)) {
+      all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
+  private final List<ProcessHandle> leftovers = new ArrayList<>();
+
+  @Test
+  void twoInstances_throughTheGatewayOnly_searchCallEvictAndRevive() throws Exception {
+    Path registry = work.resolve("registry");
+    int port = freePort();
+    URI gateway = URI.create("http://127.0.0.1:" + port + "/mcp");
+    Path text = work.resolve("poem.txt");
+    Files.writeString(text, "one two three\nfour five\n");
+    InteropTools.dir("client@2");
+
+    LaunchedServer plain =
+        start(
+            work.resolve("home-plain"),
+            registry,
+            port,
+            "--instance",
+            "plain",
+            "--skills",
+            samples().toString());
+    LaunchedServer host =
+        start(
+            work.resolve("home-host"),
+            registry,
+            port,
+            "--instance",
+            "host",
+            "--plugins",
+            pluginFolder().toString());
+    awaitIndexed(gateway, "plain", "host");
+    assertThat(gateways(work))
+        .as("one gateway, the first instance's: %s", log(registry))
+        .hasSize(1);
+
+    JsonNode flow =
+        smoke(
+            gateway,
+            "--call",
+            "list_instances",
+            "--call",
+            "search",
+            "--args",
+            "{\"query\":\"line count\"}",
+            "--call",
+            "search",
+            "--args",
+            "{\"query\":\"scene objects\"}",
+            "--call",
+            "call",
+            "--args",
+            "{\"name\":\"plain/file-stats__count_lines\",\"arguments\":{\"path\":\""
+                + text
+                + "\"}}",
+            "--call",
+            "call",
+            "--args",
+            "{\"name\":\"python-scene__host_info\"}");
+    assertThat(flow.path("sdk").asText()).startsWith("@modelcontextprotocol/client@2.");
+    assertThat(flow.path("tools").toString())
+        .contains("search", "describe", "load_skill", "call", "list_instances");
+    JsonNode calls = flow.path("calls");
+    assertThat(calls.get(0).at("/structuredContent/total").asInt()).isEqualTo(2);
+    assertThat(firstHit(calls.get(1))).isEqualTo("plain/file-stats");
+    assertThat(firstHit(calls.get(2))).isEqualTo("host/python-scene");
+    assertThat(calls.get(3).path("isError").asBoolean()).as(calls.get(3).toString()).isFalse();
+    assertThat(calls.get(3).path("structuredContent").toString()).contains("\"words\":5");
+    assertThat(calls.get(4).path("isError").asBoolean()).as(calls.get(4).toString()).isFalse();
+
+    // kill -9 the host instance: gone from search within 15 s, its calls answer INSTANCE_GONE.
+    leftovers.addAll(ProcessHandle.of(host.pid()).orElseThrow().descendants().toList());
+    long killed = System.nanoTime();
+    host.signal("KILL");
+    awaitTrue(
+        Duration.ofSeconds(15),
+        () -> {
+          String hits = searchText(gateway, "scene objects");
+          return hits != null && !hits.contains("host/python-scene");
+        },
+        "the killed instance left search");
+    long goneMillis = (System.nanoTime() - killed) / 1_000_000;
+    JsonNode after =
+        smoke(
+            gateway,
+            "--allow-tool-error",
+            "--call",
+            "call",
+            "--args",
+            "{\"name\":\"host/python-scene__host_info\"}",
+            "--call",
+            "call",
+            "--args",
+            "{\"name\":\"plain/file-stats__count_lines\",\"arguments\":{\"path\":\""
+                + text
+                + "\"}}");
+    assertThat(after.at("/calls/0/isError").asBoolean()).isTrue();
+    assertThat(after.at("/calls/0/structuredContent/code").asText()).isEqualTo("INSTANCE_GONE");
+    assertThat(after.at("/calls/1/isError").asBoolean()).isFalse();
+    System.out.println("GatewayIT: a killed instance left search after " + goneMillis + " ms");
+
+    // kill -9 the gateway: the surviving instance starts another within 10 s.
+    List<ProcessHandle> running = gateways(work);
+    assertThat(running).hasSize(1);
+    long gatewayKilled = System.nanoTime();
+    ExternalCommand.of("kill", "-KILL", Long.toString(running.get(0).pid()))
+        .timeout(Duration.ofSeconds(10))
+        .run();
+    running.get(0).onExit().get();
+    // Waited for longer than the bound, so that a failure says by how much it missed.
+    awaitTrue(
+        Duration.ofSeconds(60),
+        () -> gateways(work).size() == 1 && healthy(gateway),
+        "an instance revived the gateway");
+    long reviveMillis = (System.nanoTime() - gatewayKilled) / 1_000_000;
+    System.out.println("GatewayIT: the gateway was revived after " + reviveMillis + " ms");
+    assertThat(reviveMillis).as("ms until the gateway answered again").isLessThanOrEqualTo(10_000);
+    awaitIndexed(gateway, "plain");
+    JsonNode revived =
+        smoke(
+            gateway,
+            "--call",
+            "call",
+            "--args",
+            "{\"name\":\"file-stats__count_lines\",\"arguments\":{\"path\":\"" + text + "\"}}");
+    assertThat(revived.at("/calls/0/structuredContent").toString()).contains("\"words\":5");
+    assertThat(plain.isAlive()).isTrue();
+  }
+
+  @Test
+  void threeInstancesStartingAtOnce_spawnExactlyOneGateway() throws Exception {
+    Path registry = work.resolve("registry");
+    int port = freePort();
+    URI gateway = URI.create("http://127.0.0.1:" + port + "/mcp");
+    List<CompletableFuture<LaunchedServer>> starting = new ArrayList<>();
+    for (String name : List.of("one", "two", "three")) {
+      starting.add(
+          CompletableFuture.supplyAsync(
+              () ->
+                  start(
+                      work.resolve("home-" + name),
+                      registry,
+                      port,
+                      "--instance",
+                      name,
+                      "--no-bundled",
+                      "--skills",
+                      samples().toString())));
+    }
+    starting.forEach(f -> f.join());
+    awaitIndexed(gateway, "one", "two", "three");
+    assertThat(gateways(work)).as(log(registry)).hasSize(1);
+    // Nobody starts a second one later either.
+    Thread.sleep(3000);
+    assertThat(gateways(work)).as(log(registry)).hasSize(1);
+    assertThat(Files.readString(registry.resolve("gateway.log")))
+        .as("gateway starts")
+        .containsOnlyOnce("gateway serving MCP at");
+    JsonNode flow = smoke(gateway, "--call", "search", "--args", "{\"query\":\"line count\"}");
+    List<String> found = new ArrayList<>();
+    flow.at("/calls/0/structuredContent/skills")
+        .forEach(h -> found.add(h.path("qualified_name").asText()));
+    assertThat(found).contains("one/file-stats", "two/file-stats", "three/file-stats");
+  }
+
+  private LaunchedServer start(Path home, Path registry, int port, String... args) {
+    List<String> all =
+        new ArrayList<>(
+            List.of(
+                "--no-watch",
+                "--gateway",
+                "auto",
+                "--gateway-port",
+                Integer.toString(port),
+                "--gateway-registry",
+                registry.toString(),
+                "--gateway-probe-interval",
+                "3"));
+    all.addAll(List.of(args));
+    try {
+      Files.createDirectories(home);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    LaunchedServer server = LaunchedServer.start(home, all.toArray(String[]::new));
+    synchronized (instances) {
+      instances.add(server);
+    }
+    return server;
+  }
+
+  /** The gateway processes serving {@code work}'s registries. */
+  private static List<ProcessHandle> gateways(Path work) {
+    String marker = work.toString();
+    return ProcessHandle.allProcesses()
+        .filter(ProcessHandle::isAlive)
+        .filter(
+            p ->
+                p.info()
+                    .commandLine()
+                    .filter(c -> c.contains(" gateway ") && c.contains(marker))
+                    .isPresent())
+        .toList();
+  }
+
+  /** The gateway's log, for failure messages. */
+  private static String log(Path registry) {
+    try {
+      return Files.readString(registry.resolve("gateway.log"));
+    } catch (IOException e) {
+      return "(no gateway log: " + e + ")";
+    }
+  }
+
+  private static Path samples() {
+    return Path.of(System.getProperty("skillport.samples", "../samples/skills")).toAbsolutePath();
+  }
+
+  private Path pluginFolder() throws IOException {
+    Path plugins = work.resolve("plugins");
+    Files.createDirectories(plugins);
+    Files.copy(
+        Path.of(System.getProperty("skillport.pythonHostPlugin")),
+        plugins.resolve("adapter-python-host.jar"));
+    return plugins;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** The TypeScript SDK 2.x smoke client against the gateway, pinned to 2026-07-28 or not. */
+  private static JsonNode smoke(URI gateway, String... args) throws Exception {
+    List<String> all = new ArrayList<>(List.of("--url", gateway.toString()));
+    all.addAll(List.of(args));
+    ExternalCommand.Outcome run =
+        ExternalCommand.of(InteropTools.smokeClient(2, all.toArray(String[]::new)))
+            .environment(InteropTools.environment())
+            .timeout(Duration.ofMinutes(2))
+            .run();
+    assertThat(run.exit()).as(run.toString()).isZero();
+    return JSON.readTree(run.stdout());
+  }
+
+  private static String firstHit(JsonNode searchCall) {
+    return searchCall.at("/structuredContent/skills/0/qualified_name").asText();
+  }
+
+  /** A gateway tool called from Java (for polling; the flows above use the TypeScript SDK). */
+  private static JsonNode gatewayCall(URI gateway, String tool, ObjectNode args) {
+    try {
+      return new InstanceClient("it").callTool(gateway, tool, args, Duration.ofSeconds(10), null);
+    } catch (IOException e) {
+      return JSON.createObjectNode();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return JSON.createObjectNode();
+    }
+  }
+
+  /** The search's structured result as text, or null when the gateway did not answer it. */
+  private static String searchText(URI gateway, String query) {
+    JsonNode result = gatewayCall(gateway, "search", JSON.createObjectNode().put("query", query));
+    JsonNode found = result.path("structuredContent");
+    return found.isObject() ? found.toString() : null;
+  }
+
+  private static boolean healthy(URI gateway) {
+    return new InstanceClient("it").healthy(gateway, Duration.ofSeconds(1));
+  }
+
+  private static void awaitIndexed(URI gateway, String... ids) throws InterruptedException {
+    awaitTrue(
+        // Instances and the gateway start slowly on a loaded machine; this is not the measured
+        // part.
+        Duration.ofSeconds(120),
+        () -> {
+          JsonNode listed =
+              gatewayCall(gateway, "list_instances", JSON.createObjectNode())
+                  .path("structuredContent")
+                  .path("instances");
+          List<String> indexed = new ArrayList<>();
+          listed.forEach(
+              i -> {
+                if (i.path("indexed").asBoolean()) {
+                  indexed.add(i.path("instance_id").asText());
+                }
+              });
+          return indexed.containsAll(List.of(ids));
+        },
+        "instances " + String.join(", ", ids) + " indexed");
+  }
+
+  private static void awaitTrue(
+      Duration within, java.util.function.BooleanSupplier check, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (check.getAsBoolean()) {
+        return;
+      }
+      Thread.sleep(200);
+    }
+    assertThat(check.getAsBoolean()).as(what + " within " + within.toSeconds() + " s").isTrue();
+  }
+}
