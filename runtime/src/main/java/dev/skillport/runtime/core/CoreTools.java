@@ -181,6 +181,7 @@ public final class CoreTools {
             "ttl_secs":{"type":"integer","minimum":1,"default":3600}},
            "required":["name","description"]}},
          "required":["tool_spec"]}""",
+              false,
               false),
           definition(
               "deregister_tool",
@@ -255,9 +256,14 @@ public final class CoreTools {
 
   private static CoreTool definition(
       String name, String description, String schema, boolean readOnly) {
+    return definition(name, description, schema, readOnly, true);
+  }
+
+  private static CoreTool definition(
+      String name, String description, String schema, boolean readOnly, boolean idempotent) {
     ObjectNode annotations = NODES.objectNode().put("readOnlyHint", readOnly);
     if (!readOnly) {
-      annotations.put("destructiveHint", false).put("idempotentHint", true);
+      annotations.put("destructiveHint", false).put("idempotentHint", idempotent);
     }
     return new CoreTool(name, description, parse(schema), annotations);
   }

@@ -317,8 +317,8 @@ public final class DynamicTools {
     return ToolResult.failure(
         ToolFailureCode.DYNAMIC_CODE_DISABLED,
         "this server does not run code given by a caller",
-        "register tool: \"<skill>__<tool>\" (with preset arguments) instead, or ask the operator"
-            + " to serve with --allow-dynamic-code");
+        "give tool_spec.tool: \"<skill>__<tool>\" (with preset arguments) instead, or ask the"
+            + " operator to serve with --allow-dynamic-code");
   }
 
   /** The qualified skill tool {@code tool_spec.tool} names, or a refusal. */
