@@ -25,6 +25,7 @@ import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.JobStore;
 import dev.skillport.runtime.jobs.MvStoreJobStore;
 import dev.skillport.runtime.jobs.StoreInUseException;
+import dev.skillport.runtime.process.ScriptRuns;
 import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.runtime.secrets.SecretNames;
 import dev.skillport.server.app.ListingPolicy;
@@ -267,6 +268,7 @@ final class ServeCommand implements Callable<Integer> {
 
   // The store folder this start creates, removed again if the start fails; null when it existed.
   private NewStoreFolder newStoreFolder;
+  private boolean storeFolderKeptByUse;
 
   @Option(
       names = "--adapter-setting",
@@ -540,6 +542,22 @@ final class ServeCommand implements Callable<Integer> {
       // stops taking calls, jobs are marked interrupted and their scripts cancelled, then every
       // script still running, and every process a script left behind, is killed.
       ScriptToolRunner scripts = resources.add("script processes", scriptRunner(env));
+      // Before anything runs: the script trees this instance's previous run left (it was killed)
+      // are killed, and this run's scripts are recorded for the next (decision 0054).
+      ScriptRuns runs = scriptRuns(env, stores);
+      if (runs != null) {
+        int killed = runs.killLeftovers();
+        if (killed > 0) {
+          parent
+              .output()
+              .stderr()
+              .println(
+                  "skillport: killed "
+                      + killed
+                      + " script processes this instance's previous run left running");
+        }
+        scripts.recordRuns(runs);
+      }
       JobScheduler jobs =
           resources.add("job scheduler", new JobScheduler(stores.jobs(), Math.max(1, jobWorkers)));
       CallGuard guard =
@@ -816,7 +834,8 @@ final class ServeCommand implements Callable<Integer> {
 
   /** The server serves: the store folder its start created stays. */
   private void keepStoreFolder() {
-    if (newStoreFolder != null) {
+    // A default stdio folder is kept only if the session leaves records in it (see openStores).
+    if (newStoreFolder != null && !storeFolderKeptByUse) {
       newStoreFolder.keep();
     }
   }
@@ -939,10 +958,44 @@ final class ServeCommand implements Callable<Integer> {
     try {
       MvStoreWorkflowStore workflows =
           resources.add("workflow store", MvStoreWorkflowStore.open(dir));
+      if (created != null && !named && !mode.http) {
+        // Closed after the job scheduler (which ends unfinished jobs as interrupted) and before
+        // the stores: a default folder this start created is kept when it holds a job, a workflow
+        // run or search embeddings, so a session that stored nothing leaves nothing in the home
+        // folder. A folder named by --instance or --jobs-dir stays.
+        storeFolderKeptByUse = true;
+        resources.add("job store folder", () -> keepUnlessEmpty(created, dir, jobs, workflows));
+      }
       return new Stores(jobs, workflows, dir);
     } catch (IOException e) {
       throw StartupFailure.environment(
           "cannot open the workflow store in " + dir + " (" + e.getMessage() + ")", e);
+    }
+  }
+
+  /**
+   * Keeps {@code created} when it holds a job, a workflow run or search embeddings, and when that
+   * cannot be told.
+   */
+  private static void keepUnlessEmpty(
+      NewStoreFolder created, Path dir, JobStore jobs, WorkflowStore workflows) {
+    if (!jobs.all().isEmpty()
+        || Files.exists(dir.resolve(EMBEDDINGS_FILE))
+        || holdsWorkflowRuns(dir, workflows)) {
+      created.keep();
+    }
+  }
+
+  private static boolean holdsWorkflowRuns(Path dir, WorkflowStore workflows) {
+    try {
+      return !workflows.runs().isEmpty();
+    } catch (RuntimeException closed) {
+      // The workflow engine closes its store with the server: open it again to look.
+    }
+    try (MvStoreWorkflowStore left = MvStoreWorkflowStore.open(dir)) {
+      return !left.runs().isEmpty();
+    } catch (IOException | RuntimeException e) {
+      return true;
     }
   }
 
@@ -973,6 +1026,34 @@ final class ServeCommand implements Callable<Integer> {
         Clock.systemUTC(),
         BridgeRuntime.Options.defaults().withIdle(Duration.ofSeconds(Math.max(1, bridgeIdleSecs))),
         version);
+  }
+
+  /**
+   * This instance's run marker: beside its embedded store, or, on a shared store, in {@code
+   * ~/.skillport/jobs/NAME/scripts} for {@code --instance NAME}; null for a shared store's default
+   * name (host and pid: no later run has it).
+   */
+  private ScriptRuns scriptRuns(CliEnvironment env, Stores stores) {
+    Path dir;
+    if (stores.dir() != null) {
+      dir = stores.dir().resolve("scripts");
+    } else if (instance != null) {
+      Path home = env.userHome() != null ? env.userHome() : env.workingDirectory();
+      dir = home.resolve(".skillport").resolve("jobs").resolve(instance).resolve("scripts");
+    } else {
+      return null;
+    }
+    try {
+      return ScriptRuns.in(dir);
+    } catch (IOException e) {
+      throw StartupFailure.environment(
+          "cannot keep the run marker of this instance's scripts in "
+              + dir
+              + " ("
+              + e.getMessage()
+              + ")",
+          e);
+    }
   }
 
   private ScriptToolRunner scriptRunner(CliEnvironment env) {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.runtime.jobs.MvStoreJobStore;
 import dev.skillport.runtime.jobs.RawMcpClient;
 import dev.skillport.testsupport.ExternalCommand;
 import dev.skillport.testsupport.LaunchedServer;
@@ -149,6 +150,88 @@ class ServeInstancesIT {
     } finally {
       servers.forEach(Process::destroyForcibly);
     }
+  }
+
+  @Test
+  void aStdioSessionThatRanAJob_keepsItsStore_oneThatRanNone_leavesNothing() throws Exception {
+    writeSkill();
+    Path store = home.resolve(".skillport/jobs/stdio");
+
+    stdioSession(false);
+    assertThat(home.resolve(".skillport")).doesNotExist();
+
+    stdioSession(true);
+    try (MvStoreJobStore kept = MvStoreJobStore.open(store)) {
+      assertThat(kept.all()).hasSize(1);
+      assertThat(kept.all().get(0).status().terminal()).isTrue();
+    }
+  }
+
+  /** One stdio session to its end of input: initialize, then (if asked) a job run to its end. */
+  private void stdioSession(boolean runAJob) throws Exception {
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                LaunchedServer.launcher().toString(),
+                "serve",
+                "--stdio",
+                "--no-watch",
+                "--no-bundled",
+                "--skills",
+                skills.toString(),
+                "--preload",
+                "work")
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
+    builder.environment().putAll(LaunchedServer.environment(home));
+    Process server = builder.start();
+    try (var in = new java.io.PrintStream(server.getOutputStream(), true, "UTF-8");
+        var out =
+            new java.io.BufferedReader(
+                new java.io.InputStreamReader(
+                    server.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+      in.println(
+          "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+              + "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+              + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+      answer(out, 1);
+      in.println("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+      if (runAJob) {
+        in.println(
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{"
+                + "\"name\":\"work__square\",\"arguments\":{\"n\":3},"
+                + "\"_meta\":{\"dcc\":{\"async\":true}}}}");
+        String job = answer(out, 2).at("/result/structuredContent/job_id").asText();
+        assertThat(job).isNotEmpty();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        for (int id = 3; ; id++) {
+          in.println(
+              "{\"jsonrpc\":\"2.0\",\"id\":"
+                  + id
+                  + ",\"method\":\"tools/call\",\"params\":{\"name\":\"jobs_get_status\","
+                  + "\"arguments\":{\"job_id\":\""
+                  + job
+                  + "\"}}}");
+          String status = answer(out, id).at("/result/structuredContent/status").asText();
+          if (status.equals("completed")) {
+            break;
+          }
+          assertThat(System.nanoTime()).as("job done in time").isLessThan(deadline);
+          Thread.sleep(100);
+        }
+      }
+    }
+    assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(server.exitValue()).isZero();
+  }
+
+  /** Reads messages until the answer to request {@code id}. */
+  private static JsonNode answer(java.io.BufferedReader out, int id) throws IOException {
+    for (String line; (line = out.readLine()) != null; ) {
+      JsonNode message = JSON.readTree(line);
+      if (message.path("id").asInt(-1) == id) {
+        return message;
+      }
+    }
+    throw new IOException("the server ended before answering request " + id);
   }
 
   private LaunchedServer start(String... args) {

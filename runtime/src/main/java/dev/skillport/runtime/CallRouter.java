@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.owner.Principal;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
+import dev.skillport.api.tool.ToolResult;
 import dev.skillport.model.skill.Skill;
+import dev.skillport.model.skill.SkillState;
 import dev.skillport.model.skill.ToolSpec;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.CatalogHolder;
@@ -14,6 +16,10 @@ import dev.skillport.registry.SessionView;
 import dev.skillport.registry.ToolNames;
 import dev.skillport.registry.ToolResolution;
 import dev.skillport.runtime.core.DynamicTools;
+import dev.skillport.runtime.jobs.Claimant;
+import dev.skillport.runtime.jobs.JobResult;
+import dev.skillport.runtime.jobs.StoredCall;
+import dev.skillport.runtime.jobs.StoredCallRunner;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -140,6 +146,53 @@ public final class CallRouter {
     } finally {
       calls.audit(meta, name, arguments, Duration.ofNanos(System.nanoTime() - start), word);
     }
+  }
+
+  /**
+   * Runs the stored calls of queued jobs that this instance claims: each on the catalog current
+   * then, only when the skill there is the one the call was accepted for (the same digest).
+   */
+  public StoredCallRunner storedCalls() {
+    return new StoredCallRunner() {
+      private Catalog offered;
+      private List<Skill> served = List.of();
+
+      @Override
+      public synchronized Claimant claimant() {
+        Catalog snapshot = catalog.current();
+        if (snapshot != offered) {
+          served =
+              snapshot.skills().stream()
+                  .filter(s -> s.state() == SkillState.AVAILABLE)
+                  .filter(s -> refusal.apply(s).isEmpty())
+                  .toList();
+          offered = snapshot;
+        }
+        return calls.claimant(served);
+      }
+
+      @Override
+      public JobResult run(StoredCall call, String owner, ToolContext context) {
+        Catalog snapshot = catalog.current();
+        Skill skill = snapshot.skill(call.skill()).orElse(null);
+        ToolSpec tool = skill == null ? null : skill.tool(call.tool()).orElse(null);
+        if (tool == null) {
+          return JobResult.of(
+              ToolResult.failure(
+                  ToolFailureCode.SKILL_NOT_AVAILABLE,
+                  "tool '" + call.tool() + "' of skill '" + call.skill() + "' is not served here",
+                  null));
+        }
+        if (!calls.claimant(List.of(skill)).skills().contains(call.skillKey())) {
+          return JobResult.of(
+              ToolResult.failure(
+                  ToolFailureCode.SKILL_NOT_AVAILABLE,
+                  "skill '" + call.skill() + "' changed since the call was queued",
+                  "call the tool again"));
+        }
+        return calls.runStored(bindings.of(snapshot), skill, tool, call, owner, context);
+      }
+    };
   }
 
   /** The declaration of the skill tool {@code name} calls for {@code session}, if it names one. */

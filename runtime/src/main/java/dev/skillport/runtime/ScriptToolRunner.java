@@ -11,6 +11,7 @@ import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.runtime.process.ProcessTree;
+import dev.skillport.runtime.process.ScriptRuns;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -100,6 +101,7 @@ public final class ScriptToolRunner implements AutoCloseable {
   private final AtomicLong runNumbers = new AtomicLong();
   private final Set<ProcessTree> running = ConcurrentHashMap.newKeySet();
   private volatile boolean refusing;
+  private volatile ScriptRuns runs;
   private volatile boolean stopping;
 
   private final ScriptPolicy policy;
@@ -133,6 +135,14 @@ public final class ScriptToolRunner implements AutoCloseable {
     env.put("PYTHONIOENCODING", "utf-8");
     env.put("PYTHONUNBUFFERED", "1");
     this.environment = Map.copyOf(env);
+  }
+
+  /**
+   * Records every script this runner starts in {@code runs} from now on, so that the instance's
+   * next run can kill what it left if it dies.
+   */
+  public void recordRuns(ScriptRuns runs) {
+    this.runs = runs;
   }
 
   /** Scripts running now (each is one process tree). */
@@ -393,11 +403,18 @@ public final class ScriptToolRunner implements AutoCloseable {
     }
     ProcessTree tree = new ProcessTree(process, marker);
     running.add(tree);
+    ScriptRuns recorded = runs;
+    if (recorded != null) {
+      recorded.started(process.pid(), process.info().startInstant().orElse(null), marker);
+    }
     try {
       Path cancelFile = compat == null ? null : compat.resolve(CANCEL_FILE);
       return await(process, tree, script, workDir, arguments, timeout, context, cancelFile);
     } finally {
       running.remove(tree);
+      if (recorded != null) {
+        recorded.ended(marker);
+      }
     }
   }
 

@@ -12,7 +12,9 @@ import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.StoreUnavailableException;
+import dev.skillport.runtime.jobs.StoredCall;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -28,6 +30,7 @@ public final class ToolCalls {
   private final JobScheduler jobs;
   private final CallStats stats;
   private final String tasksExtension;
+  private final SkillDigests digests = new SkillDigests();
 
   /**
    * @param runner runs the tools
@@ -92,6 +95,7 @@ public final class ToolCalls {
             submit(
                 tool.name(),
                 meta,
+                jobs.queuesInStore() ? stored(skill, tool, args, meta) : null,
                 jobContext ->
                     new CallOutcome.Completed(
                         runner.run(bound, skill, tool, args, jobContext), tool.nextTools()),
@@ -114,8 +118,73 @@ public final class ToolCalls {
     return submit(
         toolName,
         meta,
+        null,
         jobContext -> new CallOutcome.Completed(runRest(rest, jobContext), null),
         null);
+  }
+
+  /** The call as a shared store queues it, for any instance that serves the same skill. */
+  private StoredCall stored(Skill skill, ToolSpec tool, JsonNode args, CallMeta meta) {
+    return new StoredCall(
+        skill.name(),
+        tool.name(),
+        args,
+        digests.of(skill),
+        runner.hostFor(skill, tool),
+        Boolean.TRUE.equals(tool.annotations().idempotentHint()),
+        meta.traceparent(),
+        StoredCall.capabilitiesOf(meta.tasks() ? meta.client() : null));
+  }
+
+  /** What an instance offers to run: its skills by {@link StoredCall#skillKey()}, its hosts. */
+  public dev.skillport.runtime.jobs.Claimant claimant(List<Skill> served) {
+    java.util.Set<String> skills = new java.util.HashSet<>();
+    java.util.Set<String> hosts = new java.util.HashSet<>();
+    for (Skill skill : served) {
+      skills.add(StoredCall.key(skill.name(), digests.of(skill)));
+      String dcc = skill.manifest().extensions().dcc();
+      if (dcc != null && runner.hasHost(skill)) {
+        hosts.add(dcc);
+      }
+    }
+    return new dev.skillport.runtime.jobs.Claimant(skills, hosts);
+  }
+
+  /**
+   * Runs a queued job's stored call, claimed from a shared store, as {@code owner}: the guard, the
+   * argument and path checks of a call made here, then the tool; audited like a queued call.
+   */
+  public JobResult runStored(
+      ToolBindings bound,
+      Skill skill,
+      ToolSpec tool,
+      StoredCall call,
+      String owner,
+      ToolContext jobContext) {
+    CallMeta meta =
+        new CallMeta(null, true, null, update -> {}).withCaller(owner, call.traceparent());
+    long start = System.nanoTime();
+    CallOutcome outcome = guard.refusal(skill, tool).orElse(null);
+    if (outcome == null) {
+      ToolResult invalid = runner.invalidArguments(skill, tool, call.arguments());
+      outcome =
+          invalid != null
+              ? new CallOutcome.Refused(
+                  ToolFailureCode.INVALID_ARGUMENTS, invalid, tool.nextTools())
+              : guard.pathRefusal(skill, tool, call.arguments(), jobContext, meta).orElse(null);
+    }
+    if (outcome == null) {
+      outcome =
+          new CallOutcome.Completed(
+              runner.run(bound, skill, tool, call.arguments(), jobContext), tool.nextTools());
+    }
+    audit(
+        meta,
+        tool.name() + " (job)",
+        call.arguments(),
+        Duration.ofNanos(System.nanoTime() - start),
+        outcome.auditWord());
+    return new JobResult(outcome.ranResult().orElseThrow(), tool.nextTools());
   }
 
   /**
@@ -149,6 +218,7 @@ public final class ToolCalls {
   private JobRecord submit(
       String toolName,
       CallMeta meta,
+      StoredCall call,
       Function<ToolContext, CallOutcome.Completed> work,
       JsonNode auditedArgs) {
     return jobs.submit(
@@ -157,6 +227,7 @@ public final class ToolCalls {
         meta.parentJobId(),
         meta.principal(),
         meta.tasks() ? meta.client() : null,
+        call,
         jobContext -> {
           long start = System.nanoTime();
           CallOutcome.Completed result = work.apply(jobContext);

@@ -53,6 +53,24 @@ public final class ToolRunner {
     this.bridges = Objects.requireNonNull(bridges, "bridges");
   }
 
+  /**
+   * The host adapter a queued call of {@code tool} needs: the skill's {@code dcc} when the tool
+   * runs on its host's main thread, or when this instance has the host and would run it there; else
+   * null (any instance runs it as a process).
+   */
+  public String hostFor(Skill skill, ToolSpec tool) {
+    String dcc = skill.manifest().extensions().dcc();
+    if (dcc == null || dcc.isBlank()) {
+      return null;
+    }
+    return tool.affinity() == ThreadAffinity.MAIN || hasHost(skill) ? dcc : null;
+  }
+
+  /** Whether this instance has a host adapter that runs {@code skill}'s tools. */
+  public boolean hasHost(Skill skill) {
+    return hosts.mainThreadExecutor(skill).isPresent();
+  }
+
   /** The script runner behind script tools. */
   public ScriptToolRunner scripts() {
     return scripts;

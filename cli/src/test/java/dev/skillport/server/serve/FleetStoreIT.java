@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FleetStoreIT {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String ALICE = "alice-token-0123456789";
+  static final String ALICE = "alice-token-0123456789";
   private static final String CAPS = "{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}";
   private static final int LEASE = 2;
   private static final HttpClient HTTP =
@@ -179,7 +179,7 @@ class FleetStoreIT {
   }
 
   /** The entries of the temp folder now; an instance starting adds its own. */
-  private static java.util.Set<Path> tempEntries() throws java.io.IOException {
+  static java.util.Set<Path> tempEntries() throws java.io.IOException {
     try (var list = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
       return list.collect(java.util.stream.Collectors.toCollection(java.util.HashSet::new));
     }
@@ -193,7 +193,7 @@ class FleetStoreIT {
     return all.toArray(String[]::new);
   }
 
-  private static String startTask(URI server, int seconds, Path pids) throws Exception {
+  static String startTask(URI server, int seconds, Path pids) throws Exception {
     ObjectNode params = JSON.createObjectNode().put("name", "long_job");
     params.putObject("arguments").put("seconds", seconds).put("pid_file", pids.toString());
     JsonNode reply = call(server, "tools/call", params);
@@ -213,7 +213,7 @@ class FleetStoreIT {
         .asText();
   }
 
-  private static JsonNode awaitStatus(URI server, String id, String status, Duration within)
+  static JsonNode awaitStatus(URI server, String id, String status, Duration within)
       throws Exception {
     long until = System.nanoTime() + within.toNanos();
     while (true) {
@@ -227,7 +227,7 @@ class FleetStoreIT {
   }
 
   /** One 2026-07-28 request as Alice; the reply's JSON-RPC message. */
-  private static JsonNode call(URI server, String method, ObjectNode params) throws Exception {
+  static JsonNode call(URI server, String method, ObjectNode params) throws Exception {
     ObjectNode meta = params.putObject("_meta");
     meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
     meta.set("io.modelcontextprotocol/clientCapabilities", JSON.readTree(CAPS));

@@ -1,6 +1,8 @@
 package dev.skillport.runtime.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * How the instances sharing one {@link JobStore} reach each other: a cancellation or a client's
@@ -31,6 +33,34 @@ public interface JobCoordination {
    * they arrive. Called once.
    */
   void serve(Requests handler);
+
+  /**
+   * Stores new {@code job} with its call: a pending job is queued, for any instance that can run it
+   * to claim, and the idle instances are woken ({@link #onQueued}); a running one is this
+   * instance's at once (it had a free worker), leased to it as if claimed.
+   *
+   * @throws StoreUnavailableException when the job cannot be recorded: nothing is queued
+   */
+  void enqueue(JobRecord job, StoredCall call);
+
+  /**
+   * Takes the next queued job that {@code who} can run, in {@link FairOrder} over the whole store:
+   * marked running by this instance and leased to it, so no other instance takes it. Empty when
+   * there is none.
+   */
+  Optional<Claimed> claim(Claimant who);
+
+  /**
+   * Ends queued job {@code id} as {@code end} makes it, if no instance claimed it yet; returns the
+   * ended record, or empty when it is not queued (claimed, finished or unknown).
+   */
+  Optional<JobRecord> endQueued(String id, UnaryOperator<JobRecord> end);
+
+  /** Calls {@code wake} when a job is queued by any instance (and now and then regardless). */
+  void onQueued(Runnable wake);
+
+  /** A job this instance claimed, and the call to run. */
+  record Claimed(JobRecord job, StoredCall call) {}
 
   /** Receives the requests other instances hand to this one. */
   interface Requests {

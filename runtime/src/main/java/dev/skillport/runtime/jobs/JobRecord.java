@@ -76,6 +76,33 @@ public record JobRecord(
         null);
   }
 
+  /** The record as the instance that claimed it from a shared queue runs it. */
+  public JobRecord claimed(Instant now) {
+    return running(now);
+  }
+
+  /**
+   * The record of an unfinished job queued again (its instance stopped and its tool is idempotent):
+   * pending, as when it was first queued, with {@code why} as its last progress message.
+   */
+  public JobRecord requeued(Instant now, String why) {
+    return new JobRecord(
+        id,
+        tool,
+        sessionId,
+        parentId,
+        JobStatus.PENDING,
+        createdAt,
+        null,
+        null,
+        now,
+        NODES.objectNode().put("progress", 0).put("message", why),
+        null,
+        null,
+        owner,
+        null);
+  }
+
   JobRecord running(Instant now) {
     return new JobRecord(
         id,

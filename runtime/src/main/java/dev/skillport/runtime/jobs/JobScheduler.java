@@ -23,6 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,6 +37,11 @@ import org.slf4j.LoggerFactory;
  * Runs asynchronous calls as jobs on a fixed number of workers, records every state change in a
  * {@link JobStore} and reports it to the job's listener. Jobs that a previous run left pending or
  * running are marked {@link JobStatus#INTERRUPTED} when the scheduler starts.
+ *
+ * <p>Queued jobs are taken in {@link FairOrder}, fair per caller. On a store shared by a fleet
+ * ({@link JobStore#coordination}), a job submitted with its {@link StoredCall} is queued in the
+ * store, and any instance whose {@link StoredCallRunner} can run it claims it when one of its
+ * workers is free; a job without one (the rest of a call continued as a job) runs here.
  */
 public final class JobScheduler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(JobScheduler.class);
@@ -57,6 +64,23 @@ public final class JobScheduler implements AutoCloseable {
       };
   private volatile boolean closed;
   private final JobCoordination coordination;
+  private final Semaphore free;
+  // The jobs queued here (run by this instance only), oldest first; guarded by itself.
+  private final java.util.List<Queued> queue = new java.util.ArrayList<>();
+  // Jobs this instance queued in a shared store and no instance claimed yet, as they were handed.
+  private final Map<String, Accepted> accepted = new ConcurrentHashMap<>();
+  // Held while a claimed job becomes live, so a cancel sees it queued or live, never in between.
+  private final Object claiming = new Object();
+  private volatile StoredCallRunner callRunner;
+  private boolean woken;
+  private Instant lastSweep = Instant.EPOCH;
+  // When each caller's last job queued here started (a count), for the round-robin; by the queue.
+  private final Map<String, Long> served = new HashMap<>();
+  private long starts;
+  private final Thread dispatcher;
+
+  /** How long an idle instance on a shared store waits between claims without a notification. */
+  static final long CLAIM_POLL_MS = 1_000;
 
   /** Finished jobs whose logs are kept, in memory, for {@link #logs}; older ones are forgotten. */
   static final int KEPT_LOGS = 256;
@@ -87,9 +111,11 @@ public final class JobScheduler implements AutoCloseable {
             });
     pool.allowCoreThreadTimeOut(true);
     this.workers = pool;
+    this.free = new Semaphore(workerCount);
     this.coordination = store.coordination().orElse(null);
     recover();
     if (coordination != null) {
+      coordination.onQueued(this::wake);
       coordination.serve(
           new JobCoordination.Requests() {
             @Override
@@ -104,6 +130,27 @@ public final class JobScheduler implements AutoCloseable {
             }
           });
     }
+    dispatcher = new Thread(this::dispatch, "job-dispatcher");
+    dispatcher.setDaemon(true);
+    dispatcher.start();
+  }
+
+  /**
+   * Runs the stored calls of queued jobs through {@code runner} from now on: on a shared store this
+   * instance then queues its calls in the store and claims what it can run, its own and other
+   * instances' alike.
+   */
+  public void runStoredCalls(StoredCallRunner runner) {
+    this.callRunner = Objects.requireNonNull(runner, "runner");
+    wake();
+  }
+
+  /**
+   * Whether a call submitted with its {@link StoredCall} is queued in a shared store, for any
+   * instance to claim ({@link #runStoredCalls} was called on a store a fleet shares).
+   */
+  public boolean queuesInStore() {
+    return coordination != null && callRunner != null;
   }
 
   /** The store behind this scheduler. */
@@ -146,6 +193,25 @@ public final class JobScheduler implements AutoCloseable {
       ClientLink client,
       Function<ToolContext, JobResult> work,
       Consumer<ObjectNode> listener) {
+    return submit(tool, sessionId, parentId, owner, client, null, work, listener);
+  }
+
+  /**
+   * Like {@link #submit(String, String, String, String, ClientLink, Function, Consumer)}, for a
+   * call that {@code call} describes: on a shared store the job is queued there and any instance
+   * that can run the call may claim it ({@code work} runs it when this instance does).
+   *
+   * @param call the stored call, or null when only {@code work} can run it
+   */
+  public JobRecord submit(
+      String tool,
+      String sessionId,
+      String parentId,
+      String owner,
+      ClientLink client,
+      StoredCall call,
+      Function<ToolContext, JobResult> work,
+      Consumer<ObjectNode> listener) {
     Objects.requireNonNull(work, "work");
     Objects.requireNonNull(listener, "listener");
     if (closed) {
@@ -154,6 +220,9 @@ public final class JobScheduler implements AutoCloseable {
     JobRecord record =
         JobRecord.pending(
             UUID.randomUUID().toString(), tool, sessionId, parentId, owner, clock.instant());
+    if (call != null && queuesInStore()) {
+      return enqueue(record, call, client, work, listener);
+    }
     try {
       store.save(record);
     } catch (StoreUnavailableException e) {
@@ -171,10 +240,206 @@ public final class JobScheduler implements AutoCloseable {
       cancel(record.id());
       return job.record;
     }
-    workers.execute(() -> execute(job, work));
+    synchronized (queue) {
+      queue.add(new Queued(job, work));
+    }
+    wake();
     // The record as queued: a fast worker may already have moved the live one on.
     return record;
   }
+
+  /** Queues a job in the shared store, for whichever instance claims it. */
+  private JobRecord enqueue(
+      JobRecord record,
+      StoredCall call,
+      ClientLink client,
+      Function<ToolContext, JobResult> work,
+      Consumer<ObjectNode> listener) {
+    // A free worker here that can run the call takes the job at once (stored already claimed);
+    // else it waits in the store's queue for the first instance with a free worker that can.
+    boolean now = !closed && callRunner.claimant().canRun(call) && free.tryAcquire();
+    JobRecord stored = now ? record.claimed(clock.instant()) : record;
+    if (!now) {
+      accepted.put(record.id(), new Accepted(listener, client, work, record.createdAt()));
+    }
+    try {
+      coordination.enqueue(stored, call);
+    } catch (RuntimeException e) {
+      accepted.remove(record.id());
+      if (now) {
+        free.release();
+      }
+      throw e;
+    }
+    announce(record, listener);
+    if (now) {
+      Live job = new Live(stored, listener, client);
+      live.put(record.id(), job);
+      run(new Next(job, work));
+    }
+    if (record.parentId() != null
+        && status(record.parentId()).map(p -> p.status() == JobStatus.CANCELLED).orElse(false)) {
+      cancel(record.id());
+    }
+    wake();
+    return record;
+  }
+
+  /** Wakes the dispatcher: a job was queued or a worker is free. */
+  private void wake() {
+    synchronized (queue) {
+      woken = true;
+      queue.notifyAll();
+    }
+  }
+
+  /** Hands queued jobs to free workers, in fair order, until the scheduler closes. */
+  private void dispatch() {
+    while (!closed) {
+      try {
+        free.acquire();
+      } catch (InterruptedException e) {
+        return;
+      }
+      Next next = null;
+      try {
+        next = closed ? null : next();
+      } catch (RuntimeException e) {
+        LOG.warn("no queued job taken: {}", e.toString());
+      }
+      if (next == null) {
+        free.release();
+        if (!awaitWork()) {
+          return;
+        }
+        continue;
+      }
+      run(next);
+    }
+  }
+
+  /** Hands {@code next} to a worker, whose permit the caller holds; the worker releases it. */
+  private void run(Next next) {
+    try {
+      workers.execute(
+          () -> {
+            try {
+              execute(next.job(), next.work());
+            } finally {
+              free.release();
+              wake();
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      free.release();
+      next.job().finish(JobStatus.INTERRUPTED, "the server stopped before the job ran", null);
+    }
+  }
+
+  /** Waits until woken, or the claim poll on a shared store; false once interrupted. */
+  private boolean awaitWork() {
+    synchronized (queue) {
+      try {
+        if (!woken && !closed) {
+          queue.wait(coordination != null ? CLAIM_POLL_MS : 0);
+        }
+      } catch (InterruptedException e) {
+        return false;
+      }
+      woken = false;
+    }
+    return true;
+  }
+
+  /** The next job to run: queued here first, else claimed from the shared store; null: none. */
+  private Next next() {
+    Next local = nextQueued();
+    if (local != null) {
+      return local;
+    }
+    StoredCallRunner runner = callRunner;
+    if (coordination == null || runner == null) {
+      return null;
+    }
+    synchronized (claiming) {
+      JobCoordination.Claimed claimed = coordination.claim(runner.claimant()).orElse(null);
+      if (claimed == null) {
+        sweepAccepted();
+        return null;
+      }
+      JobRecord record = claimed.job();
+      Accepted handed = accepted.remove(record.id());
+      Live job =
+          new Live(
+              record,
+              handed == null ? update -> {} : handed.listener(),
+              handed == null ? claimed.call().client() : handed.client());
+      live.put(record.id(), job);
+      Function<ToolContext, JobResult> work =
+          handed != null
+              ? handed.work()
+              : context -> runner.run(claimed.call(), record.owner(), context);
+      return new Next(job, work);
+    }
+  }
+
+  /** Takes the queued job {@link FairOrder} puts first; null when none waits. */
+  private Next nextQueued() {
+    Map<String, Integer> running = new HashMap<>();
+    for (Live job : live.values()) {
+      if (job.record.status() == JobStatus.RUNNING) {
+        running.merge(FairOrder.caller(job.record.owner()), 1, Integer::sum);
+      }
+    }
+    synchronized (queue) {
+      queue.removeIf(q -> q.job().record.status().terminal());
+      List<FairOrder.Candidate> candidates =
+          queue.stream()
+              .map(
+                  q ->
+                      new FairOrder.Candidate(
+                          q.job().record.id(), q.job().record.owner(), q.job().record.createdAt()))
+              .toList();
+      String id =
+          FairOrder.next(candidates, running, served).map(FairOrder.Candidate::id).orElse(null);
+      for (int i = 0; i < queue.size(); i++) {
+        if (queue.get(i).job().record.id().equals(id)) {
+          Queued q = queue.remove(i);
+          served.put(FairOrder.caller(q.job().record.owner()), ++starts);
+          return new Next(q.job(), q.work());
+        }
+      }
+      return null;
+    }
+  }
+
+  /** Forgets the handed work of jobs another instance claimed (or that ended), now and then. */
+  private void sweepAccepted() {
+    Instant now = clock.instant();
+    if (accepted.isEmpty() || now.isBefore(lastSweep.plusSeconds(10))) {
+      return;
+    }
+    lastSweep = now;
+    for (Map.Entry<String, Accepted> e : accepted.entrySet()) {
+      if (e.getValue().at().isBefore(now.minusSeconds(5))
+          && store.find(e.getKey()).map(r -> r.status() != JobStatus.PENDING).orElse(true)) {
+        accepted.remove(e.getKey());
+      }
+    }
+  }
+
+  /** A job queued here with its work. */
+  private record Queued(Live job, Function<ToolContext, JobResult> work) {}
+
+  /** A job to run now and its work. */
+  private record Next(Live job, Function<ToolContext, JobResult> work) {}
+
+  /** What a job queued in the shared store was handed with, for when this instance claims it. */
+  private record Accepted(
+      Consumer<ObjectNode> listener,
+      ClientLink client,
+      Function<ToolContext, JobResult> work,
+      Instant at) {}
 
   /** The current record of a job, live or stored (by this instance or another on its store). */
   public Optional<JobRecord> status(String id) {
@@ -211,7 +476,43 @@ public final class JobScheduler implements AutoCloseable {
     }
     // Not live: finished here (the record is stored final), or not this scheduler's.
     Optional<JobRecord> stored = store.find(id);
+    if (coordination != null && stored.isPresent() && !stored.get().status().terminal()) {
+      // Queued in the shared store or run by another instance: its end is read from the store.
+      CompletableFuture<JobRecord> end = new CompletableFuture<>();
+      awaitStored(id, end);
+      return Optional.of(end);
+    }
     return stored.filter(r -> r.status().terminal()).map(CompletableFuture::completedFuture);
+  }
+
+  /** Completes {@code end} once job {@code id} ends here or in the store (read every 250 ms). */
+  private void awaitStored(String id, CompletableFuture<JobRecord> end) {
+    CompletableFuture.runAsync(
+        () -> {
+          if (end.isDone() || closed) {
+            return;
+          }
+          Live job = live.get(id);
+          if (job != null) {
+            job.done.thenAccept(end::complete);
+            return;
+          }
+          try {
+            JobRecord now = store.find(id).orElse(null);
+            if (now == null) {
+              end.completeExceptionally(new IllegalStateException("job " + id + " is gone"));
+              return;
+            }
+            if (now.status().terminal()) {
+              end.complete(now);
+              return;
+            }
+          } catch (RuntimeException e) {
+            LOG.debug("job {} not read: {}", id, e.toString());
+          }
+          awaitStored(id, end);
+        },
+        CompletableFuture.delayedExecutor(250, TimeUnit.MILLISECONDS));
   }
 
   /**
@@ -241,7 +542,23 @@ public final class JobScheduler implements AutoCloseable {
     }
     Live job = live.get(id);
     if (job == null && coordination != null) {
-      return coordination.requestCancel(id);
+      Optional<JobRecord> ended;
+      synchronized (claiming) {
+        job = live.get(id);
+        ended =
+            job != null
+                ? Optional.empty()
+                : coordination.endQueued(
+                    id, r -> r.finished(JobStatus.CANCELLED, clock.instant(), "cancelled", null));
+      }
+      if (ended.isPresent()) {
+        Accepted handed = accepted.remove(id);
+        announce(ended.get(), handed == null ? update -> {} : handed.listener());
+        return true;
+      }
+      if (job == null) {
+        return coordination.requestCancel(id);
+      }
     }
     return job != null && job.finish(JobStatus.CANCELLED, "cancelled", null);
   }
@@ -334,6 +651,8 @@ public final class JobScheduler implements AutoCloseable {
       return;
     }
     closed = true;
+    wake();
+    dispatcher.interrupt();
     for (Live job : List.copyOf(live.values())) {
       job.finish(JobStatus.INTERRUPTED, "the server stopped before the job finished", null);
     }
@@ -345,6 +664,22 @@ public final class JobScheduler implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     store.close();
+  }
+
+  /** Tells {@code listener} and every observer of {@code now}. */
+  private void announce(JobRecord now, Consumer<ObjectNode> listener) {
+    try {
+      listener.accept(now.toWire());
+    } catch (RuntimeException e) {
+      LOG.debug("job update for {} was not delivered", now.id(), e);
+    }
+    for (Consumer<JobRecord> observer : observers) {
+      try {
+        observer.accept(now);
+      } catch (RuntimeException e) {
+        LOG.debug("job observer failed on {}", now.id(), e);
+      }
+    }
   }
 
   private void recover() {
@@ -575,19 +910,7 @@ public final class JobScheduler implements AutoCloseable {
     }
 
     void announce() {
-      JobRecord now = record;
-      try {
-        listener.accept(now.toWire());
-      } catch (RuntimeException e) {
-        LOG.debug("job update for {} was not delivered", now.id(), e);
-      }
-      for (Consumer<JobRecord> observer : observers) {
-        try {
-          observer.accept(now);
-        } catch (RuntimeException e) {
-          LOG.debug("job observer failed on {}", now.id(), e);
-        }
-      }
+      JobScheduler.this.announce(record, listener);
     }
 
     @Override

@@ -4,9 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -134,5 +141,83 @@ public abstract class JobStoreContract {
         .extracting(JobRecord::status)
         .isEqualTo(JobStatus.INTERRUPTED);
     assertThat(again.orphans()).isEmpty();
+  }
+
+  @Test
+  void scheduler_queuedJobsOfTwoCallers_takeTurnsOnOneWorker() throws Exception {
+    List<String> ran = new CopyOnWriteArrayList<>();
+    CountDownLatch hold = new CountDownLatch(1);
+    JobScheduler jobs = new JobScheduler(store(), 1);
+    try {
+      // On a shared store the calls are queued there and claimed back; embedded, they queue here.
+      jobs.runStoredCalls(
+          new StoredCallRunner() {
+            @Override
+            public Claimant claimant() {
+              return new Claimant(Set.of(StoredCall.key("demo", "sha256:1")), Set.of());
+            }
+
+            @Override
+            public JobResult run(StoredCall call, String owner, ToolContext context) {
+              return work(owner + call.arguments().path("n").asInt(), ran, hold).apply(context);
+            }
+          });
+      List<JobRecord> queued = new CopyOnWriteArrayList<>();
+      queued.add(submit(jobs, "alice", 0, ran, hold));
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> ran.contains("alice0"));
+      for (int n = 1; n <= 5; n++) {
+        queued.add(submit(jobs, "alice", n, ran, hold));
+      }
+      queued.add(submit(jobs, "bob", 1, ran, hold));
+      hold.countDown();
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () ->
+                  queued.stream()
+                      .allMatch(
+                          j -> jobs.status(j.id()).orElseThrow().status() == JobStatus.COMPLETED));
+      assertThat(ran)
+          .containsExactly("alice0", "bob1", "alice1", "alice2", "alice3", "alice4", "alice5");
+    } finally {
+      hold.countDown();
+      jobs.close();
+      // The scheduler closed the store with it.
+      store = null;
+    }
+  }
+
+  private static JobRecord submit(
+      JobScheduler jobs, String owner, int n, List<String> ran, CountDownLatch hold) {
+    StoredCall call =
+        new StoredCall(
+            "demo",
+            "work",
+            NODES.objectNode().put("n", n),
+            "sha256:1",
+            null,
+            false,
+            null,
+            List.of());
+    return jobs.submit(
+        "demo.work", null, null, owner, null, call, work(owner + n, ran, hold), update -> {});
+  }
+
+  /** Records {@code name} when it runs; the first job waits for {@code hold}. */
+  private static Function<ToolContext, JobResult> work(
+      String name, List<String> ran, CountDownLatch hold) {
+    return context -> {
+      ran.add(name);
+      try {
+        if (!hold.await(10, TimeUnit.SECONDS)) {
+          return JobResult.of(ToolResult.error("not released"));
+        }
+      } catch (InterruptedException e) {
+        return JobResult.of(ToolResult.error("interrupted"));
+      }
+      return JobResult.of(ToolResult.text(name));
+    };
   }
 }

@@ -183,6 +183,9 @@ public final class SkillportService {
             statelessTools::activates,
             hosts::refusal,
             dynamicTools);
+    // On a store a fleet shares, queued calls wait there and any instance serving the same skill
+    // runs them (decision 0054).
+    jobs.runStoredCalls(router.storedCalls());
     // Locals, so the listener does not carry this service out of its constructor.
     OpenSessions open = sessions;
     List<Runnable> listeners = catalogListeners;

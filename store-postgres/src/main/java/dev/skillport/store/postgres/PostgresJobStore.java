@@ -3,12 +3,15 @@ package dev.skillport.store.postgres;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.skillport.runtime.jobs.Claimant;
 import dev.skillport.runtime.jobs.JobCoordination;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobRecordCodec;
+import dev.skillport.runtime.jobs.JobStatus;
 import dev.skillport.runtime.jobs.JobStore;
 import dev.skillport.runtime.jobs.StoreFault;
 import dev.skillport.runtime.jobs.StoreUnavailableException;
+import dev.skillport.runtime.jobs.StoredCall;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -23,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -38,11 +42,19 @@ import org.slf4j.LoggerFactory;
  * <p>Requests for a job another instance runs go to {@code skillport_job_requests} with a {@code
  * NOTIFY} naming that instance; each instance listens, and polls every {@link #POLL} too, for a
  * notification lost while its listening connection was down.
+ *
+ * <p>A queued job ({@link #enqueue}) is a pending row without a lease that carries its stored call;
+ * any instance claims it ({@link #claim}) in {@link dev.skillport.runtime.jobs.FairOrder}, locking
+ * it {@code FOR UPDATE SKIP LOCKED}, and leases it to itself. {@code NOTIFY} on {@value
+ * #QUEUE_CHANNEL} wakes idle instances when a job is queued.
  */
 final class PostgresJobStore implements JobStore, JobCoordination {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresJobStore.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   static final String CHANNEL = "skillport_requests";
+
+  /** The channel on which a queued job wakes the idle instances. */
+  static final String QUEUE_CHANNEL = "skillport_queue";
 
   /** How often requests are looked for without a notification. */
   static final long POLL = 500;
@@ -53,6 +65,7 @@ final class PostgresJobStore implements JobStore, JobCoordination {
   private final Map<String, Optional<JobRecord>> held = new ConcurrentHashMap<>();
 
   private volatile Requests handler;
+  private volatile Runnable wake = () -> {};
   private volatile boolean listening;
   private Thread listener;
 
@@ -91,7 +104,11 @@ final class PostgresJobStore implements JobStore, JobCoordination {
                 + " lease_until = EXCLUDED.lease_until, updated_at = EXCLUDED.updated_at,"
                 + " record = EXCLUDED.record"
                 // A job whose lease lapsed was ended by another instance: that end stands.
-                + " WHERE skillport_jobs.expired_at IS NULL")) {
+                + " WHERE skillport_jobs.expired_at IS NULL"
+                // A leased or queued job is written by the instance that holds it only.
+                + " AND (skillport_jobs.instance = EXCLUDED.instance"
+                + " OR (skillport_jobs.lease_until IS NULL"
+                + " AND skillport_jobs.status <> 'pending'))")) {
       s.setString(1, job.id());
       s.setString(2, job.owner());
       s.setString(3, job.status().wire());
@@ -189,6 +206,190 @@ final class PostgresJobStore implements JobStore, JobCoordination {
   public void close() {}
 
   @Override
+  public void enqueue(JobRecord job, StoredCall call) {
+    try (Connection c = store.connection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "WITH added AS (INSERT INTO skillport_jobs (id, owner, status, instance,"
+                    + " created_at, updated_at, record, call, skill_key, host, queued_at,"
+                    + " lease_until) VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, now(),"
+                    + " CASE WHEN ? THEN now() + make_interval(secs => ?) END) RETURNING id)"
+                    + " SELECT pg_notify('"
+                    + QUEUE_CHANNEL
+                    + "', id) FROM added WHERE ?")) {
+      s.setString(1, job.id());
+      s.setString(2, job.owner());
+      s.setString(3, job.status().wire());
+      s.setString(4, store.instance());
+      s.setTimestamp(5, PostgresStore.timestamp(job.createdAt()));
+      s.setTimestamp(6, PostgresStore.timestamp(job.updatedAt()));
+      s.setString(7, encode(job));
+      s.setString(8, call.toJson().toString());
+      s.setString(9, call.skillKey());
+      s.setString(10, call.host());
+      boolean taken = job.status() != JobStatus.PENDING;
+      s.setBoolean(11, taken);
+      s.setDouble(12, store.lease().toMillis() / 1000.0);
+      s.setBoolean(13, !taken);
+      s.executeQuery().close();
+      if (taken) {
+        served(c, job.owner());
+      }
+      store.recovered();
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public Optional<Claimed> claim(Claimant who) {
+    try (Connection c = store.connection()) {
+      c.setAutoCommit(false);
+      try {
+        Optional<Claimed> claimed = claim(c, who);
+        c.commit();
+        return claimed;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+  }
+
+  /**
+   * The claim in one transaction: the queued job first in fair order (the caller running the fewest
+   * jobs of the fleet, then the caller served longest ago, then the oldest job) among those {@code
+   * who} can run, locked, and leased to this instance. A job its instance queued and none could
+   * claim for a lease is that instance's to run (and fail, if it lacks the host too).
+   */
+  private Optional<Claimed> claim(Connection c, Claimant who) throws SQLException {
+    String id;
+    String doc;
+    String callDoc;
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT j.id, j.record::text, j.call::text FROM skillport_jobs j"
+                + " LEFT JOIN (SELECT coalesce(owner, '') AS caller, count(*) AS n"
+                + " FROM skillport_jobs WHERE status = 'running' GROUP BY 1) r"
+                + " ON r.caller = coalesce(j.owner, '')"
+                + " LEFT JOIN skillport_callers l ON l.caller = coalesce(j.owner, '')"
+                + " WHERE j.status = 'pending' AND j.lease_until IS NULL AND j.call IS NOT NULL"
+                + " AND ((j.skill_key = ANY (?) AND (j.host IS NULL OR j.host = ANY (?)))"
+                + " OR (j.instance = ? AND j.queued_at < now() - make_interval(secs => ?)))"
+                + " ORDER BY coalesce(r.n, 0), l.served_at NULLS FIRST, j.created_at, j.id"
+                + " LIMIT 1 FOR UPDATE OF j SKIP LOCKED")) {
+      s.setArray(1, c.createArrayOf("text", who.skills().toArray()));
+      s.setArray(2, c.createArrayOf("text", who.hosts().toArray()));
+      s.setString(3, store.instance());
+      s.setDouble(4, store.lease().toMillis() / 1000.0);
+      try (ResultSet rs = s.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        id = rs.getString(1);
+        doc = rs.getString(2);
+        callDoc = rs.getString(3);
+      }
+    }
+    Optional<JobRecord> queued = decode(id, doc);
+    StoredCall call;
+    try {
+      call = StoredCall.fromJson(JSON.readTree(callDoc));
+    } catch (IOException | IllegalArgumentException e) {
+      call = null;
+    }
+    if (queued.isEmpty() || call == null) {
+      // Damaged: taken out of the queue (it stays readable as it is), not claimed again and again.
+      LOG.warn("queued job {} is damaged and is taken out of the queue", id);
+      try (PreparedStatement u =
+          c.prepareStatement("UPDATE skillport_jobs SET call = NULL WHERE id = ?")) {
+        u.setString(1, id);
+        u.executeUpdate();
+      }
+      return Optional.empty();
+    }
+    JobRecord running = queued.get().claimed(store.clock().instant());
+    try (PreparedStatement u =
+        c.prepareStatement(
+            "UPDATE skillport_jobs SET status = ?, instance = ?,"
+                + " lease_until = now() + make_interval(secs => ?), updated_at = ?,"
+                + " record = ?::jsonb WHERE id = ?")) {
+      u.setString(1, running.status().wire());
+      u.setString(2, store.instance());
+      u.setDouble(3, store.lease().toMillis() / 1000.0);
+      u.setTimestamp(4, PostgresStore.timestamp(running.updatedAt()));
+      u.setString(5, encode(running));
+      u.setString(6, id);
+      u.executeUpdate();
+    }
+    served(c, running.owner());
+    return Optional.of(new Claimed(running, call));
+  }
+
+  /** Records that a job of {@code owner} started now, for the round-robin between callers. */
+  private static void served(Connection c, String owner) throws SQLException {
+    try (PreparedStatement u =
+        c.prepareStatement(
+            "INSERT INTO skillport_callers (caller, served_at) VALUES (?, clock_timestamp())"
+                + " ON CONFLICT (caller) DO UPDATE SET served_at = EXCLUDED.served_at")) {
+      u.setString(1, owner == null ? "" : owner);
+      u.executeUpdate();
+    }
+  }
+
+  @Override
+  public Optional<JobRecord> endQueued(String id, UnaryOperator<JobRecord> end) {
+    try (Connection c = store.connection()) {
+      c.setAutoCommit(false);
+      try {
+        Optional<JobRecord> ended = Optional.empty();
+        // Not SKIP LOCKED: a claim under way is waited for, and the row then reads claimed.
+        try (PreparedStatement s =
+            c.prepareStatement(
+                "SELECT record::text FROM skillport_jobs WHERE id = ? AND status = 'pending'"
+                    + " AND lease_until IS NULL AND call IS NOT NULL FOR UPDATE")) {
+          s.setString(1, id);
+          try (ResultSet rs = s.executeQuery()) {
+            if (rs.next()) {
+              ended = decode(id, rs.getString(1)).map(end);
+            }
+          }
+        }
+        if (ended.isPresent()) {
+          try (PreparedStatement u =
+              c.prepareStatement(
+                  "UPDATE skillport_jobs SET status = ?, updated_at = ?, record = ?::jsonb"
+                      + " WHERE id = ?")) {
+            u.setString(1, ended.get().status().wire());
+            u.setTimestamp(2, PostgresStore.timestamp(ended.get().updatedAt()));
+            u.setString(3, encode(ended.get()));
+            u.setString(4, id);
+            u.executeUpdate();
+          }
+        }
+        c.commit();
+        return ended;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public void onQueued(Runnable wake) {
+    this.wake = java.util.Objects.requireNonNull(wake, "wake");
+  }
+
+  @Override
   public boolean requestCancel(String id) {
     return request(id, "cancel", null);
   }
@@ -259,6 +460,7 @@ final class PostgresJobStore implements JobStore, JobCoordination {
           c = store.connection();
           try (Statement s = c.createStatement()) {
             s.execute("LISTEN " + CHANNEL);
+            s.execute("LISTEN " + QUEUE_CHANNEL);
           }
         }
         PGNotification[] got = c.unwrap(PGConnection.class).getNotifications((int) POLL);
@@ -267,6 +469,12 @@ final class PostgresJobStore implements JobStore, JobCoordination {
         }
         if (got != null && got.length > 0) {
           LOG.trace("{} store notifications", got.length);
+          for (PGNotification n : got) {
+            if (QUEUE_CHANNEL.equals(n.getName())) {
+              wake.run();
+              break;
+            }
+          }
         }
         takeRequests();
       } catch (SQLException e) {
@@ -341,26 +549,54 @@ final class PostgresJobStore implements JobStore, JobCoordination {
    */
   int expireLeases() throws SQLException {
     int ended = 0;
+    int requeued = 0;
     try (Connection c = store.connection()) {
       c.setAutoCommit(false);
       try {
         List<JobRecord> lapsed = new ArrayList<>();
         List<String> owners = new ArrayList<>();
+        List<JobRecord> again = new ArrayList<>();
+        Instant now = store.clock().instant();
         try (PreparedStatement s =
             c.prepareStatement(
-                "SELECT id, record::text, instance FROM skillport_jobs WHERE lease_until < now()"
+                "SELECT id, record::text, instance, coalesce((call->>'idempotent')::boolean,"
+                    + " false) FROM skillport_jobs WHERE lease_until < now()"
                     + " ORDER BY lease_until LIMIT 100 FOR UPDATE SKIP LOCKED")) {
           try (ResultSet rs = s.executeQuery()) {
             while (rs.next()) {
               Optional<JobRecord> r = decode(rs.getString(1), rs.getString(2));
-              if (r.isPresent()) {
+              if (r.isPresent() && rs.getBoolean(4) && !r.get().status().terminal()) {
+                // An idempotent tool's job is queued again, for any instance to run from the start.
+                again.add(
+                    r.get()
+                        .requeued(
+                            now,
+                            "queued again: instance "
+                                + rs.getString(3)
+                                + " stopped while it ran (its lease expired)"));
+              } else if (r.isPresent()) {
                 lapsed.add(r.get());
                 owners.add(rs.getString(3));
               }
             }
           }
         }
-        Instant now = store.clock().instant();
+        try (PreparedStatement u =
+            c.prepareStatement(
+                "UPDATE skillport_jobs SET status = ?, record = ?::jsonb, lease_until = NULL,"
+                    + " instance = ?, updated_at = ?, queued_at = now() WHERE id = ?")) {
+          for (JobRecord r : again) {
+            u.setString(1, r.status().wire());
+            u.setString(2, encode(r));
+            // No longer the stopped instance's: only a claim writes it now.
+            u.setString(3, store.instance());
+            u.setTimestamp(4, PostgresStore.timestamp(now));
+            u.setString(5, r.id());
+            u.addBatch();
+          }
+          u.executeBatch();
+        }
+        requeued = again.size();
         try (PreparedStatement u =
             c.prepareStatement(
                 "UPDATE skillport_jobs SET status = ?, record = ?::jsonb, lease_until = NULL,"
@@ -395,6 +631,10 @@ final class PostgresJobStore implements JobStore, JobCoordination {
     }
     if (ended > 0) {
       LOG.info("{} jobs of stopped instances are marked interrupted (lease expired)", ended);
+    }
+    if (requeued > 0) {
+      LOG.info("{} jobs of idempotent tools of stopped instances are queued again", requeued);
+      wake.run();
     }
     return ended;
   }

@@ -7,20 +7,29 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.skillport.api.tool.ClientRequest;
+import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
+import dev.skillport.runtime.jobs.Claimant;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.JobStatus;
+import dev.skillport.runtime.jobs.StoredCall;
+import dev.skillport.runtime.jobs.StoredCallRunner;
 import dev.skillport.testsupport.PostgresCluster;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -225,7 +234,7 @@ class PostgresFleetTest {
     assertThatThrownBy(() -> open(at, "a"))
         .isInstanceOf(StoreOpenException.class)
         .hasMessageContaining("schema version 99")
-        .hasMessageContaining("newer than this Skillport knows (1)");
+        .hasMessageContaining("newer than this Skillport knows (2)");
   }
 
   @Test
@@ -288,5 +297,231 @@ class PostgresFleetTest {
     PostgresStore b = open(at, "b");
     await().atMost(Duration.ofSeconds(5)).until(() -> b.jobs().find("held").isPresent());
     assertThat(b.jobs().find("held")).contains(done);
+  }
+
+  /** Runs stored calls of skill {@code demo} as a script would, recording who ran what. */
+  private static StoredCallRunner runner(
+      String instance, Set<String> hosts, Map<String, String> ranBy, AtomicInteger runs) {
+    return new StoredCallRunner() {
+      @Override
+      public Claimant claimant() {
+        return new Claimant(Set.of(StoredCall.key("demo", "sha256:1")), hosts);
+      }
+
+      @Override
+      public JobResult run(StoredCall call, String owner, ToolContext context) {
+        runs.incrementAndGet();
+        String n = call.arguments().path("n").asText();
+        if (ranBy.putIfAbsent(n, instance) != null) {
+          return JobResult.of(ToolResult.error("job " + n + " ran twice"));
+        }
+        try {
+          Thread.sleep(call.arguments().path("ms").asLong(0));
+        } catch (InterruptedException e) {
+          return JobResult.of(ToolResult.error("interrupted"));
+        }
+        return JobResult.of(
+            ToolResult.structured(
+                NODES
+                    .objectNode()
+                    .put("by", instance)
+                    .put("owner", owner)
+                    .put("principal", context.principal().name())));
+      }
+    };
+  }
+
+  private static StoredCall call(int n, long ms, String host) {
+    return new StoredCall(
+        "demo",
+        "work",
+        NODES.objectNode().put("n", n).put("ms", ms),
+        "sha256:1",
+        host,
+        false,
+        null,
+        List.of());
+  }
+
+  /** Queues {@code call} on {@code on}, whose own work is {@code here}'s run of it. */
+  private static JobRecord queue(
+      JobScheduler on, String owner, StoredCall call, StoredCallRunner here) {
+    return on.submit(
+        "demo.work",
+        null,
+        null,
+        owner,
+        null,
+        call,
+        ctx -> here.run(call, owner, ctx),
+        status -> {});
+  }
+
+  /** The instance the store records for job {@code id}. */
+  private static String recordedInstance(PostgresLocation at, String id) throws Exception {
+    Properties login = new Properties();
+    login.setProperty("user", PostgresCluster.USER);
+    login.setProperty("password", cluster.password());
+    try (Connection c = DriverManager.getConnection(at.jdbcUrl(), login);
+        PreparedStatement s =
+            c.prepareStatement("SELECT instance FROM skillport_jobs WHERE id = ?")) {
+      s.setString(1, id);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    }
+  }
+
+  @Test
+  void queuedJob_anotherInstanceRunsItFromItsStoredCall_asItsOwner() throws Exception {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    JobScheduler a = scheduler(open(at, "a"));
+    JobScheduler b = scheduler(open(at, "b"));
+    Map<String, String> ranBy = new ConcurrentHashMap<>();
+    AtomicInteger runs = new AtomicInteger();
+    // A queues in the store but serves no skill a call could name; B serves demo.
+    StoredCallRunner none =
+        new StoredCallRunner() {
+          @Override
+          public Claimant claimant() {
+            return new Claimant(Set.of(), Set.of());
+          }
+
+          @Override
+          public JobResult run(StoredCall call, String owner, ToolContext context) {
+            return JobResult.of(ToolResult.error("a serves no skill"));
+          }
+        };
+    a.runStoredCalls(none);
+    b.runStoredCalls(runner("b", Set.of(), ranBy, runs));
+
+    JobRecord job = queue(a, "alice", call(1, 0, null), none);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> a.status(job.id()).orElseThrow().status() == JobStatus.COMPLETED);
+    JsonNode out = a.status(job.id()).orElseThrow().result().result().structured();
+    assertThat(out.path("by").asText()).isEqualTo("b");
+    assertThat(out.path("owner").asText()).isEqualTo("alice");
+    assertThat(out.path("principal").asText()).isEqualTo("alice");
+    assertThat(recordedInstance(at, job.id())).isEqualTo("b");
+  }
+
+  @Test
+  void queuedJobs_twoInstancesClaimThem_eachRunsOnceAndBothWork() throws Exception {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    JobScheduler a = scheduler(open(at, "a"));
+    JobScheduler b = scheduler(open(at, "b"));
+    Map<String, String> ranBy = new ConcurrentHashMap<>();
+    AtomicInteger runs = new AtomicInteger();
+    StoredCallRunner onA = runner("a", Set.of(), ranBy, runs);
+    a.runStoredCalls(onA);
+    b.runStoredCalls(runner("b", Set.of(), ranBy, runs));
+
+    List<JobRecord> jobs = new CopyOnWriteArrayList<>();
+    for (int n = 0; n < 40; n++) {
+      jobs.add(queue(a, n % 2 == 0 ? "alice" : "bob", call(n, 50, null), onA));
+    }
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> jobs.stream().allMatch(j -> a.status(j.id()).orElseThrow().status().terminal()));
+    assertThat(jobs).allMatch(j -> a.status(j.id()).orElseThrow().status() == JobStatus.COMPLETED);
+    assertThat(runs).hasValue(40);
+    assertThat(ranBy).hasSize(40);
+    // A's two workers were busy with jobs A queued: B's took the others.
+    assertThat(ranBy.values()).contains("a", "b");
+  }
+
+  @Test
+  void queuedJob_needingAHost_isClaimedOnlyByAnInstanceWithIt() throws Exception {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    // A long lease: the instance that queued it runs a job no other could claim only after one.
+    Duration lease = Duration.ofSeconds(60);
+    PostgresStore plainStore = TestDatabase.open(at, "plain", lease);
+    opened.add(plainStore);
+    JobScheduler plain = scheduler(plainStore);
+    Map<String, String> ranBy = new ConcurrentHashMap<>();
+    AtomicInteger runs = new AtomicInteger();
+    StoredCallRunner onPlain = runner("plain", Set.of(), ranBy, runs);
+    plain.runStoredCalls(onPlain);
+    JobRecord job = queue(plain, "alice", call(1, 0, "blender"), onPlain);
+    // Nobody with the host is there to claim it; the plain instance leaves it queued.
+    Thread.sleep(500);
+    assertThat(plain.status(job.id()).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+
+    PostgresStore blenderStore = TestDatabase.open(at, "blender", lease);
+    opened.add(blenderStore);
+    JobScheduler blender = scheduler(blenderStore);
+    blender.runStoredCalls(runner("blender", Set.of("blender"), ranBy, runs));
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> plain.status(job.id()).orElseThrow().status() == JobStatus.COMPLETED);
+    assertThat(ranBy).containsEntry("1", "blender");
+  }
+
+  @Test
+  void queuedJob_cancelledThroughAnotherInstanceBeforeAnyClaim_neverRuns() {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    JobScheduler a = scheduler(open(at, "a"));
+    JobScheduler b = scheduler(open(at, "b"));
+    Map<String, String> ranBy = new ConcurrentHashMap<>();
+    AtomicInteger runs = new AtomicInteger();
+    StoredCallRunner onA = runner("a", Set.of(), ranBy, runs);
+    a.runStoredCalls(onA);
+    JobRecord job = queue(a, "alice", call(1, 0, "blender"), onA);
+
+    assertThat(b.cancel(job.id())).isTrue();
+    assertThat(a.status(job.id()).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
+    assertThat(b.cancel(job.id())).isFalse();
+  }
+
+  @Test
+  void instanceGone_anIdempotentToolsJobIsQueuedAgainAndRunElsewhere() throws Exception {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    PostgresStore a = TestDatabase.open(at, "a", LEASE);
+    JobRecord queued =
+        new JobRecord(
+            "j1",
+            "demo.work",
+            null,
+            null,
+            JobStatus.PENDING,
+            java.time.Instant.now(),
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            "alice",
+            null);
+    StoredCall idempotent =
+        new StoredCall(
+            "demo",
+            "work",
+            NODES.objectNode().put("n", 1),
+            "sha256:1",
+            null,
+            true,
+            null,
+            List.of());
+    a.jobs().coordination().orElseThrow().enqueue(queued, idempotent);
+    assertThat(
+            a.jobs()
+                .coordination()
+                .orElseThrow()
+                .claim(new Claimant(Set.of(idempotent.skillKey()), Set.of())))
+        .isPresent();
+    // A claimed it and stops renewing, as a killed process would.
+    a.close();
+
+    JobScheduler b = scheduler(open(at, "b"));
+    Map<String, String> ranBy = new ConcurrentHashMap<>();
+    AtomicInteger runs = new AtomicInteger();
+    b.runStoredCalls(runner("b", Set.of(), ranBy, runs));
+    await()
+        .atMost(LEASE.plusSeconds(5))
+        .until(() -> b.status("j1").orElseThrow().status() == JobStatus.COMPLETED);
+    assertThat(ranBy).containsEntry("1", "b");
   }
 }
