@@ -384,6 +384,14 @@ final class ServeCommand implements Callable<Integer> {
   private List<String> deniedInterpreters = new ArrayList<>();
 
   @Option(
+      names = "--allow-dynamic-code",
+      description =
+          "Let callers register dynamic tools that run Python code they give (register_tool with"
+              + " tool_spec.code), as scripts under the script limits. Off by default: dynamic"
+              + " tools then only call existing skill tools.")
+  private boolean allowDynamicCode;
+
+  @Option(
       names = "--deny-skill",
       split = ",",
       paramLabel = "SKILL",
@@ -1140,7 +1148,8 @@ final class ServeCommand implements Callable<Integer> {
             .withPassEnv(Set.copyOf(scriptEnv))
             .withDeniedInterpreters(Set.copyOf(deniedInterpreters))
             .withDccPython(dccPython)
-            .withPythonCompat(!noPythonCompat);
+            .withPythonCompat(!noPythonCompat)
+            .withDynamicCode(allowDynamicCode);
     return new ScriptToolRunner(policy, env.variables());
   }
 }

@@ -2,6 +2,8 @@ package dev.skillport.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.api.owner.Principal;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
@@ -13,6 +15,7 @@ import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.ToolNames;
 import dev.skillport.registry.ToolResolution;
+import dev.skillport.runtime.core.DynamicTools;
 import dev.skillport.runtime.jobs.Claimant;
 import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.StoredCall;
@@ -78,6 +81,7 @@ public final class CallRouter {
   private final PlatformTools platform;
   private final GroupHandles handles;
   private final Function<Skill, Optional<String>> refusal;
+  private final DynamicTools dynamic;
 
   /**
    * @param catalog the catalog each call takes its snapshot of
@@ -96,6 +100,24 @@ public final class CallRouter {
       PlatformTools platform,
       GroupHandles handles,
       Function<Skill, Optional<String>> refusal) {
+    this(catalog, naming, bindings, calls, platform, handles, refusal, DynamicTools.toolsOnly());
+  }
+
+  /**
+   * A router that also calls the dynamic tools callers registered in {@code dynamic}.
+   *
+   * @param dynamic the dynamic tools, reached by their assigned names
+   */
+  public CallRouter(
+      CatalogHolder catalog,
+      Naming naming,
+      CurrentBindings bindings,
+      ToolCalls calls,
+      PlatformTools platform,
+      GroupHandles handles,
+      Function<Skill, Optional<String>> refusal,
+      DynamicTools dynamic) {
+    this.dynamic = Objects.requireNonNull(dynamic, "dynamic");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.naming = Objects.requireNonNull(naming, "naming");
     this.bindings = Objects.requireNonNull(bindings, "bindings");
@@ -230,14 +252,58 @@ public final class CallRouter {
       CallMeta meta)
       throws UnknownToolException, CapabilityRequiredException {
     ToolResolution resolution = resolve(snapshot, session, name);
+    DynamicTools.Tool dyn = null;
     if (resolution instanceof ToolResolution.NotFound) {
-      throw unknownTool(session, name);
+      dyn = dynamic.find(session, caller(ctx), name).orElseThrow(() -> unknownTool(session, name));
     }
     if (arguments != null && !arguments.isNull() && !arguments.isObject()) {
       return CallOutcome.refused(
           ToolFailureCode.INVALID_ARGUMENTS, "arguments must be a JSON object", null);
     }
+    if (dyn != null) {
+      return dynamic(snapshot, session, dyn, objectOrEmpty(arguments), ctx, meta);
+    }
     return route(snapshot, session, resolution, objectOrEmpty(arguments), ctx, meta, null);
+  }
+
+  /**
+   * A call of the caller's dynamic tool {@code tool}: its arguments checked against its own input
+   * schema, then its code run, or its target called with the preset arguments under the call's own,
+   * exactly as a direct call of the target (access, validation, path rules, jobs).
+   */
+  private CallOutcome dynamic(
+      Catalog snapshot,
+      SessionState session,
+      DynamicTools.Tool tool,
+      JsonNode args,
+      ToolContext ctx,
+      CallMeta meta)
+      throws CapabilityRequiredException {
+    List<String> violations = dynamic.violations(tool, args);
+    if (!violations.isEmpty()) {
+      return CallOutcome.refused(
+          ToolFailureCode.INVALID_ARGUMENTS,
+          "invalid arguments for " + tool.name() + ": " + String.join("; ", violations),
+          "list_dynamic_tools shows its input_schema");
+    }
+    if (tool.isCode()) {
+      return new CallOutcome.Completed(dynamic.runCode(tool, args, ctx), null);
+    }
+    ObjectNode merged = tool.preset().deepCopy();
+    merged.setAll((ObjectNode) args);
+    ToolResolution target = resolve(snapshot, session, tool.target());
+    if (target instanceof ToolResolution.NotFound) {
+      return CallOutcome.refused(
+          ToolFailureCode.ACTION_NOT_FOUND,
+          "the tool " + tool.name() + " calls, '" + tool.target() + "', no longer exists",
+          "deregister_tool it and register it again with a tool that exists");
+    }
+    CallOutcome outcome = route(snapshot, session, target, merged, ctx, meta, null);
+    return new CallOutcome.Delegated(
+        outcome,
+        tool.target(),
+        target.owner().map(Skill::name).orElse(null),
+        target.declared().orElse(null));
   }
 
   private static UnknownToolException unknownTool(SessionState session, String name) {
@@ -247,6 +313,10 @@ public final class CallRouter {
             ? "call search_tools or search_skills to find a tool, then call it by the name"
                 + " load_skill shows (with call_tool when it is not listed)"
             : "call search_tools or search_skills to find a tool, then load_skill");
+  }
+
+  private static Principal caller(ToolContext ctx) {
+    return ctx == null ? Principal.LOCAL : ctx.principal();
   }
 
   private static JsonNode objectOrEmpty(JsonNode arguments) {
@@ -364,6 +434,10 @@ public final class CallRouter {
         args.path("group_handle").isTextual() ? args.get("group_handle").asText() : null;
     ToolResolution resolution = resolve(snapshot, session, target.asText());
     if (resolution instanceof ToolResolution.NotFound) {
+      DynamicTools.Tool dyn = dynamic.find(session, caller(ctx), target.asText()).orElse(null);
+      if (dyn != null) {
+        return dynamic(snapshot, session, dyn, objectOrEmpty(inner), ctx, meta);
+      }
       UnknownToolException e = unknownTool(session, target.asText());
       return CallOutcome.refused(ToolFailureCode.ACTION_NOT_FOUND, e.getMessage(), e.hint());
     }

@@ -28,6 +28,9 @@ import java.util.stream.Collectors;
  *     not {@code python} runs only with one of these, or inside a host adapter
  * @param pythonCompat whether {@code .py} scripts find the {@code dcc_mcp_core} package on their
  *     import path
+ * @param dynamicCode whether a caller may register a dynamic tool whose Python code it gives
+ *     ({@code register_tool} with {@code tool_spec.code}; {@code serve --allow-dynamic-code}, off
+ *     by default, decision 0060)
  */
 public record ScriptPolicy(
     String python,
@@ -37,7 +40,8 @@ public record ScriptPolicy(
     Set<String> passEnv,
     Set<String> deniedInterpreters,
     Map<String, String> dccPython,
-    boolean pythonCompat) {
+    boolean pythonCompat,
+    boolean dynamicCode) {
 
   /**
    * Variables every script inherits from the server when set: enough to find programs, a home, a
@@ -89,11 +93,19 @@ public record ScriptPolicy(
 
   /**
    * {@code python3}, 60 s, 1 MiB of stdout, 64 KiB of stderr, no extra variables, none denied, no
-   * product interpreters, the compatibility package on.
+   * product interpreters, the compatibility package on, no dynamic code.
    */
   public static ScriptPolicy defaults() {
     return new ScriptPolicy(
-        "python3", Duration.ofSeconds(60), 1 << 20, 64 << 10, Set.of(), Set.of(), Map.of(), true);
+        "python3",
+        Duration.ofSeconds(60),
+        1 << 20,
+        64 << 10,
+        Set.of(),
+        Set.of(),
+        Map.of(),
+        true,
+        false);
   }
 
   public ScriptPolicy withPython(String command) {
@@ -105,7 +117,8 @@ public record ScriptPolicy(
         passEnv,
         deniedInterpreters,
         dccPython,
-        pythonCompat);
+        pythonCompat,
+        dynamicCode);
   }
 
   public ScriptPolicy withDefaultTimeout(Duration timeout) {
@@ -117,7 +130,8 @@ public record ScriptPolicy(
         passEnv,
         deniedInterpreters,
         dccPython,
-        pythonCompat);
+        pythonCompat,
+        dynamicCode);
   }
 
   public ScriptPolicy withCaps(int stdout, int stderr) {
@@ -129,7 +143,8 @@ public record ScriptPolicy(
         passEnv,
         deniedInterpreters,
         dccPython,
-        pythonCompat);
+        pythonCompat,
+        dynamicCode);
   }
 
   public ScriptPolicy withPassEnv(Set<String> names) {
@@ -141,12 +156,21 @@ public record ScriptPolicy(
         names,
         deniedInterpreters,
         dccPython,
-        pythonCompat);
+        pythonCompat,
+        dynamicCode);
   }
 
   public ScriptPolicy withDeniedInterpreters(Set<String> kinds) {
     return new ScriptPolicy(
-        python, defaultTimeout, maxStdout, maxStderr, passEnv, kinds, dccPython, pythonCompat);
+        python,
+        defaultTimeout,
+        maxStdout,
+        maxStderr,
+        passEnv,
+        kinds,
+        dccPython,
+        pythonCompat,
+        dynamicCode);
   }
 
   /** The Python interpreter per host product ({@code dcc} → command). */
@@ -159,7 +183,8 @@ public record ScriptPolicy(
         passEnv,
         deniedInterpreters,
         commands,
-        pythonCompat);
+        pythonCompat,
+        dynamicCode);
   }
 
   /** Whether Python scripts find the {@code dcc_mcp_core} compatibility package. */
@@ -172,6 +197,21 @@ public record ScriptPolicy(
         passEnv,
         deniedInterpreters,
         dccPython,
-        enabled);
+        enabled,
+        dynamicCode);
+  }
+
+  /** Whether callers may register dynamic tools that run Python code they give. */
+  public ScriptPolicy withDynamicCode(boolean allowed) {
+    return new ScriptPolicy(
+        python,
+        defaultTimeout,
+        maxStdout,
+        maxStderr,
+        passEnv,
+        deniedInterpreters,
+        dccPython,
+        pythonCompat,
+        allowed);
   }
 }

@@ -96,6 +96,9 @@ class CallerIsolationIT {
           Map.entry("workflows_run", "workflows_anotherCallersRun_answersAsAnUnknownRun"),
           Map.entry("workflows_resume", "workflows_anotherCallersRun_answersAsAnUnknownRun"),
           Map.entry("call_tool", "callTool_anotherCallersGroupHandle_answersAsABogusOne"),
+          Map.entry("register_tool", "dynamicTools_anotherCallersTool_answersAsAnUnknownOne"),
+          Map.entry("deregister_tool", "dynamicTools_anotherCallersTool_answersAsAnUnknownOne"),
+          Map.entry("list_dynamic_tools", "dynamicTools_anotherCallersTool_answersAsAnUnknownOne"),
           Map.entry("activate_tool_group", "callTool_anotherCallersGroupHandle_answersAsABogusOne"),
           Map.entry("recent_calls", "diagnostics_showACallerItsOwnCalls_anOperatorEveryones"),
           Map.entry("tool_metrics", "diagnostics_showACallerItsOwnCalls_anOperatorEveryones"));
@@ -358,6 +361,94 @@ class CallerIsolationIT {
     JsonNode mine = legacyTool(A, sessionA, "jobs_get_status", "{\"job_id\": \"" + job + "\"}");
     assertThat(mine.at("/result/structuredContent/status").asText()).isIn("pending", "running");
     legacyTool(A, sessionA, "jobs_cancel", "{\"job_id\": \"" + job + "\"}");
+  }
+
+  @Test
+  void dynamicTools_anotherCallersTool_answersAsAnUnknownOne() throws Exception {
+    String spec =
+        "{\"tool_spec\": {\"name\": \"mine\", \"description\": \"d\","
+            + " \"tool\": \"ownedwork__quick\"}}";
+    String legacyName =
+        legacyTool(A, sessionA, "register_tool", spec)
+            .at("/result/structuredContent/tool_name")
+            .asText();
+    String modernName =
+        modernTool(A, "register_tool", spec, "{}")
+            .at("/result/structuredContent/tool_name")
+            .asText();
+    String unknown = "dyn__mine_zzzzzz";
+    assertThat(legacyName).startsWith("dyn__mine_");
+    assertThat(modernName).startsWith("dyn__mine_");
+
+    ObjectNode call = JSON.createObjectNode().put("name", legacyName);
+    ObjectNode callNone = JSON.createObjectNode().put("name", unknown);
+    assertThat(
+            sameAnswer(
+                legacy(B, sessionB, "tools/call", call),
+                legacyName,
+                legacy(B, sessionB, "tools/call", callNone),
+                unknown))
+        .as("tools/call")
+        .isTrue();
+    assertThat(
+            sameAnswer(
+                modernTool(B, "call_tool", "{\"name\": \"" + modernName + "\"}", "{}"),
+                modernName,
+                modernTool(B, "call_tool", "{\"name\": \"" + unknown + "\"}", "{}"),
+                unknown))
+        .as("call_tool, 2026-07-28")
+        .isTrue();
+    for (String name : List.of(legacyName, modernName)) {
+      String theirs = "{\"tool_name\": \"" + name + "\"}";
+      String none = "{\"tool_name\": \"" + unknown + "\"}";
+      assertThat(
+              sameAnswer(
+                  legacyTool(B, sessionB, "deregister_tool", theirs),
+                  name,
+                  legacyTool(B, sessionB, "deregister_tool", none),
+                  unknown))
+          .as("deregister_tool")
+          .isTrue();
+      assertThat(
+              sameAnswer(
+                  modernTool(B, "deregister_tool", theirs, "{}"),
+                  name,
+                  modernTool(B, "deregister_tool", none, "{}"),
+                  unknown))
+          .as("deregister_tool, 2026-07-28")
+          .isTrue();
+    }
+    assertThat(
+            legacyTool(B, sessionB, "list_dynamic_tools", "{}")
+                .at("/result/structuredContent/count")
+                .asInt())
+        .isZero();
+    assertThat(
+            modernTool(B, "list_dynamic_tools", "{}", "{}")
+                .at("/result/structuredContent/count")
+                .asInt())
+        .isZero();
+    // A's tools are untouched; A removes them.
+    assertThat(
+            legacyTool(A, sessionA, "list_dynamic_tools", "{}")
+                .at("/result/structuredContent/dynamic_tools/0/tool_name")
+                .asText())
+        .isEqualTo(legacyName);
+    assertThat(
+            modernTool(A, "list_dynamic_tools", "{}", "{}")
+                .at("/result/structuredContent/dynamic_tools/0/tool_name")
+                .asText())
+        .isEqualTo(modernName);
+    assertThat(
+            legacyTool(A, sessionA, "deregister_tool", "{\"tool_name\": \"" + legacyName + "\"}")
+                .at("/result/structuredContent/removed")
+                .asBoolean())
+        .isTrue();
+    assertThat(
+            modernTool(A, "deregister_tool", "{\"tool_name\": \"" + modernName + "\"}", "{}")
+                .at("/result/structuredContent/removed")
+                .asBoolean())
+        .isTrue();
   }
 
   @Test

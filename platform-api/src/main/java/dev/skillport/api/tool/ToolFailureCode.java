@@ -28,6 +28,9 @@ public enum ToolFailureCode {
   GROUP_AMBIGUOUS("several loaded skills have a tool group of that name; name the skill"),
   GROUP_NOT_ACTIVATED("the tool's group is not active"),
   CAPABILITY_REQUIRED("the tool needs a client capability the caller did not declare"),
+  DYNAMIC_CODE_DISABLED(
+      "register_tool was given code, which the server runs only when served with"
+          + " --allow-dynamic-code"),
 
   // Handlers and results.
   NO_HANDLER("the tool is bound to no code, or its Java handler is not installed"),

@@ -156,7 +156,45 @@ public final class CoreTools {
               "Remove finished jobs older than older_than_hours (24 by default).",
               """
         {"type":"object","properties":{"older_than_hours":{"type":"number","minimum":0,"default":24}}}""",
-              false));
+              false),
+          definition(
+              "register_tool",
+              "Register a dynamic tool for this caller (and session): tool_spec names a skill tool"
+                  + " to call (tool: <skill>__<tool>, with preset arguments) under its own name and"
+                  + " parameters. Call it by the returned tool_name (2026-07-28: with call_tool);"
+                  + " it is never listed, and expires after ttl_secs (3600).",
+              """
+        {"type":"object","properties":{
+          "tool_spec":{"type":"object","properties":{
+            "name":{"type":"string","description":"base name: [a-zA-Z0-9_-], at most 52 characters"},
+            "description":{"type":"string"},
+            "tool":{"type":"string","description":"the qualified name of the skill tool it calls"},
+            "arguments":{"type":"object","description":"preset arguments of tool; a call's own arguments override them"},
+            "code":{"type":"string","description":"a Python body using params; only where the server allows code"},
+            "language":{"type":"string","enum":["python"],"default":"python"},
+            "parameters":{"type":"object","description":"JSON Schema properties of the tool's inputs"},
+            "required":{"type":"array","items":{"type":"string"}},
+            "dcc":{"type":"string"},
+            "timeout_sec":{"type":"integer","minimum":1,"default":30},
+            "read_only_hint":{"type":"boolean","default":true},
+            "destructive_hint":{"type":"boolean","default":false},
+            "ttl_secs":{"type":"integer","minimum":1,"default":3600}},
+           "required":["name","description"]}},
+         "required":["tool_spec"]}""",
+              false,
+              false),
+          definition(
+              "deregister_tool",
+              "Remove one of this caller's dynamic tools (succeeds whether or not it still exists).",
+              """
+        {"type":"object","properties":{"tool_name":{"type":"string","description":"as register_tool returned it (dyn__...)"}},"required":["tool_name"]}""",
+              false),
+          definition(
+              "list_dynamic_tools",
+              "List this caller's dynamic tools with their input schemas and time to live.",
+              """
+        {"type":"object","properties":{}}""",
+              true));
 
   private final Map<String, CoreToolCall> impls = new HashMap<>();
 
@@ -170,6 +208,7 @@ public final class CoreTools {
    * @param files reads a skill's SKILL.md as it is on disk now
    * @param redactor masks secrets in the instructions and metadata a skill's info shows
    * @param results renders a finished job's result as {@code jobs_get_status} shows it
+   * @param dynamic the tools callers registered with {@code register_tool}
    */
   public CoreTools(
       CatalogHolder holder,
@@ -180,7 +219,8 @@ public final class CoreTools {
       HostExecutors hosts,
       SkillFileReader files,
       Redactor redactor,
-      ResultRenderer results) {
+      ResultRenderer results,
+      DynamicTools dynamic) {
     impls.put("search_skills", new SearchSkills());
     impls.put("list_skills", new ListSkills());
     impls.put("get_skill_info", new GetSkillInfo(bindings, listed, files, redactor));
@@ -193,6 +233,9 @@ public final class CoreTools {
     impls.put("jobs_get_status", new JobsGetStatus(jobs, results));
     impls.put("jobs_cancel", new JobsCancel(jobs));
     impls.put("jobs_cleanup", new JobsCleanup(jobs));
+    impls.put("register_tool", new RegisterTool(dynamic));
+    impls.put("deregister_tool", new DeregisterTool(dynamic));
+    impls.put("list_dynamic_tools", new ListDynamicTools(dynamic));
     for (CoreTool tool : DEFINITIONS) {
       if (!impls.containsKey(tool.name())) {
         throw new IllegalStateException("core tool '" + tool.name() + "' has no implementation");
@@ -213,9 +256,14 @@ public final class CoreTools {
 
   private static CoreTool definition(
       String name, String description, String schema, boolean readOnly) {
+    return definition(name, description, schema, readOnly, true);
+  }
+
+  private static CoreTool definition(
+      String name, String description, String schema, boolean readOnly, boolean idempotent) {
     ObjectNode annotations = NODES.objectNode().put("readOnlyHint", readOnly);
     if (!readOnly) {
-      annotations.put("destructiveHint", false).put("idempotentHint", true);
+      annotations.put("destructiveHint", false).put("idempotentHint", idempotent);
     }
     return new CoreTool(name, description, parse(schema), annotations);
   }

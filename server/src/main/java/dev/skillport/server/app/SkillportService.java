@@ -35,6 +35,8 @@ import dev.skillport.runtime.ToolCalls;
 import dev.skillport.runtime.ToolRunner;
 import dev.skillport.runtime.UnknownToolException;
 import dev.skillport.runtime.core.CoreTools;
+import dev.skillport.runtime.core.DynamicCode;
+import dev.skillport.runtime.core.DynamicTools;
 import dev.skillport.runtime.core.StatelessTools;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobScheduler;
@@ -89,6 +91,7 @@ public final class SkillportService {
   private final HostAdapters hosts;
   private final List<Runnable> catalogListeners = new CopyOnWriteArrayList<>();
   private final CallRouter router;
+  private final DynamicTools dynamicTools;
   private final StateSigner signer;
   private final ListingPolicy listingPolicy;
   private final int autoListingThreshold;
@@ -155,6 +158,8 @@ public final class SkillportService {
     this.sessionTools = b.sessionTools == null ? null : b.sessionTools.create(catalog, jobs);
     this.listings = new Listings(sessionTools, b.pageSize);
     this.sessions = new OpenSessions(catalog, bridges);
+    this.dynamicTools =
+        new DynamicTools(scripts.policy().dynamicCode() ? new DynamicCode(scripts) : null);
     CoreTools coreTools =
         new CoreTools(
             catalog,
@@ -165,7 +170,8 @@ public final class SkillportService {
             hosts,
             RegularFiles::readAll,
             redactor,
-            CallResultJson::render);
+            CallResultJson::render,
+            dynamicTools);
     StatelessTools statelessTools = new StatelessTools(catalog, signer, sessions, listings, hosts);
     this.router =
         new CallRouter(
@@ -175,7 +181,8 @@ public final class SkillportService {
             toolCalls,
             new PlatformCalls(coreTools, statelessTools, sessionTools),
             statelessTools::activates,
-            hosts::refusal);
+            hosts::refusal,
+            dynamicTools);
     // On a store a fleet shares, queued calls wait there and any instance serving the same skill
     // runs them (decision 0054).
     jobs.runStoredCalls(router.storedCalls());
@@ -405,6 +412,7 @@ public final class SkillportService {
   public void closeSession(SessionState session) {
     sessions.remove(session);
     listings.forget(session.view());
+    dynamicTools.sessionClosed(session);
   }
 
   public int openSessions() {

@@ -126,10 +126,16 @@ class CoreToolsGoldenTest {
     }
   }
 
-  /** Replaces what differs between runs: the scratch folder, times and job ids. */
+  /**
+   * Replaces what differs between runs: the scratch folder, times, job ids, dynamic tool names'
+   * random suffixes and their time to live.
+   */
   private String normalize(String json) throws IOException {
     String out =
         json.replace(root.toRealPath().toString(), "<root>").replace(root.toString(), "<root>");
+    out = out.replaceAll("dyn__(\\w+?)_[0-9a-f]{6}\\b", "dyn__$1_<suffix>");
+    // A dynamic tool's time to live counts down while the test runs.
+    out = out.replaceAll("\"expires_in_sec\" : \\d+", "\"expires_in_sec\" : \"<seconds>\"");
     out = out.replaceAll("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z", "<time>");
     out =
         out.replaceAll("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<job-id>");
@@ -265,6 +271,40 @@ class CoreToolsGoldenTest {
         service.callTool(session, "mesh-tools__bevel_edges", JSON.readTree("{}"), ToolContext.NONE);
     assertThat(called.path("isError").asBoolean()).as(called.toString()).isFalse();
     assertThat(called.at("/structuredContent/ok").asBoolean()).isTrue();
+  }
+
+  @Test
+  void dynamicTools() throws Exception {
+    SessionState session = session();
+    Scenarios register = new Scenarios("register_tool");
+    Scenarios list = new Scenarios("list_dynamic_tools");
+    Scenarios deregister = new Scenarios("deregister_tool");
+    String name =
+        register
+            .call(
+                "calls_a_skill_tool",
+                session,
+                "{\"tool_spec\":{\"name\":\"bevel_twice\",\"description\":\"Bevels with two"
+                    + " segments\",\"tool\":\"mesh-tools__bevel_edges\",\"arguments\":{\"segments\":2},"
+                    + "\"parameters\":{\"width\":{\"type\":\"number\"}},\"ttl_secs\":600}}")
+            .at("/structuredContent/tool_name")
+            .asText();
+    register.call(
+        "code_not_allowed",
+        session,
+        "{\"tool_spec\":{\"name\":\"x\",\"description\":\"d\",\"code\":\"return 1\"}}");
+    register.call(
+        "unknown_tool",
+        session,
+        "{\"tool_spec\":{\"name\":\"x\",\"description\":\"d\",\"tool\":\"mesh-tools__nope\"}}");
+    register.call("missing_spec", session, "{}");
+    list.call("one", session, "{}");
+    deregister.call("removed", session, "{\"tool_name\":\"" + name + "\"}");
+    deregister.call("unknown", session, "{\"tool_name\":\"" + name + "\"}");
+    list.call("none", session, "{}");
+    register.assertGolden();
+    list.assertGolden();
+    deregister.assertGolden();
   }
 
   @Test
