@@ -15,7 +15,6 @@ import dev.skillport.registry.CatalogHolder;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.ToolNames;
 import dev.skillport.registry.ToolResolution;
-import dev.skillport.runtime.core.DynamicTools;
 import dev.skillport.runtime.jobs.Claimant;
 import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.StoredCall;

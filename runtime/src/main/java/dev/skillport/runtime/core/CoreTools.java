@@ -20,6 +20,7 @@ import dev.skillport.registry.CoreTool;
 import dev.skillport.registry.ListedTool;
 import dev.skillport.registry.SessionView;
 import dev.skillport.runtime.CurrentBindings;
+import dev.skillport.runtime.DynamicTools;
 import dev.skillport.runtime.HostExecutors;
 import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.jobs.JobScheduler;

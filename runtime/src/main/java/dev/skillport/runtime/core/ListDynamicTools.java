@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolResult;
 import dev.skillport.registry.Catalog;
+import dev.skillport.runtime.DynamicTools;
 import dev.skillport.runtime.SessionState;
 
 /** {@code list_dynamic_tools}: lists the caller's dynamic tools ({@link DynamicTools}). */

@@ -1,11 +1,9 @@
-package dev.skillport.runtime.core;
+package dev.skillport.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.tool.ToolContext;
 import dev.skillport.api.tool.ToolFailureCode;
 import dev.skillport.api.tool.ToolResult;
-import dev.skillport.runtime.ScriptPolicy;
-import dev.skillport.runtime.ScriptToolRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.skillport.runtime.core;
+package dev.skillport.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,6 @@ import dev.skillport.api.tool.ToolResult;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.SessionView;
 import dev.skillport.registry.TestSkills;
-import dev.skillport.runtime.SessionState;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

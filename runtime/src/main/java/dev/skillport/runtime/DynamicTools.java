@@ -1,9 +1,8 @@
-package dev.skillport.runtime.core;
-
-import static dev.skillport.runtime.core.CoreTools.NODES;
+package dev.skillport.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.owner.Principal;
 import dev.skillport.api.tool.ToolContext;
@@ -12,8 +11,6 @@ import dev.skillport.api.tool.ToolResult;
 import dev.skillport.registry.Catalog;
 import dev.skillport.registry.ToolNames;
 import dev.skillport.registry.ToolResolution;
-import dev.skillport.runtime.ArgumentValidator;
-import dev.skillport.runtime.SessionState;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,6 +40,8 @@ import java.util.regex.Pattern;
  * started with {@code --allow-dynamic-code}, as a script under the script runner's limits.
  */
 public final class DynamicTools {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
   /** The prefix of every assigned name. */
   public static final String PREFIX = "dyn__";
 
@@ -206,16 +205,17 @@ public final class DynamicTools {
   // ---------------------------------------------------------------- register_tool
 
   /** {@code register_tool}: checks a {@code tool_spec} and registers it for the caller. */
-  ToolResult register(Catalog catalog, SessionState session, JsonNode args, ToolContext ctx) {
+  public ToolResult register(
+      Catalog catalog, SessionState session, JsonNode args, ToolContext ctx) {
     JsonNode spec = args.get("tool_spec");
     if (spec == null || !spec.isObject()) {
-      return CoreTools.invalid(
+      return invalid(
           "Missing or invalid tool_spec parameter",
           "pass tool_spec: {name, description, tool (a <skill>__<tool> to call) or code}");
     }
     String base = spec.path("name").asText("");
     if (!spec.path("name").isTextual() || !BASE_NAME.matcher(base).matches()) {
-      return CoreTools.invalid(
+      return invalid(
           "tool_spec.name is empty or contains invalid characters (allowed: a-z A-Z 0-9 _ -, at"
               + " most "
               + MAX_BASE_NAME
@@ -224,12 +224,12 @@ public final class DynamicTools {
     }
     String description = spec.path("description").asText("");
     if (description.isBlank()) {
-      return CoreTools.invalid("tool_spec.description is empty", null);
+      return invalid("tool_spec.description is empty", null);
     }
     boolean hasTool = spec.hasNonNull("tool");
     boolean hasCode = spec.hasNonNull("code");
     if (hasTool == hasCode) {
-      return CoreTools.invalid(
+      return invalid(
           hasTool
               ? "tool_spec has both tool and code; give one"
               : "tool_spec needs tool (the qualified name of a skill tool to call) or code",
@@ -247,8 +247,7 @@ public final class DynamicTools {
     Long ttl = positive(spec, "ttl_secs", DEFAULT_TTL_SECS);
     Long timeout = positive(spec, "timeout_sec", DEFAULT_TIMEOUT_SECS);
     if (ttl == null || timeout == null) {
-      return CoreTools.invalid(
-          "tool_spec.ttl_secs and timeout_sec must be positive integers", null);
+      return invalid("tool_spec.ttl_secs and timeout_sec must be positive integers", null);
     }
     ttl = Math.min(ttl, MAX_TTL_SECS);
     String dcc = spec.path("dcc").isTextual() ? spec.get("dcc").asText() : null;
@@ -256,7 +255,7 @@ public final class DynamicTools {
     evictExpired();
     long owned = tools.values().stream().filter(t -> t.ownedBy(caller, session)).count();
     if (owned >= MAX_PER_OWNER) {
-      return CoreTools.invalid(
+      return invalid(
           "this caller already has " + MAX_PER_OWNER + " dynamic tools",
           "deregister_tool the ones no longer needed");
     }
@@ -299,16 +298,15 @@ public final class DynamicTools {
     }
     String body = spec.path("code").asText("");
     if (!spec.get("code").isTextual() || body.isBlank()) {
-      return CoreTools.invalid("tool_spec.code is empty", null);
+      return invalid("tool_spec.code is empty", null);
     }
     if (body.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_CODE_BYTES) {
-      return CoreTools.invalid(
+      return invalid(
           "tool_spec.code exceeds the maximum size of " + MAX_CODE_BYTES + " bytes", null);
     }
     String language = spec.path("language").asText("python");
     if (!language.equals("python")) {
-      return CoreTools.invalid(
-          "unsupported language \"" + language + "\"; only 'python' is supported", null);
+      return invalid("unsupported language \"" + language + "\"; only 'python' is supported", null);
     }
     return body;
   }
@@ -327,7 +325,7 @@ public final class DynamicTools {
     if (!spec.get("tool").isTextual()
         || target.startsWith(PREFIX)
         || NAMES.contains(target)
-        || target.equals(StatelessTools.CALL_TOOL)) {
+        || target.equals(CallRouter.CALL_TOOL)) {
       return ToolResult.failure(
           ToolFailureCode.INVALID_ARGUMENTS,
           "tool_spec.tool must name a skill's tool, not a dynamic or core tool",
@@ -343,7 +341,7 @@ public final class DynamicTools {
     if (!spec.path("arguments").isMissingNode()
         && !spec.get("arguments").isNull()
         && !spec.get("arguments").isObject()) {
-      return CoreTools.invalid("tool_spec.arguments must be a JSON object", null);
+      return invalid("tool_spec.arguments must be a JSON object", null);
     }
     return target;
   }
@@ -364,13 +362,12 @@ public final class DynamicTools {
     ObjectNode properties = schema.putObject("properties");
     if (params != null && !params.isNull()) {
       if (!params.isObject()) {
-        return CoreTools.invalid(
+        return invalid(
             "tool_spec.parameters must be a map of property names to JSON Schemas", null);
       }
       for (Map.Entry<String, JsonNode> p : params.properties()) {
         if (!p.getValue().isObject() && !p.getValue().isBoolean()) {
-          return CoreTools.invalid(
-              "tool_spec.parameters." + p.getKey() + " is not a JSON Schema", null);
+          return invalid("tool_spec.parameters." + p.getKey() + " is not a JSON Schema", null);
         }
         properties.set(p.getKey(), p.getValue().deepCopy());
       }
@@ -378,12 +375,12 @@ public final class DynamicTools {
     JsonNode required = spec.get("required");
     if (required != null && !required.isNull()) {
       if (!required.isArray()) {
-        return CoreTools.invalid("tool_spec.required must be an array of property names", null);
+        return invalid("tool_spec.required must be an array of property names", null);
       }
       ArrayNode names = schema.putArray("required");
       for (JsonNode r : required) {
         if (!r.isTextual() || !properties.has(r.asText())) {
-          return CoreTools.invalid(
+          return invalid(
               "tool_spec.required names " + r + ", which parameters does not declare", null);
         }
         names.add(r.asText());
@@ -396,7 +393,7 @@ public final class DynamicTools {
       problems = List.of(String.valueOf(e.getMessage()));
     }
     if (!problems.isEmpty()) {
-      return CoreTools.invalid(
+      return invalid(
           "tool_spec.parameters is not valid JSON Schema 2020-12: " + String.join("; ", problems),
           null);
     }
@@ -428,10 +425,10 @@ public final class DynamicTools {
    * {@code deregister_tool}: removes one of the caller's tools; succeeds whether or not it had one
    * by that name, as upstream does, so another caller's name reads as an unknown one.
    */
-  ToolResult deregister(SessionState session, JsonNode args, ToolContext ctx) {
+  public ToolResult deregister(SessionState session, JsonNode args, ToolContext ctx) {
     JsonNode name = args.get("tool_name");
     if (name == null || !name.isTextual() || name.asText().isBlank()) {
-      return CoreTools.invalid("Missing tool_name parameter", "pass the name register_tool gave");
+      return invalid("Missing tool_name parameter", "pass the name register_tool gave");
     }
     Tool t = find(session, ctx.principal(), name.asText()).orElse(null);
     boolean removed = t != null && tools.remove(t.name(), t);
@@ -445,7 +442,7 @@ public final class DynamicTools {
   // ---------------------------------------------------------------- list_dynamic_tools
 
   /** {@code list_dynamic_tools}: the caller's live tools, oldest name first. */
-  ToolResult list(SessionState session, ToolContext ctx) {
+  public ToolResult list(SessionState session, ToolContext ctx) {
     evictExpired();
     Principal caller = ctx.principal();
     Instant now = clock.instant();
@@ -475,5 +472,9 @@ public final class DynamicTools {
     }
     out.put("count", mine.size());
     return ToolResult.structured(out);
+  }
+
+  private static ToolResult invalid(String message, String hint) {
+    return ToolResult.failure(ToolFailureCode.INVALID_ARGUMENTS, message, hint);
   }
 }
