@@ -146,6 +146,9 @@ async function load(sdk, o, summary) {
   const { client, raw } = await connect(sdk, o, o.url);
   const tasks = [];
   const refused = new Map();
+  // Attempts whose instance died before it answered (a reset connection, or the balancer's 502 for
+  // an incomplete answer): the client cannot know whether the task was accepted.
+  const uncertain = [];
   let attempts = 0;
   let next = 0;
   const started = Date.now();
@@ -170,6 +173,9 @@ async function load(sdk, o, summary) {
         } catch (e) {
           const reason = (e?.message ?? String(e)).slice(0, 200);
           refused.set(reason, (refused.get(reason) ?? 0) + 1);
+          if (/fetch failed|502 Bad Gateway|ECONNRESET|socket hang up|other side closed/.test(reason)) {
+            uncertain.push(marker);
+          }
           if (attempts - tasks.length <= 20) {
             report(`refused: ${reason}`);
           }
@@ -185,6 +191,7 @@ async function load(sdk, o, summary) {
   summary.startMs = Date.now() - started;
   summary.attempts = attempts;
   summary.refused = Object.fromEntries(refused);
+  summary.uncertain = uncertain;
 
   // Every acknowledged task followed to its end through the same URL.
   let open = [...tasks];
