@@ -254,22 +254,7 @@ class FleetStoreIT {
     if (name != null) {
       b.header("Mcp-Name", name);
     }
-    String text =
-        HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
-            .body()
-            .strip();
-    if (text.startsWith("{")) {
-      return JSON.readTree(text);
-    }
-    JsonNode last = JSON.createObjectNode();
-    for (String line : text.split("\n")) {
-      if (line.startsWith("data:")) {
-        JsonNode node = JSON.readTree(line.substring(5).strip());
-        if (node.has("result") || node.has("error")) {
-          last = node;
-        }
-      }
-    }
-    return last;
+    return McpWire.parse(
+        HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).body());
   }
 }

@@ -367,24 +367,10 @@ class FleetViewIT {
         params.path("name").isTextual()
             ? params.get("name").asText()
             : params.path("taskId").asText(null);
-    String text =
+    return McpWire.parse(
         HTTP.send(
                 request(server, method, params, name),
                 HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
-            .body()
-            .strip();
-    if (text.startsWith("{")) {
-      return JSON.readTree(text);
-    }
-    JsonNode last = JSON.createObjectNode();
-    for (String line : text.split("\n")) {
-      if (line.startsWith("data:")) {
-        JsonNode node = JSON.readTree(line.substring(5).strip());
-        if (node.has("result") || node.has("error")) {
-          last = node;
-        }
-      }
-    }
-    return last;
+            .body());
   }
 }
