@@ -177,7 +177,7 @@ class RestApiIT {
             })
         .anySatisfy(
             l -> {
-              assertThat(l.path("tool").asText()).isEqualTo("mcp-conformance__slow_compute (job)");
+              assertThat(l.path("tool").asText()).isEqualTo("slow_compute (job)");
               assertThat(l.path("via").asText()).isEqualTo("rest");
             })
         .anySatisfy(
