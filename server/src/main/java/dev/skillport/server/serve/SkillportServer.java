@@ -257,8 +257,26 @@ public final class SkillportServer implements AutoCloseable {
       BridgeRuntime bridges,
       ServeExecution execution)
       throws IOException {
+    return launch(
+        config,
+        version,
+        PluginHost.load(pluginFolders, version, adapterSettings),
+        bridges,
+        execution);
+  }
+
+  /**
+   * Like {@link #launch(ServeConfig, String, List, AdapterSettings, BridgeRuntime, ServeExecution)}
+   * with {@code plugins} the caller loaded (while it built the rest, say); the server closes them
+   * with itself.
+   */
+  public static SkillportServer launch(
+      ServeConfig config,
+      String version,
+      PluginHost plugins,
+      BridgeRuntime bridges,
+      ServeExecution execution) {
     ServeExecution run = execution != null ? execution : ServeExecution.inMemory(config);
-    PluginHost plugins = PluginHost.load(pluginFolders, version, adapterSettings);
     // Bound by this server alone: the configuration's, the plugins', then its own diagnostics'.
     HandlerRegistry handlers = new HandlerRegistry();
     config.handlers().forEach(handlers::register);
