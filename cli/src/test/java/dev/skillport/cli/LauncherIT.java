@@ -288,6 +288,7 @@ class LauncherIT {
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out()).containsPattern("TieredStopAtLevel\\s+=\\s+1\\s");
     assertThat(r.out()).containsPattern("UseSerialGC\\s+=\\s+true\\s");
+    assertThat(r.out()).containsPattern("UsePerfData\\s+=\\s+false\\s");
   }
 
   @Test
@@ -308,6 +309,7 @@ class LauncherIT {
     assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
     assertThat(r.out()).containsPattern("TieredStopAtLevel\\s+=\\s+4\\s");
     assertThat(r.out()).containsPattern("UseSerialGC\\s+=\\s+false\\s");
+    assertThat(r.out()).containsPattern("UsePerfData\\s+=\\s+true\\s");
   }
 
   @Test
