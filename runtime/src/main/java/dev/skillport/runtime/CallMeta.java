@@ -21,6 +21,8 @@ import java.util.function.Consumer;
  * @param tasks whether the client declared the Tasks extension for this call: a job is then
  *     answered as a task
  * @param client what a task of this call may ask its client, or {@code null}
+ * @param idempotencyKey the caller's key for the job this call creates ({@code
+ *     _meta.dcc.idempotencyKey} or the HTTP header {@code Idempotency-Key}), or {@code null}
  */
 public record CallMeta(
     String sessionId,
@@ -31,7 +33,8 @@ public record CallMeta(
     String traceparent,
     boolean stateless,
     boolean tasks,
-    JobScheduler.ClientLink client) {
+    JobScheduler.ClientLink client,
+    String idempotencyKey) {
   /** The notification a session receives when one of its jobs changes state. */
   public static final String JOB_UPDATED = "notifications/$/dcc.jobUpdated";
 
@@ -40,6 +43,30 @@ public record CallMeta(
 
   public CallMeta {
     Objects.requireNonNull(jobUpdates, "jobUpdates");
+  }
+
+  /** A call without an idempotency key. */
+  public CallMeta(
+      String sessionId,
+      boolean async,
+      String parentJobId,
+      Consumer<ObjectNode> jobUpdates,
+      String principal,
+      String traceparent,
+      boolean stateless,
+      boolean tasks,
+      JobScheduler.ClientLink client) {
+    this(
+        sessionId,
+        async,
+        parentJobId,
+        jobUpdates,
+        principal,
+        traceparent,
+        stateless,
+        tasks,
+        client,
+        null);
   }
 
   /** A call without an authenticated caller or trace context. */
@@ -59,7 +86,8 @@ public record CallMeta(
         traceparent,
         stateless,
         tasks,
-        client);
+        client,
+        idempotencyKey);
   }
 
   /**
@@ -76,7 +104,23 @@ public record CallMeta(
         traceparent,
         true,
         tasksDeclared,
-        client);
+        client,
+        idempotencyKey);
+  }
+
+  /** The same call, creating its job under the caller's {@code key} (null: none). */
+  public CallMeta withIdempotencyKey(String key) {
+    return new CallMeta(
+        sessionId,
+        async,
+        parentJobId,
+        jobUpdates,
+        principal,
+        traceparent,
+        stateless,
+        tasks,
+        client,
+        key);
   }
 
   /**
@@ -86,6 +130,15 @@ public record CallMeta(
   public CallMeta synchronous() {
     return new CallMeta(
         sessionId, false, null, jobUpdates, principal, traceparent, false, false, null);
+  }
+
+  /**
+   * The idempotency key {@code _meta.dcc.idempotencyKey} (or the flat {@code
+   * _meta["dcc.idempotencyKey"]}) names, if any; not checked.
+   */
+  public static JsonNode idempotencyKeyOf(JsonNode meta) {
+    return field(
+        meta, meta == null ? null : meta.get("dcc"), "idempotencyKey", "dcc.idempotencyKey");
   }
 
   /** Reads the hints from a request's {@code _meta} (an empty object when it had none). */

@@ -77,6 +77,7 @@ public final class JobScheduler implements AutoCloseable {
   // Held while a claimed job becomes live, so a cancel sees it queued or live, never in between.
   private final Object claiming = new Object();
   private volatile StoredCallRunner callRunner;
+  private volatile Duration keyWindow = IdempotencyKey.DEFAULT_WINDOW;
   private boolean woken;
   private Instant lastSweep = Instant.EPOCH;
   // When each caller's last job queued here started (a count), for the round-robin; by the queue.
@@ -191,6 +192,21 @@ public final class JobScheduler implements AutoCloseable {
     return coordination != null && callRunner != null;
   }
 
+  /**
+   * How long a caller's idempotency key names the job it created ({@code --idempotency-window}).
+   */
+  public Duration keyWindow() {
+    return keyWindow;
+  }
+
+  /** Sets {@link #keyWindow()}; positive. */
+  public void keyWindow(Duration window) {
+    if (window.isNegative() || window.isZero()) {
+      throw new IllegalArgumentException("the idempotency window must be positive");
+    }
+    this.keyWindow = window;
+  }
+
   /** The store behind this scheduler. */
   public JobStore store() {
     return store;
@@ -250,6 +266,27 @@ public final class JobScheduler implements AutoCloseable {
       StoredCall call,
       Function<ToolContext, JobResult> work,
       Consumer<ObjectNode> listener) {
+    return submit(tool, sessionId, parentId, owner, client, call, null, work, listener);
+  }
+
+  /**
+   * Like {@link #submit(String, String, String, String, ClientLink, StoredCall, Function,
+   * Consumer)}, under the caller's idempotency {@code key}: when the key already names a job of the
+   * caller within its window, nothing is queued and that job's record, as it is now, is returned.
+   *
+   * @param key the caller's idempotency key, or null
+   * @throws IdempotencyKey.ReusedException when the key names a job of another call
+   */
+  public JobRecord submit(
+      String tool,
+      String sessionId,
+      String parentId,
+      String owner,
+      ClientLink client,
+      StoredCall call,
+      IdempotencyKey key,
+      Function<ToolContext, JobResult> work,
+      Consumer<ObjectNode> listener) {
     Objects.requireNonNull(work, "work");
     Objects.requireNonNull(listener, "listener");
     if (closed) {
@@ -265,14 +302,21 @@ public final class JobScheduler implements AutoCloseable {
             clock.instant(),
             instance);
     if (call != null && queuesInStore()) {
-      return enqueue(record, call, client, work, listener);
+      return enqueue(record, call, key, client, work, listener);
     }
-    try {
-      store.save(record);
-    } catch (StoreUnavailableException e) {
-      // Not acknowledged, so never written: the store forgets the record it holds.
-      store.delete(record.id());
-      throw e;
+    if (key != null) {
+      Optional<IdempotencyKey.Prior> prior = store.saveNew(record, key);
+      if (prior.isPresent()) {
+        return known(key, prior.get());
+      }
+    } else {
+      try {
+        store.save(record);
+      } catch (StoreUnavailableException e) {
+        // Not acknowledged, so never written: the store forgets the record it holds.
+        store.delete(record.id());
+        throw e;
+      }
     }
     Live job = new Live(record, listener, client);
     live.put(record.id(), job);
@@ -296,6 +340,7 @@ public final class JobScheduler implements AutoCloseable {
   private JobRecord enqueue(
       JobRecord record,
       StoredCall call,
+      IdempotencyKey key,
       ClientLink client,
       Function<ToolContext, JobResult> work,
       Consumer<ObjectNode> listener) {
@@ -306,14 +351,16 @@ public final class JobScheduler implements AutoCloseable {
     if (!now) {
       accepted.put(record.id(), new Accepted(listener, client, work, record.createdAt()));
     }
+    Optional<IdempotencyKey.Prior> prior;
     try {
-      coordination.enqueue(stored, call);
+      prior = coordination.enqueue(stored, call, key);
     } catch (RuntimeException e) {
-      accepted.remove(record.id());
-      if (now) {
-        free.release();
-      }
+      unaccept(record.id(), now);
       throw e;
+    }
+    if (prior.isPresent()) {
+      unaccept(record.id(), now);
+      return known(key, prior.get());
     }
     announce(record, listener);
     if (now) {
@@ -327,6 +374,28 @@ public final class JobScheduler implements AutoCloseable {
     }
     wake();
     return record;
+  }
+
+  /** Forgets a job that was not queued after all, and the worker it would have taken. */
+  private void unaccept(String id, boolean tookWorker) {
+    accepted.remove(id);
+    if (tookWorker) {
+      free.release();
+    }
+  }
+
+  /**
+   * The job a key named already, as it is now.
+   *
+   * @throws IdempotencyKey.ReusedException when it was made by another call
+   */
+  private JobRecord known(IdempotencyKey key, IdempotencyKey.Prior prior) {
+    if (!prior.fingerprint().equals(key.fingerprint())) {
+      throw new IdempotencyKey.ReusedException(key, prior);
+    }
+    LOG.debug("idempotency key of {} names job {} already", key.scope(), prior.jobId());
+    return status(prior.jobId())
+        .orElseThrow(() -> new IllegalStateException("job " + prior.jobId() + " is gone"));
   }
 
   /** Wakes the dispatcher: a job was queued or a worker is free. */
