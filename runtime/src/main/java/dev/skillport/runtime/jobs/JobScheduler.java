@@ -74,6 +74,18 @@ public final class JobScheduler implements AutoCloseable {
   private final java.util.List<Queued> queue = new java.util.ArrayList<>();
   // Jobs this instance queued in a shared store and no instance claimed yet, as they were handed.
   private final Map<String, Accepted> accepted = new ConcurrentHashMap<>();
+  // The listeners of jobs this instance queued in a shared store, until they end: a job another
+  // instance claimed is run there, and its changes reach this listener through the store's feed.
+  private final Map<String, Consumer<ObjectNode>> watching =
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Consumer<ObjectNode>> eldest) {
+              return size() > WATCHED;
+            }
+          });
   // Held while a claimed job becomes live, so a cancel sees it queued or live, never in between.
   private final Object claiming = new Object();
   private volatile StoredCallRunner callRunner;
@@ -87,6 +99,12 @@ public final class JobScheduler implements AutoCloseable {
 
   /** How long an idle instance on a shared store waits between claims without a notification. */
   static final long CLAIM_POLL_MS = 1_000;
+
+  /**
+   * The most queued jobs whose changes are relayed to the listener that queued them while another
+   * instance runs them; the oldest are forgotten past it.
+   */
+  static final int WATCHED = 10_000;
 
   /** Finished jobs whose logs are kept, in memory, for {@link #logs}; older ones are forgotten. */
   static final int KEPT_LOGS = 256;
@@ -164,6 +182,7 @@ public final class JobScheduler implements AutoCloseable {
             @Override
             public void changed(JobRecord job) {
               if (!live.containsKey(job.id())) {
+                relay(job);
                 tellObservers(job);
               }
             }
@@ -350,6 +369,7 @@ public final class JobScheduler implements AutoCloseable {
     JobRecord stored = now ? record.claimed(clock.instant()) : record;
     if (!now) {
       accepted.put(record.id(), new Accepted(listener, client, work, record.createdAt()));
+      watching.put(record.id(), listener);
     }
     Optional<IdempotencyKey.Prior> prior;
     try {
@@ -379,6 +399,7 @@ public final class JobScheduler implements AutoCloseable {
   /** Forgets a job that was not queued after all, and the worker it would have taken. */
   private void unaccept(String id, boolean tookWorker) {
     accepted.remove(id);
+    watching.remove(id);
     if (tookWorker) {
       free.release();
     }
@@ -483,6 +504,7 @@ public final class JobScheduler implements AutoCloseable {
       // The instance that claims a job runs it.
       JobRecord record = claimed.job().onInstance(instance);
       Accepted handed = accepted.remove(record.id());
+      watching.remove(record.id());
       Live job =
           new Live(
               record,
@@ -667,6 +689,7 @@ public final class JobScheduler implements AutoCloseable {
       }
       if (ended.isPresent()) {
         Accepted handed = accepted.remove(id);
+        watching.remove(id);
         announce(ended.get(), handed == null ? update -> {} : handed.listener());
         return true;
       }
@@ -785,6 +808,22 @@ public final class JobScheduler implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     store.close();
+  }
+
+  /**
+   * Hands a change of a job another instance runs to the listener of the session that queued it
+   * here ({@code notifications/$/dcc.jobUpdated}), until the job ends.
+   */
+  private void relay(JobRecord job) {
+    Consumer<ObjectNode> listener =
+        job.status().terminal() ? watching.remove(job.id()) : watching.get(job.id());
+    if (listener != null) {
+      try {
+        listener.accept(job.toWire());
+      } catch (RuntimeException e) {
+        LOG.debug("job update for {} was not relayed", job.id(), e);
+      }
+    }
   }
 
   /** Tells {@code listener} and every observer of {@code now}. */
