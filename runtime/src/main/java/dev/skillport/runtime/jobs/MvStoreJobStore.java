@@ -115,12 +115,7 @@ public final class MvStoreJobStore implements JobStore {
    */
   @Override
   public void save(JobRecord job) {
-    String doc;
-    try {
-      doc = JSON.writeValueAsString(JobRecordCodec.write(job));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("job " + job.id() + " cannot be written", e);
-    }
+    String doc = encode(job);
     synchronized (lock) {
       checkOpen();
       if (fault == null) {
@@ -145,12 +140,7 @@ public final class MvStoreJobStore implements JobStore {
    */
   @Override
   public Optional<IdempotencyKey.Prior> saveNew(JobRecord job, IdempotencyKey key) {
-    String doc;
-    try {
-      doc = JSON.writeValueAsString(JobRecordCodec.write(job));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("job " + job.id() + " cannot be written", e);
-    }
+    String doc = encode(job);
     synchronized (lock) {
       checkOpen();
       if (fault == null) {
@@ -376,6 +366,14 @@ public final class MvStoreJobStore implements JobStore {
     return message
         .replace(file.toString(), FILE)
         .replace(file.getParent().toString(), "the store folder");
+  }
+
+  private static String encode(JobRecord job) {
+    try {
+      return JSON.writeValueAsString(JobRecordCodec.write(job));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("job " + job.id() + " cannot be written", e);
+    }
   }
 
   private static Optional<JobRecord> read(String id, String doc) {

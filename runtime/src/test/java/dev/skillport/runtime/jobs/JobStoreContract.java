@@ -150,18 +150,7 @@ public abstract class JobStoreContract {
     JobScheduler jobs = new JobScheduler(store(), 1);
     try {
       // On a shared store the calls are queued there and claimed back; embedded, they queue here.
-      jobs.runStoredCalls(
-          new StoredCallRunner() {
-            @Override
-            public Claimant claimant() {
-              return new Claimant(Set.of(StoredCall.key("demo", "sha256:1")), Set.of());
-            }
-
-            @Override
-            public JobResult run(StoredCall call, String owner, ToolContext context) {
-              return work(owner + call.arguments().path("n").asInt(), ran, hold).apply(context);
-            }
-          });
+      jobs.runStoredCalls(demoRunner(ran, hold));
       List<JobRecord> queued = new CopyOnWriteArrayList<>();
       queued.add(submit(jobs, "alice", 0, ran, hold));
       org.awaitility.Awaitility.await()
@@ -283,18 +272,7 @@ public abstract class JobStoreContract {
     CountDownLatch hold = new CountDownLatch(0);
     JobScheduler jobs = new JobScheduler(store(), 2);
     try {
-      jobs.runStoredCalls(
-          new StoredCallRunner() {
-            @Override
-            public Claimant claimant() {
-              return new Claimant(Set.of(StoredCall.key("demo", "sha256:1")), Set.of());
-            }
-
-            @Override
-            public JobResult run(StoredCall call, String owner, ToolContext context) {
-              return work(owner + call.arguments().path("n").asInt(), ran, hold).apply(context);
-            }
-          });
+      jobs.runStoredCalls(demoRunner(ran, hold));
       JobRecord first = submitKeyed(jobs, "alice", 1, "k", "f", ran, hold);
       JobRecord again = submitKeyed(jobs, "alice", 1, "k", "f", ran, hold);
       JobRecord bobs = submitKeyed(jobs, "bob", 1, "k", "f", ran, hold);
@@ -346,6 +324,21 @@ public abstract class JobStoreContract {
         key(owner, key, fingerprint),
         work(owner + n, ran, hold),
         update -> {});
+  }
+
+  /** Runs the calls of skill {@code demo} as {@link #work} does, named owner and {@code n}. */
+  private static StoredCallRunner demoRunner(List<String> ran, CountDownLatch hold) {
+    return new StoredCallRunner() {
+      @Override
+      public Claimant claimant() {
+        return new Claimant(Set.of(StoredCall.key("demo", "sha256:1")), Set.of());
+      }
+
+      @Override
+      public JobResult run(StoredCall call, String owner, ToolContext context) {
+        return work(owner + call.arguments().path("n").asInt(), ran, hold).apply(context);
+      }
+    };
   }
 
   private static JobRecord submit(
