@@ -84,7 +84,7 @@ public final class StoreBench {
     PostgresCluster cluster = null;
     try {
       if (configs.stream().anyMatch(c -> c.startsWith("postgresql"))) {
-        cluster = PostgresCluster.start(work);
+        cluster = PostgresCluster.start(Path.of(System.getProperty("java.io.tmpdir")));
       }
       int n = 0;
       for (String config : configs) {
