@@ -685,8 +685,9 @@ final class ServeCommand implements Callable<Integer> {
             // /readyz answers 200 once the first catalog is served and every adapter is ready,
             // and 503 naming the store while the job store cannot write.
             .readinessReport(server::readiness)
-            // The page for people at / and Prometheus metrics at /metrics, same auth as /mcp.
-            .routes(server.webRoutes());
+            // The REST skill API at /v1/, the page for people at / and Prometheus metrics at
+            // /metrics, same auth as /mcp.
+            .routes(server.httpRoutes());
     if (!authTokens.isEmpty()) {
       builder.authTokens(authTokens);
     }

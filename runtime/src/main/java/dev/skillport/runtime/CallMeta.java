@@ -21,6 +21,8 @@ import java.util.function.Consumer;
  * @param tasks whether the client declared the Tasks extension for this call: a job is then
  *     answered as a task
  * @param client what a task of this call may ask its client, or {@code null}
+ * @param via the surface the call came through when it is not MCP ({@code rest} for the REST skill
+ *     API), or {@code null}; written to the audit trail
  * @param idempotencyKey the caller's key for the job this call creates ({@code
  *     _meta.dcc.idempotencyKey} or the HTTP header {@code Idempotency-Key}), or {@code null}
  */
@@ -34,6 +36,7 @@ public record CallMeta(
     boolean stateless,
     boolean tasks,
     JobScheduler.ClientLink client,
+    String via,
     String idempotencyKey) {
   /** The notification a session receives when one of its jobs changes state. */
   public static final String JOB_UPDATED = "notifications/$/dcc.jobUpdated";
@@ -55,7 +58,8 @@ public record CallMeta(
       String traceparent,
       boolean stateless,
       boolean tasks,
-      JobScheduler.ClientLink client) {
+      JobScheduler.ClientLink client,
+      String via) {
     this(
         sessionId,
         async,
@@ -66,13 +70,14 @@ public record CallMeta(
         stateless,
         tasks,
         client,
+        via,
         null);
   }
 
   /** A call without an authenticated caller or trace context. */
   public CallMeta(
       String sessionId, boolean async, String parentJobId, Consumer<ObjectNode> jobUpdates) {
-    this(sessionId, async, parentJobId, jobUpdates, null, null, false, false, null);
+    this(sessionId, async, parentJobId, jobUpdates, null, null, false, false, null, null);
   }
 
   /** The same call, made by {@code principal} under {@code traceparent}. */
@@ -87,6 +92,23 @@ public record CallMeta(
         stateless,
         tasks,
         client,
+        via,
+        idempotencyKey);
+  }
+
+  /** The same call, come through {@code surface} ({@code rest}) rather than MCP. */
+  public CallMeta via(String surface) {
+    return new CallMeta(
+        sessionId,
+        async,
+        parentJobId,
+        jobUpdates,
+        principal,
+        traceparent,
+        stateless,
+        tasks,
+        client,
+        surface,
         idempotencyKey);
   }
 
@@ -105,7 +127,17 @@ public record CallMeta(
         true,
         tasksDeclared,
         client,
+        via,
         idempotencyKey);
+  }
+
+  /**
+   * A call the server makes on the caller's behalf and waits for (a step of a workflow): it runs at
+   * once, and a tool that must become a job becomes one the server awaits, never a task.
+   */
+  public CallMeta synchronous() {
+    return new CallMeta(
+        sessionId, false, null, jobUpdates, principal, traceparent, false, false, null, via);
   }
 
   /** The same call, creating its job under the caller's {@code key} (null: none). */
@@ -120,16 +152,8 @@ public record CallMeta(
         stateless,
         tasks,
         client,
+        via,
         key);
-  }
-
-  /**
-   * A call the server makes on the caller's behalf and waits for (a step of a workflow): it runs at
-   * once, and a tool that must become a job becomes one the server awaits, never a task.
-   */
-  public CallMeta synchronous() {
-    return new CallMeta(
-        sessionId, false, null, jobUpdates, principal, traceparent, false, false, null);
   }
 
   /**
