@@ -6,9 +6,11 @@
 //   load    starts --count tasks of --tool (at most --concurrency at once) through --url, then
 //           follows each to its end. A start that fails (an HTTP error while the fleet is
 //           unready, a JSON-RPC error, a result that is no task, no answer within 15 s) was not
-//           acknowledged: it is started again as a new attempt. Every occurrence of "%s" in
-//           --args is replaced by the attempt's marker, LABEL-INDEX-ATTEMPT, so that what a
-//           script writes names the attempt that ran it.
+//           acknowledged: it is sent again, with the same arguments and the same idempotency key
+//           (_meta.dcc.idempotencyKey, one per task and run), so that a start the instance
+//           accepted but never answered (it died) is not run a second time. Every occurrence of
+//           "%s" in --args is replaced by the task's marker, LABEL-INDEX, so that what a script
+//           writes names the task that ran it.
 //   cancel  starts one task of --tool with --args on --url, waits until --pid-file holds the
 //           pids of the script's processes, cancels the task through --cancel-url (another
 //           instance) and measures how long until every one of those processes is gone and the
@@ -27,6 +29,7 @@
 // It prints one JSON object on stdout and exits 0 when the run finished, 1 when it failed, 2 on
 // bad usage.
 
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { UsageError, loadSdk, rawChannel, runClient } from './client-kit.mjs';
 
@@ -133,9 +136,12 @@ async function connect(sdk, o, url, fetch) {
 }
 
 /** Starts one task; its id, or throws when the call was not acknowledged as a task. */
-async function startTask(raw, tool, args) {
-  const created = await within(raw.request('tools/call', { name: tool, arguments: args }),
-    START_TIMEOUT_MS, 'tools/call');
+async function startTask(raw, tool, args, key) {
+  const params = { name: tool, arguments: args };
+  if (key) {
+    params._meta = { dcc: { idempotencyKey: key } };
+  }
+  const created = await within(raw.request('tools/call', params), START_TIMEOUT_MS, 'tools/call');
   if (created.resultType !== 'task' || !created.taskId) {
     throw new Error(`not a task: ${JSON.stringify(created).slice(0, 300)}`);
   }
@@ -149,6 +155,7 @@ async function load(sdk, o, summary) {
   // Attempts whose instance died before it answered (a reset connection, or the balancer's 502 for
   // an incomplete answer): the client cannot know whether the task was accepted.
   const uncertain = [];
+  const run = randomUUID();
   let attempts = 0;
   let next = 0;
   const started = Date.now();
@@ -162,10 +169,11 @@ async function load(sdk, o, summary) {
       const index = next++;
       for (let attempt = 1; ; attempt++) {
         attempts++;
-        const marker = `${o.label}-${index}-${attempt}`;
+        const marker = `${o.label}-${index}`;
         try {
           const args = JSON.parse(o.args.replaceAll('%s', marker));
-          tasks.push({ index, marker, taskId: await startTask(raw, o.tool, args) });
+          const key = `${run}-${marker}`;
+          tasks.push({ index, marker, attempt, taskId: await startTask(raw, o.tool, args, key) });
           if (tasks.length % 25 === 0) {
             report(`${tasks.length} acknowledged`);
           }

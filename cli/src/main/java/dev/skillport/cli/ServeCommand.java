@@ -329,6 +329,26 @@ final class ServeCommand implements Callable<Integer> {
   private long leaseSecs = PostgresStore.DEFAULT_LEASE.toSeconds();
 
   @Option(
+      names = "--audit-retention",
+      defaultValue = "30d",
+      paramLabel = "DURATION",
+      description =
+          "PostgreSQL store: how long the fleet's audit rows are kept (30d, 12h...; off keeps"
+              + " them); older ones are removed in small batches in the background"
+              + " (${DEFAULT-VALUE}).")
+  private String auditRetention;
+
+  @Option(
+      names = "--idempotency-window",
+      defaultValue = "24h",
+      paramLabel = "DURATION",
+      description =
+          "How long a caller's idempotency key (Idempotency-Key header or"
+              + " _meta.dcc.idempotencyKey) names the job its first call created: a retry with the"
+              + " key gets that job, not a second one (${DEFAULT-VALUE}).")
+  private String idempotencyWindow;
+
+  @Option(
       names = "--job-workers",
       defaultValue = "4",
       paramLabel = "N",
@@ -610,6 +630,7 @@ final class ServeCommand implements Callable<Integer> {
           resources.add(
               "job scheduler",
               new JobScheduler(stores.jobs(), Math.max(1, jobWorkers), stores.instance()));
+      jobs.keyWindow(DurationOption.parse("--idempotency-window", idempotencyWindow));
       // A fleet's calls are audited in its store (and in --audit-log FILE when given).
       CallGuard guard =
           resources.add(
@@ -889,6 +910,8 @@ final class ServeCommand implements Callable<Integer> {
     if (leaseSecs < 1) {
       throw StartupFailure.usage("--lease " + leaseSecs + " is not a lease: give 1 or more");
     }
+    auditRetention();
+    DurationOption.parse("--idempotency-window", idempotencyWindow);
   }
 
   /** The {@code --skills} roots; each must be a folder this process can read. */
@@ -944,6 +967,13 @@ final class ServeCommand implements Callable<Integer> {
             () -> StartupFailure.usage("SKILLPORT_SEARCH=" + fromEnv + ": give hybrid or lexical"));
   }
 
+  /** {@code --audit-retention}: how long audit rows are kept, null for {@code off}. */
+  private Duration auditRetention() {
+    return "off".equals(auditRetention)
+        ? null
+        : DurationOption.parse("--audit-retention", auditRetention);
+  }
+
   /**
    * The job and workflow stores of this run; {@code dir} is the local folder holding them, null for
    * a shared store (the search embeddings are then not kept across restarts).
@@ -972,6 +1002,7 @@ final class ServeCommand implements Callable<Integer> {
                   Duration.ofSeconds(leaseSecs),
                   signer,
                   env.variables()));
+      shared.retain(auditRetention());
       return new Stores(shared.jobs(), shared.workflows(), null, shared.audit(), shared.instance());
     }
     if (jobsDir != null) {

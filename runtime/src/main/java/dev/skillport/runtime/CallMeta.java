@@ -23,6 +23,8 @@ import java.util.function.Consumer;
  * @param client what a task of this call may ask its client, or {@code null}
  * @param via the surface the call came through when it is not MCP ({@code rest} for the REST skill
  *     API), or {@code null}; written to the audit trail
+ * @param idempotencyKey the caller's key for the job this call creates ({@code
+ *     _meta.dcc.idempotencyKey} or the HTTP header {@code Idempotency-Key}), or {@code null}
  */
 public record CallMeta(
     String sessionId,
@@ -34,7 +36,8 @@ public record CallMeta(
     boolean stateless,
     boolean tasks,
     JobScheduler.ClientLink client,
-    String via) {
+    String via,
+    String idempotencyKey) {
   /** The notification a session receives when one of its jobs changes state. */
   public static final String JOB_UPDATED = "notifications/$/dcc.jobUpdated";
 
@@ -43,6 +46,32 @@ public record CallMeta(
 
   public CallMeta {
     Objects.requireNonNull(jobUpdates, "jobUpdates");
+  }
+
+  /** A call without an idempotency key. */
+  public CallMeta(
+      String sessionId,
+      boolean async,
+      String parentJobId,
+      Consumer<ObjectNode> jobUpdates,
+      String principal,
+      String traceparent,
+      boolean stateless,
+      boolean tasks,
+      JobScheduler.ClientLink client,
+      String via) {
+    this(
+        sessionId,
+        async,
+        parentJobId,
+        jobUpdates,
+        principal,
+        traceparent,
+        stateless,
+        tasks,
+        client,
+        via,
+        null);
   }
 
   /** A call without an authenticated caller or trace context. */
@@ -63,7 +92,8 @@ public record CallMeta(
         stateless,
         tasks,
         client,
-        via);
+        via,
+        idempotencyKey);
   }
 
   /** The same call, come through {@code surface} ({@code rest}) rather than MCP. */
@@ -78,7 +108,8 @@ public record CallMeta(
         stateless,
         tasks,
         client,
-        surface);
+        surface,
+        idempotencyKey);
   }
 
   /**
@@ -96,7 +127,8 @@ public record CallMeta(
         true,
         tasksDeclared,
         client,
-        via);
+        via,
+        idempotencyKey);
   }
 
   /**
@@ -106,6 +138,31 @@ public record CallMeta(
   public CallMeta synchronous() {
     return new CallMeta(
         sessionId, false, null, jobUpdates, principal, traceparent, false, false, null, via);
+  }
+
+  /** The same call, creating its job under the caller's {@code key} (null: none). */
+  public CallMeta withIdempotencyKey(String key) {
+    return new CallMeta(
+        sessionId,
+        async,
+        parentJobId,
+        jobUpdates,
+        principal,
+        traceparent,
+        stateless,
+        tasks,
+        client,
+        via,
+        key);
+  }
+
+  /**
+   * The idempotency key {@code _meta.dcc.idempotencyKey} (or the flat {@code
+   * _meta["dcc.idempotencyKey"]}) names, if any; not checked.
+   */
+  public static JsonNode idempotencyKeyOf(JsonNode meta) {
+    return field(
+        meta, meta == null ? null : meta.get("dcc"), "idempotencyKey", "dcc.idempotencyKey");
   }
 
   /** Reads the hints from a request's {@code _meta} (an empty object when it had none). */

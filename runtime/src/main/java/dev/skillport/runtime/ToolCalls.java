@@ -8,6 +8,7 @@ import dev.skillport.api.tool.ToolWork;
 import dev.skillport.model.skill.Execution;
 import dev.skillport.model.skill.Skill;
 import dev.skillport.model.skill.ToolSpec;
+import dev.skillport.runtime.jobs.IdempotencyKey;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.JobScheduler;
@@ -96,6 +97,7 @@ public final class ToolCalls {
                 tool.name(),
                 meta,
                 jobs.queuesInStore() ? stored(skill, tool, args, meta) : null,
+                key(skill, tool, args, meta),
                 jobContext ->
                     new CallOutcome.Completed(
                         runner.run(bound, skill, tool, args, jobContext), tool.nextTools()),
@@ -103,6 +105,17 @@ public final class ToolCalls {
       } catch (StoreUnavailableException e) {
         return new CallOutcome.Refused(
             ToolFailureCode.STORE_UNAVAILABLE, storeUnavailable(e), tool.nextTools());
+      } catch (IdempotencyKey.ReusedException e) {
+        return new CallOutcome.Refused(
+            ToolFailureCode.IDEMPOTENCY_KEY_REUSED,
+            ToolResult.failure(
+                ToolFailureCode.IDEMPOTENCY_KEY_REUSED,
+                e.getMessage(),
+                "send a new key for a new call; the same key only with the same tool and"
+                    + " arguments, to get job "
+                    + e.jobId()
+                    + " back"),
+            tool.nextTools());
       }
     }
     return new CallOutcome.Completed(runner.run(bound, skill, tool, args, ctx), tool.nextTools());
@@ -119,6 +132,7 @@ public final class ToolCalls {
         toolName,
         meta,
         null,
+        null,
         jobContext -> new CallOutcome.Completed(runRest(rest, jobContext), null),
         null);
   }
@@ -134,6 +148,17 @@ public final class ToolCalls {
         Boolean.TRUE.equals(tool.annotations().idempotentHint()),
         meta.traceparent(),
         StoredCall.capabilitiesOf(meta.tasks() ? meta.client() : null));
+  }
+
+  /** The caller's idempotency key for the job of this call, or null when it sent none. */
+  private IdempotencyKey key(Skill skill, ToolSpec tool, JsonNode args, CallMeta meta) {
+    return meta.idempotencyKey() == null
+        ? null
+        : new IdempotencyKey(
+            meta.principal(),
+            meta.idempotencyKey(),
+            CallDigest.of(skill.name() + "/" + tool.name(), args),
+            jobs.keyWindow());
   }
 
   /** What an instance offers to run: its skills by {@link StoredCall#skillKey()}, its hosts. */
@@ -219,6 +244,7 @@ public final class ToolCalls {
       String toolName,
       CallMeta meta,
       StoredCall call,
+      IdempotencyKey key,
       Function<ToolContext, CallOutcome.Completed> work,
       JsonNode auditedArgs) {
     return jobs.submit(
@@ -228,6 +254,7 @@ public final class ToolCalls {
         meta.principal(),
         meta.tasks() ? meta.client() : null,
         call,
+        key,
         jobContext -> {
           long start = System.nanoTime();
           CallOutcome.Completed result = work.apply(jobContext);

@@ -78,6 +78,8 @@ public enum ToolFailureCode {
   BRIDGED_TOOL_ERROR("the bridged MCP server's tool reported an error"),
 
   // Jobs.
+  IDEMPOTENCY_KEY_REUSED(
+      "the call's idempotency key was first sent with another tool or other arguments"),
   JOB_NOT_FOUND("no job with that id is visible to the caller"),
   JOB_FAILED("the job a workflow step waited for failed"),
   JOB_CANCELLED("the job a workflow step waited for was cancelled"),

@@ -50,7 +50,16 @@ public interface JobCoordination {
    *
    * @throws StoreUnavailableException when the job cannot be recorded: nothing is queued
    */
-  void enqueue(JobRecord job, StoredCall call);
+  default void enqueue(JobRecord job, StoredCall call) {
+    enqueue(job, call, null);
+  }
+
+  /**
+   * Like {@link #enqueue(JobRecord, StoredCall)}, under the caller's idempotency {@code key} (or
+   * null): when the key already names a job of that caller within its window nothing is stored and
+   * that job is returned ({@link JobStore#saveNew}).
+   */
+  Optional<IdempotencyKey.Prior> enqueue(JobRecord job, StoredCall call, IdempotencyKey key);
 
   /**
    * Takes the next queued job that {@code who} can run, in {@link FairOrder} over the whole store:

@@ -74,9 +74,22 @@ public final class JobScheduler implements AutoCloseable {
   private final java.util.List<Queued> queue = new java.util.ArrayList<>();
   // Jobs this instance queued in a shared store and no instance claimed yet, as they were handed.
   private final Map<String, Accepted> accepted = new ConcurrentHashMap<>();
+  // The listeners of jobs this instance queued in a shared store, until they end: a job another
+  // instance claimed is run there, and its changes reach this listener through the store's feed.
+  private final Map<String, Consumer<ObjectNode>> watching =
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Consumer<ObjectNode>> eldest) {
+              return size() > WATCHED;
+            }
+          });
   // Held while a claimed job becomes live, so a cancel sees it queued or live, never in between.
   private final Object claiming = new Object();
   private volatile StoredCallRunner callRunner;
+  private volatile Duration keyWindow = IdempotencyKey.DEFAULT_WINDOW;
   private boolean woken;
   private Instant lastSweep = Instant.EPOCH;
   // When each caller's last job queued here started (a count), for the round-robin; by the queue.
@@ -86,6 +99,12 @@ public final class JobScheduler implements AutoCloseable {
 
   /** How long an idle instance on a shared store waits between claims without a notification. */
   static final long CLAIM_POLL_MS = 1_000;
+
+  /**
+   * The most queued jobs whose changes are relayed to the listener that queued them while another
+   * instance runs them; the oldest are forgotten past it.
+   */
+  static final int WATCHED = 10_000;
 
   /** Finished jobs whose logs are kept, in memory, for {@link #logs}; older ones are forgotten. */
   static final int KEPT_LOGS = 256;
@@ -163,6 +182,7 @@ public final class JobScheduler implements AutoCloseable {
             @Override
             public void changed(JobRecord job) {
               if (!live.containsKey(job.id())) {
+                relay(job);
                 tellObservers(job);
               }
             }
@@ -189,6 +209,21 @@ public final class JobScheduler implements AutoCloseable {
    */
   public boolean queuesInStore() {
     return coordination != null && callRunner != null;
+  }
+
+  /**
+   * How long a caller's idempotency key names the job it created ({@code --idempotency-window}).
+   */
+  public Duration keyWindow() {
+    return keyWindow;
+  }
+
+  /** Sets {@link #keyWindow()}; positive. */
+  public void keyWindow(Duration window) {
+    if (window.isNegative() || window.isZero()) {
+      throw new IllegalArgumentException("the idempotency window must be positive");
+    }
+    this.keyWindow = window;
   }
 
   /** The store behind this scheduler. */
@@ -250,6 +285,27 @@ public final class JobScheduler implements AutoCloseable {
       StoredCall call,
       Function<ToolContext, JobResult> work,
       Consumer<ObjectNode> listener) {
+    return submit(tool, sessionId, parentId, owner, client, call, null, work, listener);
+  }
+
+  /**
+   * Like {@link #submit(String, String, String, String, ClientLink, StoredCall, Function,
+   * Consumer)}, under the caller's idempotency {@code key}: when the key already names a job of the
+   * caller within its window, nothing is queued and that job's record, as it is now, is returned.
+   *
+   * @param key the caller's idempotency key, or null
+   * @throws IdempotencyKey.ReusedException when the key names a job of another call
+   */
+  public JobRecord submit(
+      String tool,
+      String sessionId,
+      String parentId,
+      String owner,
+      ClientLink client,
+      StoredCall call,
+      IdempotencyKey key,
+      Function<ToolContext, JobResult> work,
+      Consumer<ObjectNode> listener) {
     Objects.requireNonNull(work, "work");
     Objects.requireNonNull(listener, "listener");
     if (closed) {
@@ -265,14 +321,21 @@ public final class JobScheduler implements AutoCloseable {
             clock.instant(),
             instance);
     if (call != null && queuesInStore()) {
-      return enqueue(record, call, client, work, listener);
+      return enqueue(record, call, key, client, work, listener);
     }
-    try {
-      store.save(record);
-    } catch (StoreUnavailableException e) {
-      // Not acknowledged, so never written: the store forgets the record it holds.
-      store.delete(record.id());
-      throw e;
+    if (key != null) {
+      Optional<IdempotencyKey.Prior> prior = store.saveNew(record, key);
+      if (prior.isPresent()) {
+        return known(key, prior.get());
+      }
+    } else {
+      try {
+        store.save(record);
+      } catch (StoreUnavailableException e) {
+        // Not acknowledged, so never written: the store forgets the record it holds.
+        store.delete(record.id());
+        throw e;
+      }
     }
     Live job = new Live(record, listener, client);
     live.put(record.id(), job);
@@ -296,6 +359,7 @@ public final class JobScheduler implements AutoCloseable {
   private JobRecord enqueue(
       JobRecord record,
       StoredCall call,
+      IdempotencyKey key,
       ClientLink client,
       Function<ToolContext, JobResult> work,
       Consumer<ObjectNode> listener) {
@@ -305,15 +369,18 @@ public final class JobScheduler implements AutoCloseable {
     JobRecord stored = now ? record.claimed(clock.instant()) : record;
     if (!now) {
       accepted.put(record.id(), new Accepted(listener, client, work, record.createdAt()));
+      watching.put(record.id(), listener);
     }
+    Optional<IdempotencyKey.Prior> prior;
     try {
-      coordination.enqueue(stored, call);
+      prior = coordination.enqueue(stored, call, key);
     } catch (RuntimeException e) {
-      accepted.remove(record.id());
-      if (now) {
-        free.release();
-      }
+      unaccept(record.id(), now);
       throw e;
+    }
+    if (prior.isPresent()) {
+      unaccept(record.id(), now);
+      return known(key, prior.get());
     }
     announce(record, listener);
     if (now) {
@@ -327,6 +394,29 @@ public final class JobScheduler implements AutoCloseable {
     }
     wake();
     return record;
+  }
+
+  /** Forgets a job that was not queued after all, and the worker it would have taken. */
+  private void unaccept(String id, boolean tookWorker) {
+    accepted.remove(id);
+    watching.remove(id);
+    if (tookWorker) {
+      free.release();
+    }
+  }
+
+  /**
+   * The job a key named already, as it is now.
+   *
+   * @throws IdempotencyKey.ReusedException when it was made by another call
+   */
+  private JobRecord known(IdempotencyKey key, IdempotencyKey.Prior prior) {
+    if (!prior.fingerprint().equals(key.fingerprint())) {
+      throw new IdempotencyKey.ReusedException(key, prior);
+    }
+    LOG.debug("idempotency key of {} names job {} already", key.scope(), prior.jobId());
+    return status(prior.jobId())
+        .orElseThrow(() -> new IllegalStateException("job " + prior.jobId() + " is gone"));
   }
 
   /** Wakes the dispatcher: a job was queued or a worker is free. */
@@ -414,6 +504,7 @@ public final class JobScheduler implements AutoCloseable {
       // The instance that claims a job runs it.
       JobRecord record = claimed.job().onInstance(instance);
       Accepted handed = accepted.remove(record.id());
+      watching.remove(record.id());
       Live job =
           new Live(
               record,
@@ -598,6 +689,7 @@ public final class JobScheduler implements AutoCloseable {
       }
       if (ended.isPresent()) {
         Accepted handed = accepted.remove(id);
+        watching.remove(id);
         announce(ended.get(), handed == null ? update -> {} : handed.listener());
         return true;
       }
@@ -716,6 +808,22 @@ public final class JobScheduler implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     store.close();
+  }
+
+  /**
+   * Hands a change of a job another instance runs to the listener of the session that queued it
+   * here ({@code notifications/$/dcc.jobUpdated}), until the job ends.
+   */
+  private void relay(JobRecord job) {
+    Consumer<ObjectNode> listener =
+        job.status().terminal() ? watching.remove(job.id()) : watching.get(job.id());
+    if (listener != null) {
+      try {
+        listener.accept(job.toWire());
+      } catch (RuntimeException e) {
+        LOG.debug("job update for {} was not relayed", job.id(), e);
+      }
+    }
   }
 
   /** Tells {@code listener} and every observer of {@code now}. */

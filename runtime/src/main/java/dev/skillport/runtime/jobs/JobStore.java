@@ -20,6 +20,18 @@ public interface JobStore extends AutoCloseable {
   /** Every readable record; damaged ones are skipped (and reported by the implementation). */
   List<JobRecord> all();
 
+  /**
+   * Saves new job {@code job} under the caller's idempotency {@code key}, unless the key already
+   * names a job of that caller within its window: then nothing is saved and that job is returned.
+   * The key and the job are written together: two processes racing with one key never both save. A
+   * key whose job was removed, or whose window is over, names the new job.
+   *
+   * @throws StoreUnavailableException when the job cannot be written now: nothing is kept
+   */
+  default Optional<IdempotencyKey.Prior> saveNew(JobRecord job, IdempotencyKey key) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no keys");
+  }
+
   /** Removes a record; false when there was none. */
   boolean delete(String id);
 

@@ -39,6 +39,9 @@ public final class MvStoreJobStore implements JobStore {
   static final String FILE = "jobs.mv.db";
   static final String NAME = "jobs";
 
+  /** The map of idempotency keys, beside the jobs: a key and its job are committed together. */
+  static final String KEYS = "idempotency";
+
   /** The pause before the first retry; doubled after each failed one up to {@link #LAST_RETRY}. */
   static final Duration FIRST_RETRY = Duration.ofMillis(100);
 
@@ -54,6 +57,7 @@ public final class MvStoreJobStore implements JobStore {
   private final ScheduledExecutorService retries;
   private volatile MVStore store;
   private volatile MVMap<String, String> jobs;
+  private volatile IdempotencyKeys keys;
   private volatile StoreFault fault;
   private Duration nextRetry = FIRST_RETRY;
   private boolean retryScheduled;
@@ -64,6 +68,7 @@ public final class MvStoreJobStore implements JobStore {
     this.clock = clock;
     this.store = store;
     this.jobs = store.openMap("jobs");
+    this.keys = new IdempotencyKeys(store.openMap(KEYS));
     this.retries =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -110,12 +115,7 @@ public final class MvStoreJobStore implements JobStore {
    */
   @Override
   public void save(JobRecord job) {
-    String doc;
-    try {
-      doc = JSON.writeValueAsString(JobRecordCodec.write(job));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("job " + job.id() + " cannot be written", e);
-    }
+    String doc = encode(job);
     synchronized (lock) {
       checkOpen();
       if (fault == null) {
@@ -128,6 +128,35 @@ public final class MvStoreJobStore implements JobStore {
         }
       }
       unwritten.put(job.id(), Optional.of(doc));
+      throw new StoreUnavailableException(fault);
+    }
+  }
+
+  /**
+   * Saves new {@code job} under {@code key} unless the key names a job already; the key and the job
+   * are one commit.
+   *
+   * @throws StoreUnavailableException when it cannot be written now: nothing is kept
+   */
+  @Override
+  public Optional<IdempotencyKey.Prior> saveNew(JobRecord job, IdempotencyKey key) {
+    String doc = encode(job);
+    synchronized (lock) {
+      checkOpen();
+      if (fault == null) {
+        try {
+          Optional<IdempotencyKey.Prior> prior =
+              keys.prior(key, id -> find(id).isPresent(), clock.instant());
+          if (prior.isEmpty()) {
+            keys.bind(key, job.id(), clock.instant());
+            jobs.put(job.id(), doc);
+            store.commit();
+          }
+          return prior;
+        } catch (MVStoreException | IllegalStateException e) {
+          failed(e);
+        }
+      }
       throw new StoreUnavailableException(fault);
     }
   }
@@ -316,6 +345,7 @@ public final class MvStoreJobStore implements JobStore {
     if (store.isClosed()) {
       store = openFile(file);
       jobs = store.openMap("jobs");
+      keys = new IdempotencyKeys(store.openMap(KEYS));
     }
   }
 
@@ -336,6 +366,14 @@ public final class MvStoreJobStore implements JobStore {
     return message
         .replace(file.toString(), FILE)
         .replace(file.getParent().toString(), "the store folder");
+  }
+
+  private static String encode(JobRecord job) {
+    try {
+      return JSON.writeValueAsString(JobRecordCodec.write(job));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("job " + job.id() + " cannot be written", e);
+    }
   }
 
   private static Optional<JobRecord> read(String id, String doc) {

@@ -150,18 +150,7 @@ public abstract class JobStoreContract {
     JobScheduler jobs = new JobScheduler(store(), 1);
     try {
       // On a shared store the calls are queued there and claimed back; embedded, they queue here.
-      jobs.runStoredCalls(
-          new StoredCallRunner() {
-            @Override
-            public Claimant claimant() {
-              return new Claimant(Set.of(StoredCall.key("demo", "sha256:1")), Set.of());
-            }
-
-            @Override
-            public JobResult run(StoredCall call, String owner, ToolContext context) {
-              return work(owner + call.arguments().path("n").asInt(), ran, hold).apply(context);
-            }
-          });
+      jobs.runStoredCalls(demoRunner(ran, hold));
       List<JobRecord> queued = new CopyOnWriteArrayList<>();
       queued.add(submit(jobs, "alice", 0, ran, hold));
       org.awaitility.Awaitility.await()
@@ -187,6 +176,169 @@ public abstract class JobStoreContract {
       // The scheduler closed the store with it.
       store = null;
     }
+  }
+
+  private static IdempotencyKey key(String caller, String key, String fingerprint) {
+    return new IdempotencyKey(caller, key, fingerprint, Duration.ofHours(1));
+  }
+
+  private static JobRecord fresh(String id, String owner) {
+    return JobRecord.pending(id, "skill.tool", null, null, owner, T, "here");
+  }
+
+  @Test
+  void saveNew_sameCallerAndKey_returnsTheFirstJobAndSavesNothing() throws Exception {
+    assertThat(store().saveNew(fresh("a", "alice"), key("alice", "k1", "f"))).isEmpty();
+    assertThat(store().saveNew(fresh("b", "alice"), key("alice", "k1", "f")))
+        .contains(new IdempotencyKey.Prior("a", "f"));
+    assertThat(store().find("b")).isEmpty();
+    assertThat(store().find("a")).isPresent();
+  }
+
+  @Test
+  void saveNew_otherCallerSameKey_isIndependent() throws Exception {
+    assertThat(store().saveNew(fresh("a", "alice"), key("alice", "k1", "f"))).isEmpty();
+    assertThat(store().saveNew(fresh("b", "bob"), key("bob", "k1", "f"))).isEmpty();
+    assertThat(store().saveNew(fresh("c", null), key(null, "k1", "f"))).isEmpty();
+    assertThat(store().all()).extracting(JobRecord::id).containsExactlyInAnyOrder("a", "b", "c");
+  }
+
+  @Test
+  void saveNew_sameKeyOtherCall_returnsTheFirstJobsFingerprint() throws Exception {
+    store().saveNew(fresh("a", "alice"), key("alice", "k1", "first"));
+    assertThat(store().saveNew(fresh("b", "alice"), key("alice", "k1", "second")))
+        .contains(new IdempotencyKey.Prior("a", "first"));
+    assertThat(store().find("b")).isEmpty();
+  }
+
+  @Test
+  void saveNew_keyOfARemovedJob_namesTheNewOne() throws Exception {
+    store().saveNew(fresh("a", "alice"), key("alice", "k1", "f"));
+    store().delete("a");
+    assertThat(store().saveNew(fresh("b", "alice"), key("alice", "k1", "f"))).isEmpty();
+    assertThat(store().saveNew(fresh("c", "alice"), key("alice", "k1", "f")))
+        .contains(new IdempotencyKey.Prior("b", "f"));
+  }
+
+  @Test
+  void saveNew_keysSurviveARestart() throws Exception {
+    store().saveNew(fresh("a", "alice"), key("alice", "k1", "f"));
+    JobStore again = restarted();
+    assertThat(again.saveNew(fresh("b", "alice"), key("alice", "k1", "f")))
+        .contains(new IdempotencyKey.Prior("a", "f"));
+  }
+
+  @Test
+  void saveNew_racingThreadsWithOneKey_saveOneJob() throws Exception {
+    JobStore shared = store();
+    int racers = 8;
+    CountDownLatch start = new CountDownLatch(1);
+    List<java.util.concurrent.Future<java.util.Optional<IdempotencyKey.Prior>>> answers =
+        new java.util.ArrayList<>();
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(racers);
+    try {
+      for (int i = 0; i < racers; i++) {
+        String id = "r" + i;
+        answers.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return shared.saveNew(fresh(id, "alice"), key("alice", "race", "f"));
+                }));
+      }
+      start.countDown();
+      int created = 0;
+      java.util.Set<String> named = new java.util.HashSet<>();
+      for (var answer : answers) {
+        var prior = answer.get(20, TimeUnit.SECONDS);
+        if (prior.isEmpty()) {
+          created++;
+        } else {
+          named.add(prior.get().jobId());
+        }
+      }
+      assertThat(created).isEqualTo(1);
+      assertThat(shared.all()).hasSize(1);
+      assertThat(named).allMatch(id -> id.equals(shared.all().get(0).id()));
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void scheduler_submitWithAKeyTwice_runsTheCallOnce() throws Exception {
+    List<String> ran = new CopyOnWriteArrayList<>();
+    CountDownLatch hold = new CountDownLatch(0);
+    JobScheduler jobs = new JobScheduler(store(), 2);
+    try {
+      jobs.runStoredCalls(demoRunner(ran, hold));
+      JobRecord first = submitKeyed(jobs, "alice", 1, "k", "f", ran, hold);
+      JobRecord again = submitKeyed(jobs, "alice", 1, "k", "f", ran, hold);
+      JobRecord bobs = submitKeyed(jobs, "bob", 1, "k", "f", ran, hold);
+      assertThat(again.id()).isEqualTo(first.id());
+      assertThat(bobs.id()).isNotEqualTo(first.id());
+      org.junit.jupiter.api.Assertions.assertThrows(
+          IdempotencyKey.ReusedException.class,
+          () -> submitKeyed(jobs, "alice", 2, "k", "other", ran, hold));
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  jobs.status(first.id()).orElseThrow().status() == JobStatus.COMPLETED
+                      && jobs.status(bobs.id()).orElseThrow().status() == JobStatus.COMPLETED);
+      assertThat(submitKeyed(jobs, "alice", 1, "k", "f", ran, hold).status())
+          .isEqualTo(JobStatus.COMPLETED);
+      assertThat(ran).containsExactlyInAnyOrder("alice1", "bob1");
+    } finally {
+      jobs.close();
+      store = null;
+    }
+  }
+
+  private static JobRecord submitKeyed(
+      JobScheduler jobs,
+      String owner,
+      int n,
+      String key,
+      String fingerprint,
+      List<String> ran,
+      CountDownLatch hold) {
+    StoredCall call =
+        new StoredCall(
+            "demo",
+            "work",
+            NODES.objectNode().put("n", n),
+            "sha256:1",
+            null,
+            false,
+            null,
+            List.of());
+    return jobs.submit(
+        "demo.work",
+        null,
+        null,
+        owner,
+        null,
+        call,
+        key(owner, key, fingerprint),
+        work(owner + n, ran, hold),
+        update -> {});
+  }
+
+  /** Runs the calls of skill {@code demo} as {@link #work} does, named owner and {@code n}. */
+  private static StoredCallRunner demoRunner(List<String> ran, CountDownLatch hold) {
+    return new StoredCallRunner() {
+      @Override
+      public Claimant claimant() {
+        return new Claimant(Set.of(StoredCall.key("demo", "sha256:1")), Set.of());
+      }
+
+      @Override
+      public JobResult run(StoredCall call, String owner, ToolContext context) {
+        return work(owner + call.arguments().path("n").asInt(), ran, hold).apply(context);
+      }
+    };
   }
 
   private static JobRecord submit(

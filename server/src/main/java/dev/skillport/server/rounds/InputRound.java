@@ -6,19 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.skillport.api.owner.Principal;
 import dev.skillport.mcp.ErrorKind;
 import dev.skillport.mcp.McpException;
+import dev.skillport.runtime.CallDigest;
 import dev.skillport.runtime.StateSigner;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * One attempt of a stateless request in a multi round-trip request (MRTR: {@code tools/call},
@@ -181,46 +176,6 @@ public final class InputRound {
 
   /** A digest of the tool name and its arguments, independent of key order. */
   static String digest(String tool, JsonNode args) {
-    StringBuilder canonical = new StringBuilder(tool).append('\n');
-    canonical(args == null ? NODES.objectNode() : args, canonical);
-    try {
-      byte[] hash =
-          MessageDigest.getInstance("SHA-256")
-              .digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(hash);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-    }
-  }
-
-  private static void canonical(JsonNode node, StringBuilder out) {
-    if (node.isObject()) {
-      Map<String, JsonNode> sorted = new TreeMap<>();
-      node.properties().forEach(e -> sorted.put(e.getKey(), e.getValue()));
-      out.append('{');
-      Iterator<Map.Entry<String, JsonNode>> it = sorted.entrySet().iterator();
-      while (it.hasNext()) {
-        Map.Entry<String, JsonNode> e = it.next();
-        out.append(NODES.textNode(e.getKey())).append(':');
-        canonical(e.getValue(), out);
-        if (it.hasNext()) {
-          out.append(',');
-        }
-      }
-      out.append('}');
-    } else if (node.isArray()) {
-      out.append('[');
-      for (int i = 0; i < node.size(); i++) {
-        if (i > 0) {
-          out.append(',');
-        }
-        canonical(node.get(i), out);
-      }
-      out.append(']');
-    } else if (node.isNumber()) {
-      out.append(node.decimalValue().stripTrailingZeros().toPlainString());
-    } else {
-      out.append(node);
-    }
+    return CallDigest.of(tool, args);
   }
 }

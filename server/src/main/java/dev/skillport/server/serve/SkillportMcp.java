@@ -28,6 +28,7 @@ import dev.skillport.runtime.SessionState;
 import dev.skillport.runtime.ToolCalls;
 import dev.skillport.runtime.UnknownToolException;
 import dev.skillport.runtime.core.CoreTools;
+import dev.skillport.runtime.jobs.IdempotencyKey;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.StoreUnavailableException;
 import dev.skillport.server.app.SkillportService;
@@ -151,18 +152,55 @@ public final class SkillportMcp {
    * Async and parent-job hints of a call, its caller and trace context; job updates go to the
    * session that started the job (a stateless caller polls).
    */
-  private static CallMeta jobMeta(RequestContext ctx) {
+  private static CallMeta jobMeta(RequestContext ctx) throws McpException {
     String principal = ctx.caller().principal().orElse(null);
     String trace = ctx.traceparent().orElse(null);
+    String key = idempotencyKey(ctx);
     McpSession session = ctx.session().orElse(null);
     if (session == null) {
       return CallMeta.fromRequest(ctx.meta(), null, update -> {})
           .withCaller(principal, trace)
-          .statelessly(ctx.clientSupportsExtension(TaskView.EXTENSION), ctx::clientSupports);
+          .statelessly(ctx.clientSupportsExtension(TaskView.EXTENSION), ctx::clientSupports)
+          .withIdempotencyKey(key);
     }
     return CallMeta.fromRequest(
             ctx.meta(), session.id(), update -> session.notify(CallMeta.JOB_UPDATED, update))
-        .withCaller(principal, trace);
+        .withCaller(principal, trace)
+        .withIdempotencyKey(key);
+  }
+
+  /**
+   * The HTTP header that carries a call's idempotency key (as {@code _meta.dcc.idempotencyKey}).
+   */
+  public static final String IDEMPOTENCY_HEADER = "Idempotency-Key";
+
+  /**
+   * The call's idempotency key: {@code _meta.dcc.idempotencyKey} or the {@value
+   * #IDEMPOTENCY_HEADER} header (both: the same key); null when neither is given.
+   */
+  private static String idempotencyKey(RequestContext ctx) throws McpException {
+    JsonNode inMeta = CallMeta.idempotencyKeyOf(ctx.meta());
+    String header = ctx.caller().header(IDEMPOTENCY_HEADER).orElse(null);
+    if (inMeta != null && !inMeta.isNull() && !inMeta.isTextual()) {
+      throw new McpException(ErrorKind.INVALID_PARAMS, "_meta.dcc.idempotencyKey must be a string");
+    }
+    String meta = inMeta == null || inMeta.isNull() ? null : inMeta.asText();
+    if (meta != null && header != null && !meta.equals(header)) {
+      throw new McpException(
+          ErrorKind.INVALID_PARAMS,
+          "the "
+              + IDEMPOTENCY_HEADER
+              + " header and _meta.dcc.idempotencyKey differ: send one key");
+    }
+    String key = meta != null ? meta : header;
+    if (key != null && !IdempotencyKey.valid(key)) {
+      throw new McpException(
+          ErrorKind.INVALID_PARAMS,
+          "an idempotency key is 1 to "
+              + IdempotencyKey.MAX_LENGTH
+              + " visible ASCII characters (a UUID, say)");
+    }
+    return key;
   }
 
   private static SessionState state(SkillportService service, RequestContext ctx)

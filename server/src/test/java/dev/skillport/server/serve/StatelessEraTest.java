@@ -61,6 +61,9 @@ class StatelessEraTest {
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final AtomicInteger ids = new AtomicInteger();
   private final AtomicInteger greetings = new AtomicInteger();
+  private final AtomicInteger slowRuns = new AtomicInteger();
+  // The Idempotency-Key header the next requests carry, or null.
+  private volatile String idempotencyHeader;
   private final java.util.concurrent.atomic.AtomicReference<String> traceSeen =
       new java.util.concurrent.atomic.AtomicReference<>();
 
@@ -173,6 +176,7 @@ class StatelessEraTest {
     handlers.put(
         "kit.slow",
         inv -> {
+          slowRuns.incrementAndGet();
           long end = System.nanoTime() + WAIT.toNanos();
           while (!inv.arguments().path("quick").asBoolean(false)
               && !inv.context().isCancelled()
@@ -278,6 +282,9 @@ class StatelessEraTest {
                 : params.path("taskId").asText(null);
     if (name != null) {
       b.header("Mcp-Name", name);
+    }
+    if (idempotencyHeader != null) {
+      b.header("Idempotency-Key", idempotencyHeader);
     }
     String body =
         client
@@ -557,6 +564,57 @@ class StatelessEraTest {
     assertThat(guessed.at("/error/code").asInt()).isEqualTo(-32602);
     assertThat(withoutExtension.at("/error/code").asInt()).isEqualTo(-32021);
     assertThat(noExtensionCall.at("/result/structuredContent/job_id").asText()).isNotBlank();
+  }
+
+  @Test
+  void idempotencyKey_aRetryGetsTheFirstTask_anotherCallWithItIsRefused() throws Exception {
+    policy(ListingPolicy.ALL, 64);
+    String caps = "{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}";
+    java.util.function.Consumer<ObjectNode> metaKey =
+        meta -> meta.putObject("dcc").put("idempotencyKey", "key-1");
+
+    idempotencyHeader = "key-1";
+    String first =
+        modern("tools/call", call("slow", "{\"quick\":true}"), caps).at("/result/taskId").asText();
+    String again =
+        modern("tools/call", call("slow", "{\"quick\":true}"), caps).at("/result/taskId").asText();
+    JsonNode otherArguments = modern("tools/call", call("slow", "{}"), caps);
+    idempotencyHeader = "key-2";
+    JsonNode twoKeys =
+        modernWithMeta("tools/call", call("slow", "{\"quick\":true}"), caps, metaKey);
+    idempotencyHeader = null;
+    String inMeta =
+        modernWithMeta("tools/call", call("slow", "{\"quick\":true}"), caps, metaKey)
+            .at("/result/taskId")
+            .asText();
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                modern("tasks/get", task(first), caps)
+                    .at("/result/status")
+                    .asText()
+                    .equals("completed"));
+    JsonNode afterTheEnd =
+        modernWithMeta("tools/call", call("slow", "{\"quick\":true}"), caps, metaKey).get("result");
+    String unkeyed =
+        modern("tools/call", call("slow", "{\"quick\":true}"), caps).at("/result/taskId").asText();
+
+    assertThat(first).matches("[0-9a-f-]{36}");
+    assertThat(again).isEqualTo(first);
+    assertThat(inMeta).isEqualTo(first);
+    assertThat(afterTheEnd.path("taskId").asText()).isEqualTo(first);
+    assertThat(afterTheEnd.path("status").asText()).isEqualTo("completed");
+    assertThat(unkeyed).isNotEqualTo(first);
+    assertThat(otherArguments.at("/result/isError").asBoolean()).isTrue();
+    assertThat(otherArguments.at("/result/structuredContent/code").asText())
+        .isEqualTo("IDEMPOTENCY_KEY_REUSED");
+    assertThat(otherArguments.at("/result/structuredContent/message").asText()).contains(first);
+    assertThat(twoKeys.at("/error/code").asInt()).isEqualTo(-32602);
+    // The keyed task ran once, the unkeyed one once.
+    await().atMost(WAIT).until(() -> slowRuns.get() == 2);
+    Thread.sleep(200);
+    assertThat(slowRuns.get()).isEqualTo(2);
   }
 
   @Test

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.skillport.runtime.jobs.Claimant;
+import dev.skillport.runtime.jobs.IdempotencyKey;
 import dev.skillport.runtime.jobs.JobCoordination;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobRecordCodec;
@@ -234,39 +235,142 @@ final class PostgresJobStore implements JobStore, JobCoordination {
   public void close() {}
 
   @Override
-  public void enqueue(JobRecord job, StoredCall call) {
-    try (Connection c = store.connection();
-        PreparedStatement s =
-            c.prepareStatement(
-                "WITH added AS (INSERT INTO skillport_jobs (id, owner, status, instance,"
-                    + " created_at, updated_at, record, call, skill_key, host, queued_at,"
-                    + " lease_until) VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, now(),"
-                    + " CASE WHEN ? THEN now() + make_interval(secs => ?) END) RETURNING id)"
-                    + " SELECT pg_notify('"
-                    + QUEUE_CHANNEL
-                    + "', id) FROM added WHERE ?")) {
-      s.setString(1, job.id());
-      s.setString(2, job.owner());
-      s.setString(3, job.status().wire());
-      s.setString(4, store.instance());
-      s.setTimestamp(5, PostgresStore.timestamp(job.createdAt()));
-      s.setTimestamp(6, PostgresStore.timestamp(job.updatedAt()));
-      s.setString(7, encode(job));
-      s.setString(8, call.toJson().toString());
-      s.setString(9, call.skillKey());
-      s.setString(10, call.host());
-      boolean taken = job.status() != JobStatus.PENDING;
-      s.setBoolean(11, taken);
-      s.setDouble(12, store.lease().toMillis() / 1000.0);
-      s.setBoolean(13, !taken);
-      s.executeQuery().close();
-      if (taken) {
-        served(c, job.owner());
+  public Optional<IdempotencyKey.Prior> saveNew(JobRecord job, IdempotencyKey key) {
+    return insertNew(job, null, key);
+  }
+
+  @Override
+  public Optional<IdempotencyKey.Prior> enqueue(
+      JobRecord job, StoredCall call, IdempotencyKey key) {
+    return insertNew(java.util.Objects.requireNonNull(job, "job"), call, key);
+  }
+
+  /**
+   * Inserts new {@code job}: queued with {@code call} when it is pending (others are this
+   * instance's, leased); under {@code key}, in the same statement as the key's row, unless the key
+   * names a job already. A key whose job is gone (removed) is taken over.
+   */
+  private Optional<IdempotencyKey.Prior> insertNew(
+      JobRecord job, StoredCall call, IdempotencyKey key) {
+    try (Connection c = store.connection()) {
+      for (int attempt = 0; ; attempt++) {
+        if (insert(c, job, call, key)) {
+          store.recovered();
+          return Optional.empty();
+        }
+        Optional<IdempotencyKey.Prior> prior = prior(c, key);
+        if (prior.isPresent()) {
+          store.recovered();
+          return prior;
+        }
+        if (attempt == 2) {
+          throw new IllegalStateException(
+              "idempotency key " + key.key() + " names a job that keeps going away");
+        }
       }
-      store.recovered();
     } catch (SQLException e) {
       throw unavailable(e);
     }
+  }
+
+  /** The insert; false when {@code key} names a job already (nothing inserted). */
+  private boolean insert(Connection c, JobRecord job, StoredCall call, IdempotencyKey key)
+      throws SQLException {
+    boolean leased = call == null ? !job.status().terminal() : job.status() != JobStatus.PENDING;
+    String insertJob =
+        "INSERT INTO skillport_jobs (id, owner, status, instance, created_at, updated_at, record,"
+            + " call, skill_key, host, queued_at, lease_until) SELECT ?::text, ?::text, ?::text,"
+            + " ?::text, ?::timestamptz, ?::timestamptz, ?::jsonb, ?::jsonb, ?::text, ?::text,"
+            + " CASE WHEN ?::boolean THEN now() END,"
+            + " CASE WHEN ?::boolean THEN now() + make_interval(secs => ?::double precision) END";
+    String sql =
+        key == null
+            ? "WITH added AS (" + insertJob + " RETURNING id)"
+            : "WITH k AS (INSERT INTO skillport_idempotency (caller, key, fingerprint, job_id,"
+                + " expires_at) VALUES (?, ?, ?, ?, now() + make_interval(secs =>"
+                + " ?::double precision)) ON CONFLICT (caller, key) DO UPDATE SET"
+                + " fingerprint = EXCLUDED.fingerprint, job_id = EXCLUDED.job_id,"
+                + " expires_at = EXCLUDED.expires_at"
+                + " WHERE skillport_idempotency.expires_at <= now() RETURNING job_id),"
+                + " added AS ("
+                + insertJob
+                + " FROM k RETURNING id)";
+    try (PreparedStatement s =
+        c.prepareStatement(
+            sql
+                + " SELECT id, CASE WHEN ?::boolean THEN pg_notify('"
+                + QUEUE_CHANNEL
+                + "', id) END FROM added")) {
+      int p = 1;
+      if (key != null) {
+        s.setString(p++, key.scope());
+        s.setString(p++, key.key());
+        s.setString(p++, key.fingerprint());
+        s.setString(p++, job.id());
+        s.setDouble(p++, key.window().toMillis() / 1000.0);
+      }
+      s.setString(p++, job.id());
+      s.setString(p++, job.owner());
+      s.setString(p++, job.status().wire());
+      s.setString(p++, store.instance());
+      s.setTimestamp(p++, PostgresStore.timestamp(job.createdAt()));
+      s.setTimestamp(p++, PostgresStore.timestamp(job.updatedAt()));
+      s.setString(p++, encode(job));
+      s.setString(p++, call == null ? null : call.toJson().toString());
+      s.setString(p++, call == null ? null : call.skillKey());
+      s.setString(p++, call == null ? null : call.host());
+      s.setBoolean(p++, call != null);
+      s.setBoolean(p++, leased);
+      s.setDouble(p++, store.lease().toMillis() / 1000.0);
+      // A queued job wakes the idle instances.
+      s.setBoolean(p, call != null && !leased);
+      try (ResultSet rs = s.executeQuery()) {
+        if (!rs.next()) {
+          return false;
+        }
+      }
+      if (call != null && leased) {
+        served(c, job.owner());
+      }
+      return true;
+    }
+  }
+
+  /**
+   * The job {@code key} names, read after an insert it stopped (the racing insert committed, so its
+   * job is there); empty, and the key released, when that job is gone.
+   */
+  private Optional<IdempotencyKey.Prior> prior(Connection c, IdempotencyKey key)
+      throws SQLException {
+    String jobId;
+    String fingerprint;
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT i.job_id, i.fingerprint, EXISTS (SELECT 1 FROM skillport_jobs j"
+                + " WHERE j.id = i.job_id) FROM skillport_idempotency i"
+                + " WHERE i.caller = ? AND i.key = ?")) {
+      s.setString(1, key.scope());
+      s.setString(2, key.key());
+      try (ResultSet rs = s.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        jobId = rs.getString(1);
+        fingerprint = rs.getString(2);
+        if (rs.getBoolean(3)) {
+          return Optional.of(new IdempotencyKey.Prior(jobId, fingerprint));
+        }
+      }
+    }
+    try (PreparedStatement d =
+        c.prepareStatement(
+            "DELETE FROM skillport_idempotency WHERE caller = ? AND key = ? AND job_id = ?")) {
+      d.setString(1, key.scope());
+      d.setString(2, key.key());
+      d.setString(3, jobId);
+      d.executeUpdate();
+    }
+    return Optional.empty();
   }
 
   @Override

@@ -47,6 +47,7 @@ public final class PostgresStore implements AutoCloseable {
   private final PostgresWorkflowStore workflows;
   private final PostgresAuditTrail audit;
   private volatile StoreFault fault;
+  private volatile Retention retention;
 
   /**
    * When this instance may next judge other instances' leases ({@link System#nanoTime()}): a lease
@@ -200,9 +201,33 @@ public final class PostgresStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts removing, every {@link Retention#EVERY} off the request path, the audit rows older than
+   * {@code audit} (null: kept) and the idempotency keys past their window. Called once.
+   */
+  public synchronized void retain(Duration audit) {
+    if (retention != null) {
+      throw new IllegalStateException("retention runs already");
+    }
+    if (audit != null && (audit.isNegative() || audit.isZero())) {
+      throw new IllegalArgumentException("the audit retention must be positive");
+    }
+    retention = new Retention(this, audit);
+    retention.start();
+  }
+
+  /** Runs one retention sweep now ({@link #retain} must have been called); for tests and tools. */
+  Retention.Swept sweepNow() throws SQLException, InterruptedException {
+    return retention.sweep();
+  }
+
   /** Stops the heartbeat and the request listener and closes the pool. */
   @Override
   public void close() {
+    Retention sweeping = retention;
+    if (sweeping != null) {
+      sweeping.close();
+    }
     heartbeat.shutdownNow();
     jobs.stopListening();
     audit.close(2_000);

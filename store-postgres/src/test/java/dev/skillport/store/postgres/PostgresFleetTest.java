@@ -234,7 +234,7 @@ class PostgresFleetTest {
     assertThatThrownBy(() -> open(at, "a"))
         .isInstanceOf(StoreOpenException.class)
         .hasMessageContaining("schema version 99")
-        .hasMessageContaining("newer than this Skillport knows (3)");
+        .hasMessageContaining("newer than this Skillport knows (4)");
   }
 
   @Test

@@ -13,10 +13,13 @@ import dev.skillport.runtime.CallGuard;
 import dev.skillport.runtime.CallMeta;
 import dev.skillport.runtime.PathRules;
 import dev.skillport.runtime.SkillAccess;
+import dev.skillport.runtime.jobs.Claimant;
 import dev.skillport.runtime.jobs.JobRecord;
 import dev.skillport.runtime.jobs.JobResult;
 import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.runtime.jobs.JobStatus;
+import dev.skillport.runtime.jobs.StoredCall;
+import dev.skillport.runtime.jobs.StoredCallRunner;
 import dev.skillport.runtime.secrets.Redactor;
 import dev.skillport.testsupport.PostgresCluster;
 import java.sql.Connection;
@@ -133,6 +136,96 @@ class PostgresFleetViewTest {
     // Each change once: one completed record, no echo of A's own jobs on A.
     Thread.sleep(600);
     assertThat(seenOnB.stream().filter(s -> s.job().status() == JobStatus.COMPLETED)).hasSize(1);
+  }
+
+  @Test
+  void jobUpdated_ofAJobQueuedOnAAndRunOnB_reachesTheSessionOnA_untilItEnds() throws Exception {
+    PostgresLocation at = TestDatabase.fresh(cluster);
+    JobScheduler a = scheduler(open(at, "a"));
+    JobScheduler b = scheduler(open(at, "b"));
+    // A serves no skill the call needs; B does, and runs it.
+    a.runStoredCalls(runner(java.util.Set.of(), (call, ctx) -> JobResult.of(ToolResult.text("a"))));
+    CountDownLatch reported = new CountDownLatch(1);
+    CountDownLatch finish = new CountDownLatch(1);
+    b.runStoredCalls(
+        runner(
+            java.util.Set.of(StoredCall.key("demo", "sha256:1")),
+            (call, ctx) -> {
+              ctx.progress(1, 4.0, "step 1");
+              reported.countDown();
+              try {
+                finish.await(10, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return JobResult.of(ToolResult.text("done"));
+            }));
+    record Update(com.fasterxml.jackson.databind.JsonNode wire, long nanos) {}
+    List<Update> session = new CopyOnWriteArrayList<>();
+    StoredCall call =
+        new StoredCall(
+            "demo", "work", NODES.objectNode(), "sha256:1", null, false, null, List.of());
+    JobRecord job =
+        a.submit(
+            "demo.work",
+            "session-on-a",
+            null,
+            "alice",
+            null,
+            call,
+            ctx -> JobResult.of(ToolResult.text("never here")),
+            wire -> session.add(new Update(wire, System.nanoTime())));
+    assertThat(reported.await(5, TimeUnit.SECONDS)).isTrue();
+    await()
+        .atMost(Duration.ofSeconds(1))
+        .pollInterval(Duration.ofMillis(10))
+        .until(
+            () ->
+                session.stream()
+                    .anyMatch(
+                        u -> u.wire().path("progress").path("message").asText().equals("step 1")));
+    assertThat(b.status(job.id()).orElseThrow().instance()).isEqualTo("b");
+
+    long finished = System.nanoTime();
+    finish.countDown();
+    await()
+        .atMost(Duration.ofSeconds(1))
+        .pollInterval(Duration.ofMillis(10))
+        .until(
+            () ->
+                session.stream()
+                    .anyMatch(u -> u.wire().path("status").asText().equals("completed")));
+    Thread.sleep(600);
+    List<String> statuses = session.stream().map(u -> u.wire().path("status").asText()).toList();
+    assertThat(statuses.get(0)).isEqualTo("pending");
+    assertThat(statuses).contains("running").containsOnlyOnce("completed");
+    assertThat(statuses.get(statuses.size() - 1)).isEqualTo("completed");
+    assertThat(session).allMatch(u -> u.wire().path("job_id").asText().equals(job.id()));
+    Update done =
+        session.stream()
+            .filter(u -> u.wire().path("status").asText().equals("completed"))
+            .findFirst()
+            .get();
+    assertThat(Duration.ofNanos(done.nanos() - finished)).isLessThan(Duration.ofSeconds(1));
+  }
+
+  /** A runner offering {@code skills} (no host) that runs every call with {@code run}. */
+  private static StoredCallRunner runner(
+      java.util.Set<String> skills,
+      java.util.function.BiFunction<StoredCall, dev.skillport.api.tool.ToolContext, JobResult>
+          run) {
+    return new StoredCallRunner() {
+      @Override
+      public Claimant claimant() {
+        return new Claimant(skills, java.util.Set.of());
+      }
+
+      @Override
+      public JobResult run(
+          StoredCall call, String owner, dev.skillport.api.tool.ToolContext context) {
+        return run.apply(call, context);
+      }
+    };
   }
 
   private static String progressMessage(JobRecord job) {
