@@ -3,6 +3,8 @@ package dev.skillport.cli;
 import dev.skillport.gateway.FolderRegistry;
 import dev.skillport.gateway.Gateway;
 import dev.skillport.gateway.GatewayMcp;
+import dev.skillport.gateway.GatewayPage;
+import dev.skillport.gateway.GatewayPolicy;
 import dev.skillport.gateway.InstanceClient;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
@@ -12,6 +14,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -60,8 +64,54 @@ final class GatewayCommand implements Callable<Integer> {
               + " ${DEFAULT-VALUE}).")
   private int exitWhenIdleSecs;
 
+  @Option(
+      names = "--read-only",
+      description = "Route only tools annotated read-only (readOnlyHint); refuse every other call.")
+  private boolean readOnly;
+
+  @Option(
+      names = "--allow-dcc",
+      split = ",",
+      paramLabel = "DCC",
+      description = "Route only to instances serving these host products (default: all).")
+  private List<String> allowDcc = new ArrayList<>();
+
+  @Option(
+      names = "--allow-skill",
+      split = ",",
+      paramLabel = "NAME",
+      description = "Show and route only these skills; a trailing * matches a prefix.")
+  private List<String> allowSkill = new ArrayList<>();
+
+  @Option(
+      names = "--allow-tool",
+      split = ",",
+      paramLabel = "NAME",
+      description = "Route only these tools (skill__tool or tool; a trailing * matches a prefix).")
+  private List<String> allowTool = new ArrayList<>();
+
+  @Option(
+      names = "--call-timeout",
+      paramLabel = "SECONDS",
+      description = "How long a routed request may take (default ${DEFAULT-VALUE}).")
+  private int callTimeoutSecs = 600;
+
+  @Option(
+      names = "--instance-concurrency",
+      paramLabel = "N",
+      description =
+          "Requests one instance may have in flight through the gateway (default"
+              + " ${DEFAULT-VALUE}); more wait briefly, then answer INSTANCE_BUSY.")
+  private int concurrency = 16;
+
+  /** The token the gateway reads instances' catalogs with, for instances that require one. */
+  static final String TOKEN_VARIABLE = "SKILLPORT_GATEWAY_TOKEN";
+
   @Override
   public Integer call() throws Exception {
+    if (callTimeoutSecs < 1 || concurrency < 1) {
+      throw StartupFailure.usage("--call-timeout and --instance-concurrency take 1 or more");
+    }
     if (port < 0 || port > 65535) {
       throw StartupFailure.usage("--port " + port + " is not a port: give 0-65535");
     }
@@ -90,12 +140,21 @@ final class GatewayCommand implements Callable<Integer> {
                   reg,
                   new InstanceClient(version),
                   Duration.ofSeconds(probeIntervalSecs),
-                  Clock.systemUTC()));
+                  Clock.systemUTC(),
+                  new Gateway.Settings(
+                      new GatewayPolicy(readOnly, allowDcc, allowSkill, allowTool),
+                      Duration.ofSeconds(callTimeoutSecs),
+                      concurrency,
+                      ownToken(env))));
       McpServer mcp = resources.add("gateway MCP", GatewayMcp.build(gateway, version));
       StreamableHttpTransport http =
           resources.add(
               "HTTP endpoint",
-              StreamableHttpTransport.builder(mcp).host("127.0.0.1").port(port).build());
+              StreamableHttpTransport.builder(mcp)
+                  .host("127.0.0.1")
+                  .port(port)
+                  .routes(new GatewayPage(gateway, Clock.systemUTC()))
+                  .build());
       try {
         http.start();
       } catch (IOException e) {
@@ -145,6 +204,11 @@ final class GatewayCommand implements Callable<Integer> {
         return;
       }
     }
+  }
+
+  private static String ownToken(CliEnvironment env) {
+    String token = env.variables().get(TOKEN_VARIABLE);
+    return token == null || token.isBlank() ? null : token.strip();
   }
 
   private StartupFailure bindFailure(IOException e) {

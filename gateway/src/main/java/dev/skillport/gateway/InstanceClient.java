@@ -3,16 +3,28 @@ package dev.skillport.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * The gateway's client of its instances. Every request is one 2026-07-28 request: stateless, its
@@ -70,75 +82,313 @@ public final class InstanceClient {
     ObjectNode params = JSON.createObjectNode();
     params.put("name", tool);
     params.set("arguments", arguments == null ? JSON.createObjectNode() : arguments);
-    ObjectNode meta = params.putObject("_meta");
+    try {
+      return request(url, "tools/call", params, timeout, Relay.progressOnly(progress));
+    } catch (RpcError e) {
+      throw new IOException(url + " refused " + tool + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Sends one request ({@code method} with {@code params}) to the instance at {@code url} as the
+   * caller {@code relay} names, hands what the instance streams before its answer (progress, log
+   * messages) to {@code relay}, and answers the JSON-RPC result. Cancelling {@code relay} closes
+   * the request's stream, which cancels the request on the instance.
+   *
+   * @throws InstanceGoneException when nothing answers at {@code url}
+   * @throws RpcError when the instance answers a JSON-RPC error
+   * @throws IOException when the instance answers something other than a result or an error
+   */
+  public JsonNode request(URI url, String method, ObjectNode params, Duration timeout, Relay relay)
+      throws IOException, InterruptedException {
+    Relay r = relay == null ? Relay.NONE : relay;
+    ObjectNode meta =
+        params.get("_meta") instanceof ObjectNode m ? m.deepCopy() : JSON.createObjectNode();
     meta.put("io.modelcontextprotocol/protocolVersion", VERSION);
-    meta.putObject("io.modelcontextprotocol/clientCapabilities");
+    meta.set(
+        "io.modelcontextprotocol/clientCapabilities",
+        r.capabilities() != null && r.capabilities().isObject()
+            ? r.capabilities().deepCopy()
+            : JSON.createObjectNode());
     meta.putObject("io.modelcontextprotocol/clientInfo")
         .put("name", "skillport-gateway")
         .put("version", clientVersion);
-    if (progress != null) {
+    if (r.progress() != null) {
       meta.put("progressToken", "gateway");
+    } else {
+      meta.remove("progressToken");
     }
+    if (r.logLevel() != null && r.log() != null) {
+      meta.put("io.modelcontextprotocol/logLevel", r.logLevel());
+    } else {
+      meta.remove("io.modelcontextprotocol/logLevel");
+    }
+    ObjectNode sent = params.deepCopy();
+    sent.set("_meta", meta);
     ObjectNode message =
         JSON.createObjectNode()
             .put("jsonrpc", "2.0")
             .put("id", ids.incrementAndGet())
-            .put("method", "tools/call");
-    message.set("params", params);
-    HttpRequest request =
+            .put("method", method);
+    message.set("params", sent);
+    HttpRequest.Builder builder =
         HttpRequest.newBuilder(url)
             .timeout(timeout)
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, text/event-stream")
             .header("MCP-Protocol-Version", VERSION)
-            .header("Mcp-Method", "tools/call")
-            .header("Mcp-Name", tool)
+            .header("Mcp-Method", method);
+    String name = mirroredName(method, params);
+    if (name != null) {
+      builder.header("Mcp-Name", headerValue(name));
+    }
+    if (r.authorization() != null) {
+      builder.header("Authorization", r.authorization());
+    }
+    HttpRequest request =
+        builder
             .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(message)))
             .build();
-    HttpResponse<Stream<String>> response;
+    CompletableFuture<HttpResponse<InputStream>> sending =
+        http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+    AtomicReference<InputStream> body = new AtomicReference<>();
+    AtomicBoolean cancelled = new AtomicBoolean();
+    AtomicBoolean timedOut = new AtomicBoolean();
+    Runnable abort =
+        () -> {
+          sending.cancel(true);
+          InputStream in = body.get();
+          if (in != null) {
+            closeQuietly(in);
+          }
+        };
+    r.onCancel(
+        () -> {
+          cancelled.set(true);
+          abort.run();
+        });
+    // The whole exchange, a streamed answer included, is bounded by the timeout.
+    CompletableFuture<Void> deadline =
+        CompletableFuture.runAsync(
+            () -> {
+              timedOut.set(true);
+              abort.run();
+            },
+            CompletableFuture.delayedExecutor(timeout.toMillis(), TimeUnit.MILLISECONDS));
     try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofLines());
-    } catch (ConnectException | HttpConnectTimeoutException e) {
-      throw new InstanceGoneException(url + " does not answer: " + describe(e), e);
-    } catch (IOException e) {
+      return exchange(url, sending, body, cancelled, timedOut, timeout, r);
+    } finally {
+      deadline.cancel(false);
+    }
+  }
+
+  private JsonNode exchange(
+      URI url,
+      CompletableFuture<HttpResponse<InputStream>> sending,
+      AtomicReference<InputStream> body,
+      AtomicBoolean cancelled,
+      AtomicBoolean timedOut,
+      Duration timeout,
+      Relay r)
+      throws IOException, InterruptedException {
+    HttpResponse<InputStream> response;
+    try {
+      response = sending.get();
+    } catch (CancellationException e) {
+      throw ended(url, timedOut, timeout);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cancelled.get() || timedOut.get()) {
+        throw ended(url, timedOut, timeout);
+      }
+      if (cause instanceof HttpTimeoutException
+          && !(cause instanceof HttpConnectTimeoutException)) {
+        throw new InstanceTimeoutException(url + " did not answer within " + timeout, cause);
+      }
+      if (cause instanceof ConnectException || cause instanceof HttpConnectTimeoutException) {
+        throw new InstanceGoneException(url + " does not answer: " + describe(cause), cause);
+      }
       // A connection reset or closed before any answer: the instance died under the call.
-      throw new InstanceGoneException(url + " closed the call: " + describe(e), e);
+      throw new InstanceGoneException(url + " closed the call: " + describe(cause), cause);
+    }
+    body.set(response.body());
+    if (cancelled.get() || timedOut.get()) {
+      closeQuietly(response.body());
+      throw ended(url, timedOut, timeout);
     }
     JsonNode answer = null;
-    try (Stream<String> lines = response.body()) {
-      for (String line : (Iterable<String>) lines::iterator) {
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = lines.readLine()) != null) {
         String data = line.startsWith("data:") ? line.substring(5).strip() : line.strip();
         if (!data.startsWith("{")) {
           continue;
         }
         JsonNode node = JSON.readTree(data);
-        if ("notifications/progress".equals(node.path("method").asText())) {
-          if (progress != null) {
+        String notification = node.path("method").asText();
+        if ("notifications/progress".equals(notification)) {
+          if (r.progress() != null) {
             JsonNode p = node.path("params");
-            progress.progress(
-                p.path("progress").asDouble(),
-                p.has("total") ? p.get("total").asDouble() : null,
-                p.path("message").asText(null));
+            r.progress()
+                .progress(
+                    p.path("progress").asDouble(),
+                    p.has("total") ? p.get("total").asDouble() : null,
+                    p.path("message").asText(null));
+          }
+        } else if ("notifications/message".equals(notification)) {
+          if (r.log() != null) {
+            r.log().log(node.path("params"));
           }
         } else if (node.has("result") || node.has("error")) {
           answer = node;
+          break;
         }
       }
     } catch (IOException e) {
+      if (cancelled.get() || timedOut.get()) {
+        throw ended(url, timedOut, timeout);
+      }
       throw new InstanceGoneException(url + " broke off the call: " + describe(e), e);
     }
     if (answer == null) {
+      if (cancelled.get() || timedOut.get()) {
+        throw ended(url, timedOut, timeout);
+      }
+      if (response.statusCode() == 401 || response.statusCode() == 403) {
+        throw new RpcError(
+            -32600, url + " refused the caller (HTTP " + response.statusCode() + ")", null);
+      }
       throw new IOException(url + " answered HTTP " + response.statusCode() + " without a result");
     }
     if (answer.has("error")) {
-      throw new IOException(
-          url + " refused " + tool + ": " + answer.path("error").path("message").asText());
+      JsonNode error = answer.get("error");
+      throw new RpcError(
+          error.path("code").asInt(-32603), error.path("message").asText(""), error.get("data"));
     }
     return answer.get("result");
   }
 
-  private static String describe(Exception e) {
+  private static IOException ended(URI url, AtomicBoolean timedOut, Duration timeout) {
+    return timedOut.get()
+        ? new InstanceTimeoutException(url + " did not answer within " + timeout, null)
+        : new CancelledException(url + ": the caller cancelled the request");
+  }
+
+  /** The field a request's {@code Mcp-Name} header mirrors, if its method has one. */
+  private static String mirroredName(String method, JsonNode params) {
+    String field =
+        switch (method) {
+          case "tools/call", "prompts/get" -> "name";
+          case "resources/read" -> "uri";
+          case "tasks/get", "tasks/update", "tasks/cancel" -> "taskId";
+          default -> null;
+        };
+    return field == null ? null : params.path(field).asText(null);
+  }
+
+  /** A header value as sent: plain printable ASCII as it is, anything else Base64-wrapped. */
+  static String headerValue(String value) {
+    boolean plain = !value.isEmpty() && value.strip().equals(value);
+    for (int i = 0; plain && i < value.length(); i++) {
+      char c = value.charAt(i);
+      plain = c >= 0x20 && c < 0x7f;
+    }
+    return plain
+        ? value
+        : "=?base64?"
+            + Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))
+            + "?=";
+  }
+
+  private static void closeQuietly(InputStream in) {
+    try {
+      in.close();
+    } catch (IOException e) {
+      // closing is all that was asked
+    }
+  }
+
+  private static String describe(Throwable e) {
     return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+  }
+
+  /** Log entries of a routed request, as the instance sent them ({@code params}). */
+  @FunctionalInterface
+  public interface LogSink {
+    void log(JsonNode params);
+  }
+
+  /**
+   * What travels with a routed request: the caller's {@code Authorization} header, its client
+   * capabilities and log level, where progress and log entries go, and how its cancellation is
+   * heard.
+   */
+  public record Relay(
+      String authorization,
+      JsonNode capabilities,
+      String logLevel,
+      ProgressSink progress,
+      LogSink log,
+      Consumer<Runnable> cancellation) {
+    /** A request of the gateway's own, as no caller. */
+    public static final Relay NONE = new Relay(null, null, null, null, null, null);
+
+    static Relay progressOnly(ProgressSink progress) {
+      return new Relay(null, null, null, progress, null, null);
+    }
+
+    /** The same relay as {@code authorization}'s caller (when this one names none). */
+    public Relay orAs(String fallback) {
+      return authorization != null || fallback == null
+          ? this
+          : new Relay(fallback, capabilities, logLevel, progress, log, cancellation);
+    }
+
+    void onCancel(Runnable hook) {
+      if (cancellation != null) {
+        cancellation.accept(hook);
+      }
+    }
+  }
+
+  /** The instance answered a JSON-RPC error. */
+  public static final class RpcError extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final int code;
+    private final transient JsonNode data;
+
+    RpcError(int code, String message, JsonNode data) {
+      super(message);
+      this.code = code;
+      this.data = data;
+    }
+
+    public int code() {
+      return code;
+    }
+
+    public JsonNode data() {
+      return data;
+    }
+  }
+
+  /** The instance did not answer within the request's timeout (it may still be running). */
+  public static final class InstanceTimeoutException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    InstanceTimeoutException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /** The caller cancelled the request, and the gateway closed its stream to the instance. */
+  public static final class CancelledException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    CancelledException(String message) {
+      super(message);
+    }
   }
 
   /** Nothing answers at an instance's address: it died or stopped. */
