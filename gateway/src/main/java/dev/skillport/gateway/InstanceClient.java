@@ -3,27 +3,30 @@ package dev.skillport.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.net.ConnectException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.concurrent.CancellationException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -131,94 +134,111 @@ public final class InstanceClient {
             .put("id", ids.incrementAndGet())
             .put("method", method);
     message.set("params", sent);
-    HttpRequest.Builder builder =
-        HttpRequest.newBuilder(url)
-            .timeout(timeout)
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json, text/event-stream")
-            .header("MCP-Protocol-Version", VERSION)
-            .header("Mcp-Method", method);
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("Content-Type", "application/json");
+    headers.put("Accept", "application/json, text/event-stream");
+    headers.put("MCP-Protocol-Version", VERSION);
+    headers.put("Mcp-Method", method);
     String name = mirroredName(method, params);
     if (name != null) {
-      builder.header("Mcp-Name", headerValue(name));
+      headers.put("Mcp-Name", headerValue(name));
     }
     if (r.authorization() != null) {
-      builder.header("Authorization", r.authorization());
+      headers.put("Authorization", r.authorization());
     }
-    HttpRequest request =
-        builder
-            .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(message)))
-            .build();
-    CompletableFuture<HttpResponse<InputStream>> sending =
-        http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
-    AtomicReference<InputStream> body = new AtomicReference<>();
+    byte[] payload = JSON.writeValueAsBytes(message);
+    // One connection per request, closed to cancel it: closing the stream is how a 2026-07-28
+    // client cancels a request, and java.net.http cannot be made to close one on demand.
+    Socket socket = new Socket();
     AtomicBoolean cancelled = new AtomicBoolean();
     AtomicBoolean timedOut = new AtomicBoolean();
-    Runnable abort =
-        () -> {
-          sending.cancel(true);
-          InputStream in = body.get();
-          if (in != null) {
-            closeQuietly(in);
-          }
-        };
     r.onCancel(
         () -> {
           cancelled.set(true);
-          abort.run();
+          closeQuietly(socket);
         });
     // The whole exchange, a streamed answer included, is bounded by the timeout.
     CompletableFuture<Void> deadline =
         CompletableFuture.runAsync(
             () -> {
               timedOut.set(true);
-              abort.run();
+              closeQuietly(socket);
             },
             CompletableFuture.delayedExecutor(timeout.toMillis(), TimeUnit.MILLISECONDS));
     try {
-      return exchange(url, sending, body, cancelled, timedOut, timeout, r);
+      return exchange(url, socket, headers, payload, cancelled, timedOut, timeout, r);
     } finally {
       deadline.cancel(false);
+      closeQuietly(socket);
     }
   }
 
   private JsonNode exchange(
       URI url,
-      CompletableFuture<HttpResponse<InputStream>> sending,
-      AtomicReference<InputStream> body,
+      Socket socket,
+      Map<String, String> headers,
+      byte[] payload,
       AtomicBoolean cancelled,
       AtomicBoolean timedOut,
       Duration timeout,
       Relay r)
-      throws IOException, InterruptedException {
-    HttpResponse<InputStream> response;
+      throws IOException {
+    if (!"http".equals(url.getScheme())) {
+      throw new IOException(url + ": the gateway routes to http:// instances only");
+    }
+    int port = url.getPort() < 0 ? 80 : url.getPort();
     try {
-      response = sending.get();
-    } catch (CancellationException e) {
-      throw ended(url, timedOut, timeout);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
+      socket.connect(new InetSocketAddress(url.getHost(), port), CONNECT_TIMEOUT_MS);
+    } catch (IOException e) {
       if (cancelled.get() || timedOut.get()) {
         throw ended(url, timedOut, timeout);
       }
-      if (cause instanceof HttpTimeoutException
-          && !(cause instanceof HttpConnectTimeoutException)) {
-        throw new InstanceTimeoutException(url + " did not answer within " + timeout, cause);
+      throw new InstanceGoneException(url + " does not answer: " + describe(e), e);
+    }
+    InputStream in;
+    int status;
+    Map<String, String> answerHeaders = new HashMap<>();
+    try {
+      OutputStream out = new BufferedOutputStream(socket.getOutputStream());
+      StringBuilder head = new StringBuilder();
+      String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+      head.append("POST ").append(path).append(" HTTP/1.1\r\n");
+      head.append("Host: ").append(url.getHost()).append(':').append(port).append("\r\n");
+      headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
+      head.append("Content-Length: ").append(payload.length).append("\r\n");
+      head.append("Connection: close\r\n\r\n");
+      out.write(head.toString().getBytes(StandardCharsets.UTF_8));
+      out.write(payload);
+      out.flush();
+      in = new BufferedInputStream(socket.getInputStream());
+      String statusLine = line(in);
+      if (statusLine == null || !statusLine.startsWith("HTTP/1.")) {
+        throw new IOException("no HTTP answer");
       }
-      if (cause instanceof ConnectException || cause instanceof HttpConnectTimeoutException) {
-        throw new InstanceGoneException(url + " does not answer: " + describe(cause), cause);
+      status = Integer.parseInt(statusLine.split(" ")[1]);
+      for (String h = line(in); h != null && !h.isEmpty(); h = line(in)) {
+        int colon = h.indexOf(':');
+        if (colon > 0) {
+          answerHeaders.put(
+              h.substring(0, colon).strip().toLowerCase(Locale.ROOT),
+              h.substring(colon + 1).strip());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      if (cancelled.get() || timedOut.get()) {
+        throw ended(url, timedOut, timeout);
       }
       // A connection reset or closed before any answer: the instance died under the call.
-      throw new InstanceGoneException(url + " closed the call: " + describe(cause), cause);
+      throw new InstanceGoneException(url + " closed the call: " + describe(e), e);
     }
-    body.set(response.body());
-    if (cancelled.get() || timedOut.get()) {
-      closeQuietly(response.body());
-      throw ended(url, timedOut, timeout);
+    if ("chunked".equalsIgnoreCase(answerHeaders.get("transfer-encoding"))) {
+      in = new Chunked(in);
+    } else if (answerHeaders.containsKey("content-length")) {
+      in = new Limited(in, Long.parseLong(answerHeaders.get("content-length")));
     }
     JsonNode answer = null;
-    try (BufferedReader lines =
-        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+    try {
+      BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       String line;
       while ((line = lines.readLine()) != null) {
         String data = line.startsWith("data:") ? line.substring(5).strip() : line.strip();
@@ -255,11 +275,10 @@ public final class InstanceClient {
       if (cancelled.get() || timedOut.get()) {
         throw ended(url, timedOut, timeout);
       }
-      if (response.statusCode() == 401 || response.statusCode() == 403) {
-        throw new RpcError(
-            -32600, url + " refused the caller (HTTP " + response.statusCode() + ")", null);
+      if (status == 401 || status == 403) {
+        throw new RpcError(-32600, url + " refused the caller (HTTP " + status + ")", null);
       }
-      throw new IOException(url + " answered HTTP " + response.statusCode() + " without a result");
+      throw new IOException(url + " answered HTTP " + status + " without a result");
     }
     if (answer.has("error")) {
       JsonNode error = answer.get("error");
@@ -267,6 +286,119 @@ public final class InstanceClient {
           error.path("code").asInt(-32603), error.path("message").asText(""), error.get("data"));
     }
     return answer.get("result");
+  }
+
+  private static final int CONNECT_TIMEOUT_MS = 2000;
+
+  /** One header line (ISO-8859-1, without its CRLF); null at the end of the stream. */
+  private static String line(InputStream in) throws IOException {
+    StringBuilder b = new StringBuilder();
+    int c;
+    while ((c = in.read()) != -1) {
+      if (c == '\n') {
+        int end = b.length();
+        return end > 0 && b.charAt(end - 1) == '\r' ? b.substring(0, end - 1) : b.toString();
+      }
+      b.append((char) c);
+      if (b.length() > 65_536) {
+        throw new IOException("a header line of over 64 KiB");
+      }
+    }
+    return b.length() == 0 ? null : b.toString();
+  }
+
+  /** A body of {@code Content-Length} bytes. */
+  private static final class Limited extends InputStream {
+    private final InputStream in;
+    private long left;
+
+    Limited(InputStream in, long length) {
+      this.in = in;
+      this.left = length;
+    }
+
+    @Override
+    public int read() throws IOException {
+      if (left <= 0) {
+        return -1;
+      }
+      int c = in.read();
+      if (c >= 0) {
+        left--;
+      }
+      return c;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (left <= 0) {
+        return -1;
+      }
+      int n = in.read(b, off, (int) Math.min(len, left));
+      if (n > 0) {
+        left -= n;
+      }
+      return n;
+    }
+  }
+
+  /** A body in HTTP/1.1 chunked transfer coding. */
+  private static final class Chunked extends InputStream {
+    private final InputStream in;
+    private long left;
+    private boolean done;
+
+    Chunked(InputStream in) {
+      this.in = in;
+    }
+
+    private boolean next() throws IOException {
+      if (done) {
+        return false;
+      }
+      if (left == 0) {
+        String size = line(in);
+        if (size != null && size.isEmpty()) {
+          size = line(in); // the CRLF after the previous chunk's data
+        }
+        if (size == null) {
+          throw new IOException("the chunked answer ended early");
+        }
+        int semi = size.indexOf(';');
+        left = Long.parseLong((semi < 0 ? size : size.substring(0, semi)).strip(), 16);
+        if (left == 0) {
+          done = true;
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public int read() throws IOException {
+      if (!next()) {
+        return -1;
+      }
+      int c = in.read();
+      if (c < 0) {
+        throw new IOException("the chunked answer ended early");
+      }
+      left--;
+      return c;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (!next()) {
+        return -1;
+      }
+      int n = in.read(b, off, (int) Math.min(len, left));
+      if (n < 0) {
+        throw new IOException("the chunked answer ended early");
+      }
+      left -= n;
+      return n;
+    }
   }
 
   private static IOException ended(URI url, AtomicBoolean timedOut, Duration timeout) {
@@ -301,7 +433,7 @@ public final class InstanceClient {
             + "?=";
   }
 
-  private static void closeQuietly(InputStream in) {
+  private static void closeQuietly(java.io.Closeable in) {
     try {
       in.close();
     } catch (IOException e) {
