@@ -147,8 +147,11 @@ public final class GatewayMcp {
     }
     if (answer.passThrough() != null) {
       ObjectNode result = answer.passThrough().deepCopy();
-      result.remove("ttlMs");
-      result.remove("cacheScope");
+      if (!"task".equals(result.path("resultType").asText())) {
+        // A result's caching hints are the instance's, not the gateway's (a task's ttlMs stays).
+        result.remove("ttlMs");
+        result.remove("cacheScope");
+      }
       if (ctx.era() == Era.LEGACY) {
         result.remove("resultType");
       }
