@@ -6,6 +6,7 @@ import dev.skillport.gateway.GatewayMcp;
 import dev.skillport.gateway.GatewayPage;
 import dev.skillport.gateway.GatewayPolicy;
 import dev.skillport.gateway.InstanceClient;
+import dev.skillport.gateway.InstanceRegistry;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
 import java.io.IOException;
@@ -104,6 +105,29 @@ final class GatewayCommand implements Callable<Integer> {
               + " ${DEFAULT-VALUE}); more wait briefly, then answer INSTANCE_BUSY.")
   private int concurrency = 16;
 
+  @Option(
+      names = "--store",
+      paramLabel = "URL",
+      description =
+          "Read the instances from the gateway registry in this PostgreSQL store"
+              + " (postgresql://host:port/database?user=NAME) instead of a registry folder:"
+              + " instances on many machines, any number of gateways.")
+  private String store;
+
+  @Option(
+      names = "--store-password-file",
+      paramLabel = "FILE",
+      description = "The store's password (else PGPASSWORD or ~/.pgpass).")
+  private Path storePasswordFile;
+
+  @Option(
+      names = "--registration-token-file",
+      paramLabel = "FILE",
+      description =
+          "With --store: route only to instances registered with this token (the file's first"
+              + " line, 16 characters or more).")
+  private Path registrationTokenFile;
+
   /** The token the gateway reads instances' catalogs with, for instances that require one. */
   static final String TOKEN_VARIABLE = "SKILLPORT_GATEWAY_TOKEN";
 
@@ -120,16 +144,12 @@ final class GatewayCommand implements Callable<Integer> {
           "--probe-interval takes 1 or more seconds, --exit-when-idle 0 or more");
     }
     CliEnvironment env = parent.environment();
-    Path folder = registryFolder(env, registry);
-    FolderRegistry reg;
-    try {
-      reg = FolderRegistry.open(folder);
-    } catch (IOException e) {
-      throw StartupFailure.environment(
-          "cannot use the gateway registry " + folder + ": " + e.getMessage(), e);
-    }
+    InstanceRegistry reg = openRegistry(env);
     String version = SkillportCommand.Version.number();
     ServeResources resources = new ServeResources();
+    if (reg instanceof PostgresRegistry pg) {
+      resources.add("gateway registry", pg);
+    }
     Thread hook = resources.shutdownHook(ServeCommand.STOP_BUDGET);
     Runtime.getRuntime().addShutdownHook(hook);
     try {
@@ -168,7 +188,7 @@ final class GatewayCommand implements Callable<Integer> {
               "skillport: gateway serving MCP at "
                   + http.uri()
                   + " over the registry "
-                  + reg.root()
+                  + reg
                   + " (pid "
                   + ProcessHandle.current().pid()
                   + ")");
@@ -203,6 +223,44 @@ final class GatewayCommand implements Callable<Integer> {
         parent.output().stderr().flush();
         return;
       }
+    }
+  }
+
+  /** The registry folder, or the PostgreSQL registry with --store. */
+  private InstanceRegistry openRegistry(CliEnvironment env) {
+    if (store == null) {
+      if (storePasswordFile != null || registrationTokenFile != null) {
+        throw StartupFailure.usage(
+            "--store-password-file and --registration-token-file go with --store");
+      }
+      Path folder = registryFolder(env, registry);
+      try {
+        return FolderRegistry.open(folder);
+      } catch (IOException e) {
+        throw StartupFailure.environment(
+            "cannot use the gateway registry " + folder + ": " + e.getMessage(), e);
+      }
+    }
+    if (registry != null) {
+      throw StartupFailure.usage("give --registry (a folder) or --store (PostgreSQL), not both");
+    }
+    StoreUrl url =
+        StoreUrl.parse(store, storePasswordFile, env.variables(), env.workingDirectory());
+    if (!(url instanceof StoreUrl.Postgres pg)) {
+      throw StartupFailure.usage("--store takes a postgresql:// URL for the gateway registry");
+    }
+    try {
+      return PostgresRegistry.open(
+          pg.location(),
+          env.variables(),
+          registrationTokenFile == null
+              ? null
+              : env.workingDirectory().resolve(registrationTokenFile));
+    } catch (IOException e) {
+      throw StartupFailure.usage(e.getMessage());
+    } catch (RuntimeException e) {
+      throw StartupFailure.environment(
+          "cannot use the gateway registry " + pg.location() + ": " + e.getMessage(), e);
     }
   }
 
