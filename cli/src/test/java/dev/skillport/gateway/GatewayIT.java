@@ -412,6 +412,111 @@ class GatewayIT {
         cancel.path("statusMs").asLong());
   }
 
+  /**
+   * Instances on many machines: two standalone gateways share the registry in a PostgreSQL store
+   * (as behind a load balancer) and require a registration token; an instance registered with the
+   * token is routed to through either, one registered without it through neither.
+   */
+  @Test
+  void twoGatewaysOnOnePostgresRegistry_routeOnlyToInstancesWithTheToken() throws Exception {
+    dev.skillport.testsupport.PostgresCluster cluster =
+        dev.skillport.testsupport.PostgresCluster.start(
+            Path.of(System.getProperty("java.io.tmpdir")));
+    List<Process> gatewayProcesses = new ArrayList<>();
+    try {
+      cluster.createDatabase("gateway");
+      String store =
+          cluster.url("gateway") + "?user=" + dev.skillport.testsupport.PostgresCluster.USER;
+      java.util.Map<String, String> pg = java.util.Map.of("PGPASSWORD", cluster.password());
+      Path token = work.resolve("registration.token");
+      Files.writeString(token, "a-registration-token-0123456789\n");
+      Path text = work.resolve("poem.txt");
+      Files.writeString(text, "one two three\nfour five\n");
+      List<URI> gateways = new ArrayList<>();
+      for (String name : List.of("g1", "g2")) {
+        int port = freePort();
+        Path home = Files.createDirectories(work.resolve("home-" + name));
+        List<String> command =
+            new ArrayList<>(
+                List.of(
+                    LaunchedServer.launcher().toString(),
+                    "gateway",
+                    "--port",
+                    Integer.toString(port),
+                    "--store",
+                    store,
+                    "--registration-token-file",
+                    token.toString(),
+                    "--probe-interval",
+                    "2"));
+        ProcessBuilder builder =
+            new ProcessBuilder(command)
+                .redirectOutput(work.resolve(name + ".log").toFile())
+                .redirectErrorStream(true);
+        builder.environment().putAll(LaunchedServer.environment(home));
+        builder.environment().putAll(pg);
+        gatewayProcesses.add(builder.start());
+        gateways.add(URI.create("http://127.0.0.1:" + port + "/mcp"));
+      }
+      for (URI g : gateways) {
+        awaitTrue(Duration.ofSeconds(90), () -> healthy(g), "gateway " + g + " serving");
+      }
+      for (String name : List.of("member", "stranger")) {
+        List<String> args =
+            new ArrayList<>(
+                List.of(
+                    "--no-watch",
+                    "--no-bundled",
+                    "--skills",
+                    samples().toString(),
+                    "--instance",
+                    name,
+                    "--gateway",
+                    gateways.get(0).toString(),
+                    "--gateway-store",
+                    store));
+        if (name.equals("member")) {
+          args.addAll(List.of("--gateway-registration-token-file", token.toString()));
+        }
+        instances.add(
+            LaunchedServer.start(
+                Files.createDirectories(work.resolve("home-" + name)),
+                pg,
+                args.toArray(String[]::new)));
+      }
+      for (URI g : gateways) {
+        awaitIndexed(g, "member");
+      }
+      // The stranger has had time to be indexed too (several probe rounds): it never is.
+      Thread.sleep(5000);
+      for (URI g : gateways) {
+        JsonNode listed =
+            gatewayCall(g, "list_instances", JSON.createObjectNode()).path("structuredContent");
+        List<String> ids = new ArrayList<>();
+        listed.path("instances").forEach(i -> ids.add(i.path("instance_id").asText()));
+        assertThat(ids).as("instances through %s", g).containsExactly("member");
+        JsonNode flow =
+            smoke(
+                g,
+                "--call",
+                "call",
+                "--args",
+                "{\"name\":\"file-stats__count_lines\",\"arguments\":{\"path\":\"" + text + "\"}}");
+        assertThat(flow.at("/calls/0/structuredContent").toString()).contains("\"words\":5");
+      }
+    } finally {
+      gatewayProcesses.forEach(Process::destroy);
+      for (Process p : gatewayProcesses) {
+        if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+        }
+      }
+      instances.forEach(LaunchedServer::close);
+      instances.clear();
+      cluster.close();
+    }
+  }
+
   /** {@code node interop/fleet-client.mjs MODE ...} on the TS SDK 2.x: its JSON summary. */
   private static JsonNode fleetClient(Path sdk, String mode, String... args) throws Exception {
     List<String> command =

@@ -66,6 +66,10 @@ class GatewayRoutingTest {
   }
 
   private void start(Gateway.Settings base) throws Exception {
+    start(base, true);
+  }
+
+  private void start(Gateway.Settings base, boolean tokens) throws Exception {
     stop();
     release = new CountDownLatch(1);
     McpServer fake =
@@ -83,7 +87,7 @@ class GatewayRoutingTest {
         StreamableHttpTransport.builder(fake)
             .host("127.0.0.1")
             .port(0)
-            .authTokens(List.of(ALICE, BOB, GATEWAY))
+            .authTokens(tokens ? List.of(ALICE, BOB, GATEWAY) : List.of())
             // A call whose client went away is noticed at the next keep-alive it cannot write.
             .keepAliveInterval(Duration.ofMillis(100))
             .build();
@@ -442,6 +446,90 @@ class GatewayRoutingTest {
     retry.put("requestState", "other/st-1");
     JsonNode foreign = call(as(ALICE), retry, "fake/kit__ask", null);
     assertThat(foreign.at("/structuredContent/code").asText()).isEqualTo("INVALID_ARGUMENTS");
+  }
+
+  @Test
+  void aLegacySession_isAskedTheInstancesQuestions_andItsCallCompletes() throws Exception {
+    // A 2025-era session carries no token to pass on (the transport keeps its principal only).
+    start(Gateway.Settings.DEFAULT, false);
+    HttpClient http = HttpClient.newHttpClient();
+    ObjectNode init = rpc(1, "initialize");
+    ((ObjectNode) init.get("params"))
+        .put("protocolVersion", "2025-11-25")
+        .putObject("clientInfo")
+        .put("name", "legacy")
+        .put("version", "1");
+    ((ObjectNode) init.get("params")).putObject("capabilities").putObject("elicitation");
+    HttpResponse<String> opened = post(http, null, init);
+    String session = opened.headers().firstValue("Mcp-Session-Id").orElseThrow();
+    post(
+        http,
+        session,
+        JSON.createObjectNode().put("jsonrpc", "2.0").put("method", "notifications/initialized"));
+    ObjectNode call = rpc(2, "tools/call");
+    ((ObjectNode) call.get("params"))
+        .put("name", "call")
+        .putObject("arguments")
+        .put("name", "fake/kit__ask");
+    HttpResponse<java.io.InputStream> streamed =
+        http.send(request(session, call), HttpResponse.BodyHandlers.ofInputStream());
+    JsonNode result = null;
+    int asked = 0;
+    try (java.io.BufferedReader lines =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(
+                streamed.body(), java.nio.charset.StandardCharsets.UTF_8))) {
+      String line;
+      while (result == null && (line = lines.readLine()) != null) {
+        if (!line.startsWith("data:")) {
+          continue;
+        }
+        JsonNode message = JSON.readTree(line.substring(5).strip());
+        if ("elicitation/create".equals(message.path("method").asText())) {
+          asked++;
+          ObjectNode answer = JSON.createObjectNode().put("jsonrpc", "2.0");
+          answer.set("id", message.get("id"));
+          answer
+              .putObject("result")
+              .put("action", "accept")
+              .putObject("content")
+              .put("name", "Ada");
+          post(http, session, answer);
+        } else if (message.path("id").asInt() == 2) {
+          result = message;
+        }
+      }
+    }
+    assertThat(asked).as("the instance's question reached the session").isEqualTo(1);
+    assertThat(result.at("/result/content/0/text").asText()).isEqualTo("Hello, Ada!");
+    assertThat(result.at("/result/resultType").isMissingNode()).isTrue();
+  }
+
+  private static ObjectNode rpc(int id, String method) {
+    ObjectNode m =
+        JSON.createObjectNode().put("jsonrpc", "2.0").put("id", id).put("method", method);
+    m.putObject("params");
+    return m;
+  }
+
+  private HttpRequest request(String session, JsonNode message) throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(url)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(message)));
+    if (session != null) {
+      b.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-11-25");
+    }
+    return b.build();
+  }
+
+  private HttpResponse<String> post(HttpClient http, String session, JsonNode message)
+      throws Exception {
+    HttpResponse<String> r =
+        http.send(request(session, message), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(r.body()).isBetween(200, 202);
+    return r;
   }
 
   @Test
