@@ -519,17 +519,8 @@ class GatewayIT {
 
   /** {@code node interop/fleet-client.mjs MODE ...} on the TS SDK 2.x: its JSON summary. */
   private static JsonNode fleetClient(Path sdk, String mode, String... args) throws Exception {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                InteropTools.node().toString(),
-                InteropTools.repository().resolve("interop/fleet-client.mjs").toString(),
-                mode,
-                "--sdk-dir",
-                sdk.toString()));
-    command.addAll(List.of(args));
     ExternalCommand.Outcome run =
-        ExternalCommand.of(command)
+        ExternalCommand.of(InteropTools.fleetClient(sdk, mode, args))
             .environment(InteropTools.environment())
             .timeout(Duration.ofMinutes(3))
             .run();

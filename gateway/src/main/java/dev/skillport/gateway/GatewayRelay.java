@@ -135,20 +135,20 @@ final class GatewayRelay {
   }
 
   private ObjectNode nameResource(InstanceEntry instance, ObjectNode item) {
-    String uri = item.path("uri").asText("");
-    if (!admitsUri(instance, uri)) {
-      return null;
-    }
-    item.put("uri", SCHEME + Routed.of(instance.id(), uri));
-    return item;
+    return nameUri(instance, item, "uri");
   }
 
   private ObjectNode nameTemplate(InstanceEntry instance, ObjectNode item) {
-    String uri = item.path("uriTemplate").asText("");
+    return nameUri(instance, item, "uriTemplate");
+  }
+
+  /** The item with its URI in {@code field} made the gateway's; null when it is not admitted. */
+  private ObjectNode nameUri(InstanceEntry instance, ObjectNode item, String field) {
+    String uri = item.path(field).asText("");
     if (!admitsUri(instance, uri)) {
       return null;
     }
-    item.put("uriTemplate", SCHEME + Routed.of(instance.id(), uri));
+    item.put(field, SCHEME + Routed.of(instance.id(), uri));
     return item;
   }
 

@@ -28,6 +28,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * The gateway's client of its instances. Every request is one 2026-07-28 request: stateless, its
@@ -149,7 +152,7 @@ public final class InstanceClient {
     byte[] payload = JSON.writeValueAsBytes(message);
     // One connection per request, closed to cancel it: closing the stream is how a 2026-07-28
     // client cancels a request, and java.net.http cannot be made to close one on demand.
-    Socket socket = new Socket();
+    Socket socket = "https".equals(url.getScheme()) ? tlsSocket() : new Socket();
     AtomicBoolean cancelled = new AtomicBoolean();
     AtomicBoolean timedOut = new AtomicBoolean();
     r.onCancel(
@@ -183,10 +186,11 @@ public final class InstanceClient {
       Duration timeout,
       Relay r)
       throws IOException {
-    if (!"http".equals(url.getScheme())) {
-      throw new IOException(url + ": the gateway routes to http:// instances only");
+    boolean tls = "https".equals(url.getScheme());
+    if (!tls && !"http".equals(url.getScheme())) {
+      throw new IOException(url + ": the gateway routes to http:// and https:// instances only");
     }
-    int port = url.getPort() < 0 ? 80 : url.getPort();
+    int port = url.getPort() >= 0 ? url.getPort() : tls ? 443 : 80;
     try {
       socket.connect(new InetSocketAddress(url.getHost(), port), CONNECT_TIMEOUT_MS);
     } catch (IOException e) {
@@ -289,6 +293,15 @@ public final class InstanceClient {
   }
 
   private static final int CONNECT_TIMEOUT_MS = 2000;
+
+  /** An unconnected TLS socket that checks the instance's certificate and host name. */
+  private static Socket tlsSocket() throws IOException {
+    SSLSocket socket = (SSLSocket) SSLSocketFactory.getDefault().createSocket();
+    SSLParameters parameters = socket.getSSLParameters();
+    parameters.setEndpointIdentificationAlgorithm("HTTPS");
+    socket.setSSLParameters(parameters);
+    return socket;
+  }
 
   /** One header line (ISO-8859-1, without its CRLF); null at the end of the stream. */
   private static String line(InputStream in) throws IOException {
