@@ -44,6 +44,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "call",
+    addMethodSubcommands = false,
     description = {
       "Call one tool, in-process or on a running server (--url); the result goes to stdout"
           + " (structuredContent as JSON, else the text), progress to stderr.",

@@ -21,6 +21,7 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(
     name = "completion",
+    addMethodSubcommands = false,
     description = {
       "Print a shell completion script for bash, zsh or fish.",
       "bash: source <(skillport completion bash); zsh: the same line in ~/.zshrc;"

@@ -35,6 +35,7 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(
     name = "doctor",
+    addMethodSubcommands = false,
     description = {
       "Check the set-up serve needs: Java, skill roots, script interpreters, plugins, the HTTP"
           + " port, the job store folder and Blender; one line a check, with its fix.",

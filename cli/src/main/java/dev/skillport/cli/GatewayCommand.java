@@ -29,6 +29,7 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(
     name = "gateway",
+    addMethodSubcommands = false,
     description =
         "Serve one MCP endpoint over every Skillport instance of this workstation (routes calls,"
             + " runs no tool itself).")

@@ -18,6 +18,7 @@ import picocli.CommandLine.ParentCommand;
 /** {@code skillport list}: the skills found, one row (or JSON object) per skill. */
 @Command(
     name = "list",
+    addMethodSubcommands = false,
     description = "List the skills found: name, scope, state, tool count and folder.")
 final class ListCommand implements Callable<Integer> {
   private static final List<String> HEADER = List.of("NAME", "SCOPE", "STATE", "TOOLS", "PATH");

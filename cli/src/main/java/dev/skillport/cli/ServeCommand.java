@@ -16,6 +16,7 @@ import dev.skillport.model.skill.Scope;
 import dev.skillport.model.skill.SkillRoot;
 import dev.skillport.plugins.AdapterSettings;
 import dev.skillport.plugins.PluginFolders;
+import dev.skillport.plugins.PluginsLoading;
 import dev.skillport.registry.search.SemanticSearch;
 import dev.skillport.runtime.AuditTrail;
 import dev.skillport.runtime.CallGuard;
@@ -79,6 +80,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "serve",
+    addMethodSubcommands = false,
     description = "Serve skills over MCP (stdio by default, or Streamable HTTP).")
 final class ServeCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
@@ -572,6 +574,10 @@ final class ServeCommand implements Callable<Integer> {
     Thread hook = resources.shutdownHook(STOP_BUDGET);
     Runtime.getRuntime().addShutdownHook(hook);
     try {
+      // The plugins load while the stores open and the execution is built: the first catalog,
+      // which reads the skills they ship, starts once both are done.
+      PluginsLoading plugins =
+          resources.add("plugins", PluginsLoading.start(pluginFolders, version, settings));
       // The authoring tools act in the roots given so far (not the bundled copy) or the named ones.
       AuthoringFolders authoring =
           new AuthoringFolders(
@@ -649,7 +655,7 @@ final class ServeCommand implements Callable<Integer> {
           resources.add(
               "server",
               SkillportServer.launch(
-                  config, version, pluginFolders, settings, bridges(env, version), execution));
+                  config, version, plugins.join(), bridges(env, version), execution));
       if (mode.http) {
         return serveHttp(server, resources);
       }
@@ -681,8 +687,9 @@ final class ServeCommand implements Callable<Integer> {
             // /readyz answers 200 once the first catalog is served and every adapter is ready,
             // and 503 naming the store while the job store cannot write.
             .readinessReport(server::readiness)
-            // The page for people at / and Prometheus metrics at /metrics, same auth as /mcp.
-            .routes(server.webRoutes());
+            // The REST skill API at /v1/, the page for people at / and Prometheus metrics at
+            // /metrics, same auth as /mcp.
+            .routes(server.httpRoutes());
     if (!authTokens.isEmpty()) {
       builder.authTokens(authTokens);
     }

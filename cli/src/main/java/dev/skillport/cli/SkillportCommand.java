@@ -31,6 +31,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  */
 @Command(
     name = "skillport",
+    addMethodSubcommands = false,
     mixinStandardHelpOptions = true,
     scope = CommandLine.ScopeType.INHERIT,
     versionProvider = SkillportCommand.Version.class,
@@ -80,6 +81,12 @@ public final class SkillportCommand implements Callable<Integer> {
     this.output = output;
     this.environment = environment;
   }
+
+  /*
+   * Every command but new says addMethodSubcommands = false: none declares a subcommand as a
+   * method, and without it picocli reads the annotations of each of a command's methods (and its
+   * superclasses') at every start, looking for some.
+   */
 
   /**
    * The subcommands by name, in the order the usage help lists them. The names are written out

@@ -18,6 +18,7 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(
     name = "store",
+    addMethodSubcommands = false,
     description = {
       "Migrate a PostgreSQL store's schema, or show its migrations (status).",
       "serve migrates on start too; migrate first when several instances roll out at once."

@@ -30,6 +30,7 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(
     name = "trust-bridge",
+    addMethodSubcommands = false,
     description =
         "Trust the MCP bridges of the skills found: print what each runs and record it in the"
             + " trust file (folder, program and its digest, arguments and the files they name,"

@@ -10,6 +10,7 @@ import picocli.CommandLine.ParentCommand;
 /** {@code skillport validate}: reads skill folders and reports every problem found. */
 @Command(
     name = "validate",
+    addMethodSubcommands = false,
     description = "Check skill folders and print each skill's verdict and diagnostics.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

@@ -73,7 +73,8 @@ class DocsTest {
           "running.md",
           "host-adapters.md",
           "architecture.md",
-          "blender.md");
+          "blender.md",
+          "rest.md");
 
   private static List<MarkdownPage> guide() {
     return PAGES.stream().map(p -> MarkdownPage.read(DOCS.resolve(p))).toList();

@@ -23,13 +23,20 @@ record MarkdownPage(Path file, String text) {
   private static final Pattern FENCE =
       Pattern.compile("(?ms)^(?:<!-- ([^\\n]*?) -->\\n)?```([\\w-]*)\\n(.*?)^```$");
   private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
+
+  /** The note of a block of {@code curl} commands run against a launched server. */
+  static final String CURL_TRANSCRIPT = "curl transcript";
+
   private static final Pattern HEADING = Pattern.compile("(?m)^#{1,6} (.+)$");
 
   /** A fenced block: its info string, its text, and the comment line above it ("" if none). */
   record Block(String language, String body, String note, int line) {
-    /** The shell commands of a transcript block: the lines that start with {@code $ }. */
+    /**
+     * A transcript of {@code bin/skillport}: its lines start with {@code $ }. A block noted {@code
+     * curl transcript} is run against a launched server by {@code DocsRestIT} instead.
+     */
     boolean isTranscript() {
-      return body.startsWith("$ ");
+      return body.startsWith("$ ") && !note.startsWith(CURL_TRANSCRIPT);
     }
   }
 

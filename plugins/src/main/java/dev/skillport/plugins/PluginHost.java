@@ -179,12 +179,21 @@ public final class PluginHost implements AutoCloseable {
     return pluginIds;
   }
 
+  private boolean closed;
+
   /**
-   * Stops the adapters, then stops and unloads the plugins one by one, newest first. (Stopping them
-   * all at once with PF4J's {@code stopPlugins()} fails while any plugin is started.)
+   * Stops the adapters, then stops and unloads the plugins one by one, newest first (once: a second
+   * close does nothing). (Stopping them all at once with PF4J's {@code stopPlugins()} fails while
+   * any plugin is started.)
    */
   @Override
   public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
     List<HostAdapter> started = new ArrayList<>(adapters.adapters());
     Collections.reverse(started);
     for (HostAdapter adapter : started) {

@@ -174,6 +174,9 @@ public final class CallGuard implements AutoCloseable {
     if (meta.traceparent() != null) {
       line.put("traceparent", meta.traceparent());
     }
+    if (meta.via() != null) {
+      line.put("via", meta.via());
+    }
     line.put("tool", tool);
     line.put("duration_ms", took.toMillis());
     line.put("outcome", outcome);

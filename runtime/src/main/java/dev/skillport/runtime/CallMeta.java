@@ -21,6 +21,8 @@ import java.util.function.Consumer;
  * @param tasks whether the client declared the Tasks extension for this call: a job is then
  *     answered as a task
  * @param client what a task of this call may ask its client, or {@code null}
+ * @param via the surface the call came through when it is not MCP ({@code rest} for the REST skill
+ *     API), or {@code null}; written to the audit trail
  */
 public record CallMeta(
     String sessionId,
@@ -31,7 +33,8 @@ public record CallMeta(
     String traceparent,
     boolean stateless,
     boolean tasks,
-    JobScheduler.ClientLink client) {
+    JobScheduler.ClientLink client,
+    String via) {
   /** The notification a session receives when one of its jobs changes state. */
   public static final String JOB_UPDATED = "notifications/$/dcc.jobUpdated";
 
@@ -45,7 +48,7 @@ public record CallMeta(
   /** A call without an authenticated caller or trace context. */
   public CallMeta(
       String sessionId, boolean async, String parentJobId, Consumer<ObjectNode> jobUpdates) {
-    this(sessionId, async, parentJobId, jobUpdates, null, null, false, false, null);
+    this(sessionId, async, parentJobId, jobUpdates, null, null, false, false, null, null);
   }
 
   /** The same call, made by {@code principal} under {@code traceparent}. */
@@ -59,7 +62,23 @@ public record CallMeta(
         traceparent,
         stateless,
         tasks,
-        client);
+        client,
+        via);
+  }
+
+  /** The same call, come through {@code surface} ({@code rest}) rather than MCP. */
+  public CallMeta via(String surface) {
+    return new CallMeta(
+        sessionId,
+        async,
+        parentJobId,
+        jobUpdates,
+        principal,
+        traceparent,
+        stateless,
+        tasks,
+        client,
+        surface);
   }
 
   /**
@@ -76,7 +95,8 @@ public record CallMeta(
         traceparent,
         true,
         tasksDeclared,
-        client);
+        client,
+        via);
   }
 
   /**
@@ -85,7 +105,7 @@ public record CallMeta(
    */
   public CallMeta synchronous() {
     return new CallMeta(
-        sessionId, false, null, jobUpdates, principal, traceparent, false, false, null);
+        sessionId, false, null, jobUpdates, principal, traceparent, false, false, null, via);
   }
 
   /** Reads the hints from a request's {@code _meta} (an empty object when it had none). */

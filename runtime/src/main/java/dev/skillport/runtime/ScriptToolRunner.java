@@ -588,7 +588,11 @@ public final class ScriptToolRunner implements AutoCloseable {
     for (ProcessTree tree : List.copyOf(running)) {
       killed += tree.kill();
     }
-    killed += ProcessTree.killMarked(markerPrefix);
+    if (runNumbers.get() > 0) {
+      // Only a script this runner started can have left a process carrying its marker; a server
+      // that ran none skips reading every process's environment.
+      killed += ProcessTree.killMarked(markerPrefix);
+    }
     if (killed > 0) {
       LOG.info("stopped {} script processes", killed);
     }

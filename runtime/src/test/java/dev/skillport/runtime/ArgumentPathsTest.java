@@ -313,7 +313,7 @@ class ArgumentPathsTest {
     Skill skill = skill(List.of(PathPlace.ROOTS));
     AtomicInteger asked = new AtomicInteger();
     CallMeta stateless =
-        new CallMeta(null, false, null, update -> {}, null, null, true, false, null);
+        new CallMeta(null, false, null, update -> {}, null, null, true, false, null, null);
 
     CallOutcome outcome =
         call(

@@ -70,6 +70,7 @@ public final class ServerMetrics implements MetricsExposition {
   private final Counter runsFinished;
   private final Counter sessionsOpened;
   private final Counter requests;
+  private final Counter restRequests;
   private final Map<Era, Map<String, CounterDataPoint>> requestSeries = new EnumMap<>(Era.class);
   private final Counter reloads;
   private final Histogram reloadSeconds;
@@ -154,6 +155,14 @@ public final class ServerMetrics implements MetricsExposition {
     for (Era era : Era.values()) {
       requestSeries.put(era, new ConcurrentHashMap<>());
     }
+    restRequests =
+        Counter.builder()
+            .name("skillport_rest_requests_total")
+            .help(
+                "Requests to the REST skill API (/v1), by operation (skills, skill, tool, call,"
+                    + " call_batch, job, job_cancel, openapi) and HTTP status")
+            .labelNames("operation", "status")
+            .register(registry);
     edgeSeries.put(
         EdgeListener.Event.AUTH_FAILED,
         Counter.builder()
@@ -290,6 +299,16 @@ public final class ServerMetrics implements MetricsExposition {
    */
   public void stopCounting() {
     counting = false;
+  }
+
+  /**
+   * One answered request of the REST skill API; {@code operation} is one of a fixed set, so the
+   * series stay few.
+   */
+  public void onRestRequest(String operation, int status) {
+    if (counting) {
+      restRequests.labelValues(operation, Integer.toString(status)).inc();
+    }
   }
 
   /** One finished tool call, as the call statistics record it. */

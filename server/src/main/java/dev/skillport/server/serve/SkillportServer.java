@@ -12,6 +12,7 @@ import dev.skillport.mcp.McpException;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.RequestContext;
 import dev.skillport.mcp.ServerInfo;
+import dev.skillport.mcp.transport.HttpRoutes;
 import dev.skillport.mcp.transport.Readiness;
 import dev.skillport.model.diagnostic.Diagnostic;
 import dev.skillport.model.diagnostic.Severity;
@@ -36,6 +37,8 @@ import dev.skillport.server.prompts.CompletionsFeature;
 import dev.skillport.server.prompts.PromptsFeature;
 import dev.skillport.server.resources.ResourcesFeature;
 import dev.skillport.server.resources.SessionViews;
+import dev.skillport.server.rest.RestApi;
+import dev.skillport.server.rest.RestRoutes;
 import dev.skillport.server.skills.SkillsFeature;
 import dev.skillport.server.workflows.WorkflowTools;
 import dev.skillport.web.CatalogApp;
@@ -77,6 +80,7 @@ public final class SkillportServer implements AutoCloseable {
   private final ServerMetrics metrics;
   private final SiteSources sources;
   private final WorkflowTools workflows;
+  private final RestRoutes restRoutes;
   // Made by launch for want of one from the caller, so closed with the server; else null.
   private final ServeExecution ownedExecution;
   // Made at the first request for the page; guarded by this.
@@ -92,8 +96,10 @@ public final class SkillportServer implements AutoCloseable {
       CompletableFuture<LoadResult> catalogLoaded,
       ServerMetrics metrics,
       SiteSources sources,
+      RestRoutes restRoutes,
       ServeExecution ownedExecution) {
     this.workflows = workflows;
+    this.restRoutes = restRoutes;
     this.ownedExecution = ownedExecution;
     this.metrics = metrics;
     this.sources = sources;
@@ -251,8 +257,26 @@ public final class SkillportServer implements AutoCloseable {
       BridgeRuntime bridges,
       ServeExecution execution)
       throws IOException {
+    return launch(
+        config,
+        version,
+        PluginHost.load(pluginFolders, version, adapterSettings),
+        bridges,
+        execution);
+  }
+
+  /**
+   * Like {@link #launch(ServeConfig, String, List, AdapterSettings, BridgeRuntime, ServeExecution)}
+   * with {@code plugins} the caller loaded (while it built the rest, say); the server closes them
+   * with itself.
+   */
+  public static SkillportServer launch(
+      ServeConfig config,
+      String version,
+      PluginHost plugins,
+      BridgeRuntime bridges,
+      ServeExecution execution) {
     ServeExecution run = execution != null ? execution : ServeExecution.inMemory(config);
-    PluginHost plugins = PluginHost.load(pluginFolders, version, adapterSettings);
     // Bound by this server alone: the configuration's, the plugins', then its own diagnostics'.
     HandlerRegistry handlers = new HandlerRegistry();
     config.handlers().forEach(handlers::register);
@@ -396,6 +420,8 @@ public final class SkillportServer implements AutoCloseable {
             first,
             metrics,
             sources,
+            new RestRoutes(
+                new RestApi(service, version), () -> ready(first, plugins), metrics::onRestRequest),
             execution == null ? run : null);
     return server;
   }
@@ -568,6 +594,23 @@ public final class SkillportServer implements AutoCloseable {
       workflows.addRunObserver(webRoutes::onRun);
     }
     return webRoutes;
+  }
+
+  /** The REST skill API ({@code /v1/*}), for the HTTP transport. */
+  public RestRoutes restRoutes() {
+    return restRoutes;
+  }
+
+  /**
+   * Every path of the HTTP transport beside {@code /mcp} and the probes: the REST skill API under
+   * {@code /v1/}, then the page and {@code /metrics}.
+   */
+  public HttpRoutes httpRoutes() {
+    RestRoutes rest = restRoutes;
+    WebRoutes web = webRoutes();
+    return (request, response, callback, credentials) ->
+        rest.handle(request, response, callback, credentials)
+            || web.handle(request, response, callback, credentials);
   }
 
   /** The page's masking through the server's redactor. */

@@ -2,6 +2,7 @@ package dev.skillport.loader.sibling;
 
 import dev.skillport.loader.yaml.YamlDocument;
 import dev.skillport.loader.yaml.YamlLocation;
+import java.util.function.IntSupplier;
 
 /**
  * Where a value is written: a document and a JSON Pointer into it. It becomes a line and column
@@ -17,6 +18,11 @@ record Place(YamlDocument doc, String pointer) {
   /** The line and column; {@link YamlLocation#UNKNOWN} for {@link #NONE}. */
   YamlLocation location() {
     return doc == null ? YamlLocation.UNKNOWN : doc.locate(pointer);
+  }
+
+  /** The line, found when first asked for; 0 for {@link #NONE}. */
+  IntSupplier lineLater() {
+    return doc == null ? () -> 0 : doc.lineOf(pointer);
   }
 
   /** The place of {@code key} inside this value (the value's own place if it has no such key). */

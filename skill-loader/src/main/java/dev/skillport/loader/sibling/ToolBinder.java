@@ -102,12 +102,10 @@ final class ToolBinder {
   private ToolBinding binding(DeclaredTool tool) {
     String name = tool.spec().name();
     if (tool.handler() != null) {
-      // Where it is written, so a handler no one registers is reported at its line.
-      YamlLocation at =
-          tool.place().doc() == null
-              ? YamlLocation.UNKNOWN
-              : tool.place().child("handler").location();
-      return new ToolBinding.Handler(tool.handler(), tool.file(), at.line());
+      // Where it is written, so a handler no one registers is reported at its line; the line is
+      // found only then, since finding one reads the positions of the whole tools file.
+      return ToolBinding.Handler.locatedLater(
+          tool.handler(), tool.file(), tool.place().child("handler").lineLater());
     }
     if (tool.sourceFile() != null) {
       Optional<Path> source =

@@ -3,6 +3,7 @@ package dev.skillport.loader.yaml;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.IntSupplier;
 
 /**
  * A parsed YAML document as a Jackson tree, with the source position of every value.
@@ -11,36 +12,12 @@ import java.util.Objects;
  * nearest enclosing value, so a pointer reported by a schema validator always finds a position.
  */
 public final class YamlDocument {
-  /**
-   * Lookups answered by walking the position table; past this many (a file with many diagnostics)
-   * the table is turned into a map once instead.
-   */
-  private static final int TABLE_LOOKUPS = 64;
-
   private final JsonNode root;
-
-  /**
-   * Rows not yet turned into {@link #positions}; null once they have been, or before they are read.
-   */
-  private PositionTable table;
-
-  /**
-   * The text of a document whose positions are read when first asked for ({@link
-   * YamlSubsetReader#positions}); null once they have been, or for a document built with them.
-   */
-  private String text;
-
-  private YamlLimits limits;
-  private int lineOffset;
-
-  private Map<String, YamlLocation> positions;
-
-  /** Lookups answered by walking {@link #table} so far. */
-  private int tableLookups;
+  private final DocumentPositions positions;
 
   YamlDocument(JsonNode root, Map<String, YamlLocation> positions) {
     this.root = Objects.requireNonNull(root, "root");
-    this.positions = Objects.requireNonNull(positions, "positions");
+    this.positions = new DocumentPositions(positions);
   }
 
   /**
@@ -49,9 +26,7 @@ public final class YamlDocument {
    */
   YamlDocument(JsonNode root, String text, YamlLimits limits, int lineOffset) {
     this.root = Objects.requireNonNull(root, "root");
-    this.text = Objects.requireNonNull(text, "text");
-    this.limits = Objects.requireNonNull(limits, "limits");
-    this.lineOffset = lineOffset;
+    this.positions = new DocumentPositions(text, limits, lineOffset);
   }
 
   /** The document's value; a {@code NullNode} for an empty document. Callers must not mutate it. */
@@ -61,45 +36,22 @@ public final class YamlDocument {
 
   /** The position of the value at {@code pointer}, or of its nearest ancestor. */
   public YamlLocation locate(String pointer) {
-    String p = pointer == null ? "" : pointer;
-    readPositions();
-    if (table != null && ++tableLookups <= TABLE_LOOKUPS) {
-      return table.locate(p);
-    }
-    Map<String, YamlLocation> positions = positions();
-    while (true) {
-      YamlLocation loc = positions.get(p);
-      if (loc != null) {
-        return loc;
-      }
-      if (p.isEmpty()) {
-        return YamlLocation.UNKNOWN;
-      }
-      int slash = p.lastIndexOf('/');
-      p = slash <= 0 ? "" : p.substring(0, slash);
-    }
+    return positions.locate(pointer);
   }
 
   /**
-   * Every recorded position by JSON Pointer. A document is read by one thread at a time, like the
-   * Jackson tree it holds, so the table is converted without locking.
+   * The line of the value at {@code pointer} (or of its nearest ancestor), found when first asked
+   * for: most values load without a diagnostic, and finding any line reads the whole document's
+   * positions. The supplier keeps the document's text, not its tree.
    */
-  Map<String, YamlLocation> positions() {
-    readPositions();
-    if (positions == null) {
-      positions = table.toMap();
-      table = null;
-    }
-    return positions;
+  public IntSupplier lineOf(String pointer) {
+    DocumentPositions where = positions;
+    return () -> where.locate(pointer).line();
   }
 
-  /** Reads the positions of a document whose positions were left for later. */
-  private void readPositions() {
-    if (text != null) {
-      table = YamlSubsetReader.positions(text, limits, lineOffset);
-      text = null;
-      limits = null;
-    }
+  /** Every recorded position by JSON Pointer. */
+  Map<String, YamlLocation> positions() {
+    return positions.positions();
   }
 
   /** Escapes one JSON Pointer reference token ({@code ~} → {@code ~0}, {@code /} → {@code ~1}). */

@@ -5,6 +5,7 @@ import dev.skillport.model.diagnostic.DiagnosticCode;
 import dev.skillport.model.diagnostic.Severity;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.function.IntSupplier;
 
 /**
  * What code answers a tool call, decided once when the skill is read; the kinds form a closed set,
@@ -34,15 +35,29 @@ public sealed interface ToolBinding {
   String describe();
 
   /**
-   * A Java handler registered under an id (skill SDK or plugin).
-   *
-   * @param handlerId the id the handler is registered under
-   * @param file the tools file that names it, or null when it was not read from one
-   * @param line the line of its {@code handler:} key there (1-based), or 0 when unknown
+   * A Java handler registered under an id (skill SDK or plugin), and where it is named: the tools
+   * file and the line of its {@code handler:} key (1-based; 0 when unknown). The line is found when
+   * first asked for, since only a diagnostic about the binding needs it.
    */
-  record Handler(String handlerId, Path file, int line) implements ToolBinding {
-    public Handler {
-      Objects.requireNonNull(handlerId, "handlerId");
+  final class Handler implements ToolBinding {
+    private final String handlerId;
+    private final Path file;
+    private IntSupplier lineSource;
+    private int line;
+
+    private Handler(String handlerId, Path file, int line, IntSupplier lineSource) {
+      this.handlerId = Objects.requireNonNull(handlerId, "handlerId");
+      this.file = file;
+      this.line = line;
+      this.lineSource = lineSource;
+    }
+
+    /**
+     * A binding to {@code handlerId} named in {@code file} (or null when it was not read from one)
+     * at {@code line}, 0 when unknown.
+     */
+    public Handler(String handlerId, Path file, int line) {
+      this(handlerId, file, line, null);
       if (line < 0) {
         throw new IllegalArgumentException("line must be >= 0");
       }
@@ -51,6 +66,33 @@ public sealed interface ToolBinding {
     /** A binding to {@code handlerId} that was not read from a file. */
     public Handler(String handlerId) {
       this(handlerId, null, 0);
+    }
+
+    /**
+     * A binding to {@code handlerId} named in {@code file}, whose line {@code lineSource} finds
+     * when first asked for (a negative line is taken as unknown).
+     */
+    public static Handler locatedLater(String handlerId, Path file, IntSupplier lineSource) {
+      return new Handler(handlerId, file, 0, Objects.requireNonNull(lineSource, "lineSource"));
+    }
+
+    /** The id the handler is registered under. */
+    public String handlerId() {
+      return handlerId;
+    }
+
+    /** The tools file that names it, or null when it was not read from one. */
+    public Path file() {
+      return file;
+    }
+
+    /** The line of its {@code handler:} key in {@link #file()} (1-based), or 0 when unknown. */
+    public synchronized int line() {
+      if (lineSource != null) {
+        line = Math.max(0, lineSource.getAsInt());
+        lineSource = null;
+      }
+      return line;
     }
 
     /**
@@ -68,7 +110,7 @@ public sealed interface ToolBinding {
               + handlerId
               + "', which no installed plugin or SDK jar registers",
           written ? file : skill.location().skillFile(),
-          written ? line : 0,
+          written ? line() : 0,
           0,
           skill.name(),
           null);
@@ -83,6 +125,11 @@ public sealed interface ToolBinding {
     @Override
     public int hashCode() {
       return handlerId.hashCode();
+    }
+
+    @Override
+    public String toString() {
+      return "Handler[handlerId=" + handlerId + ", file=" + file + "]";
     }
 
     @Override
