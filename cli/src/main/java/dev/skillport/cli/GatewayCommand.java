@@ -3,7 +3,10 @@ package dev.skillport.cli;
 import dev.skillport.gateway.FolderRegistry;
 import dev.skillport.gateway.Gateway;
 import dev.skillport.gateway.GatewayMcp;
+import dev.skillport.gateway.GatewayPage;
+import dev.skillport.gateway.GatewayPolicy;
 import dev.skillport.gateway.InstanceClient;
+import dev.skillport.gateway.InstanceRegistry;
 import dev.skillport.mcp.McpServer;
 import dev.skillport.mcp.transport.StreamableHttpTransport;
 import java.io.IOException;
@@ -12,6 +15,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -61,8 +66,77 @@ final class GatewayCommand implements Callable<Integer> {
               + " ${DEFAULT-VALUE}).")
   private int exitWhenIdleSecs;
 
+  @Option(
+      names = "--read-only",
+      description = "Route only tools annotated read-only (readOnlyHint); refuse every other call.")
+  private boolean readOnly;
+
+  @Option(
+      names = "--allow-dcc",
+      split = ",",
+      paramLabel = "DCC",
+      description = "Route only to instances serving these host products (default: all).")
+  private List<String> allowDcc = new ArrayList<>();
+
+  @Option(
+      names = "--allow-skill",
+      split = ",",
+      paramLabel = "NAME",
+      description = "Show and route only these skills; a trailing * matches a prefix.")
+  private List<String> allowSkill = new ArrayList<>();
+
+  @Option(
+      names = "--allow-tool",
+      split = ",",
+      paramLabel = "NAME",
+      description = "Route only these tools (skill__tool or tool; a trailing * matches a prefix).")
+  private List<String> allowTool = new ArrayList<>();
+
+  @Option(
+      names = "--call-timeout",
+      paramLabel = "SECONDS",
+      description = "How long a routed request may take (default ${DEFAULT-VALUE}).")
+  private int callTimeoutSecs = 600;
+
+  @Option(
+      names = "--instance-concurrency",
+      paramLabel = "N",
+      description =
+          "Requests one instance may have in flight through the gateway (default"
+              + " ${DEFAULT-VALUE}); more wait briefly, then answer INSTANCE_BUSY.")
+  private int concurrency = 16;
+
+  @Option(
+      names = "--store",
+      paramLabel = "URL",
+      description =
+          "Read the instances from the gateway registry in this PostgreSQL store"
+              + " (postgresql://host:port/database?user=NAME) instead of a registry folder:"
+              + " instances on many machines, any number of gateways.")
+  private String store;
+
+  @Option(
+      names = "--store-password-file",
+      paramLabel = "FILE",
+      description = "The store's password (else PGPASSWORD or ~/.pgpass).")
+  private Path storePasswordFile;
+
+  @Option(
+      names = "--registration-token-file",
+      paramLabel = "FILE",
+      description =
+          "With --store: route only to instances registered with this token (the file's first"
+              + " line, 16 characters or more).")
+  private Path registrationTokenFile;
+
+  /** The token the gateway reads instances' catalogs with, for instances that require one. */
+  static final String TOKEN_VARIABLE = "SKILLPORT_GATEWAY_TOKEN";
+
   @Override
   public Integer call() throws Exception {
+    if (callTimeoutSecs < 1 || concurrency < 1) {
+      throw StartupFailure.usage("--call-timeout and --instance-concurrency take 1 or more");
+    }
     if (port < 0 || port > 65535) {
       throw StartupFailure.usage("--port " + port + " is not a port: give 0-65535");
     }
@@ -71,16 +145,12 @@ final class GatewayCommand implements Callable<Integer> {
           "--probe-interval takes 1 or more seconds, --exit-when-idle 0 or more");
     }
     CliEnvironment env = parent.environment();
-    Path folder = registryFolder(env, registry);
-    FolderRegistry reg;
-    try {
-      reg = FolderRegistry.open(folder);
-    } catch (IOException e) {
-      throw StartupFailure.environment(
-          "cannot use the gateway registry " + folder + ": " + e.getMessage(), e);
-    }
+    InstanceRegistry reg = openRegistry(env);
     String version = SkillportCommand.Version.number();
     ServeResources resources = new ServeResources();
+    if (reg instanceof PostgresRegistry pg) {
+      resources.add("gateway registry", pg);
+    }
     Thread hook = resources.shutdownHook(ServeCommand.STOP_BUDGET);
     Runtime.getRuntime().addShutdownHook(hook);
     try {
@@ -91,12 +161,21 @@ final class GatewayCommand implements Callable<Integer> {
                   reg,
                   new InstanceClient(version),
                   Duration.ofSeconds(probeIntervalSecs),
-                  Clock.systemUTC()));
+                  Clock.systemUTC(),
+                  new Gateway.Settings(
+                      new GatewayPolicy(readOnly, allowDcc, allowSkill, allowTool),
+                      Duration.ofSeconds(callTimeoutSecs),
+                      concurrency,
+                      ownToken(env))));
       McpServer mcp = resources.add("gateway MCP", GatewayMcp.build(gateway, version));
       StreamableHttpTransport http =
           resources.add(
               "HTTP endpoint",
-              StreamableHttpTransport.builder(mcp).host("127.0.0.1").port(port).build());
+              StreamableHttpTransport.builder(mcp)
+                  .host("127.0.0.1")
+                  .port(port)
+                  .routes(new GatewayPage(gateway, Clock.systemUTC()))
+                  .build());
       try {
         http.start();
       } catch (IOException e) {
@@ -110,7 +189,7 @@ final class GatewayCommand implements Callable<Integer> {
               "skillport: gateway serving MCP at "
                   + http.uri()
                   + " over the registry "
-                  + reg.root()
+                  + reg
                   + " (pid "
                   + ProcessHandle.current().pid()
                   + ")");
@@ -146,6 +225,49 @@ final class GatewayCommand implements Callable<Integer> {
         return;
       }
     }
+  }
+
+  /** The registry folder, or the PostgreSQL registry with --store. */
+  private InstanceRegistry openRegistry(CliEnvironment env) {
+    if (store == null) {
+      if (storePasswordFile != null || registrationTokenFile != null) {
+        throw StartupFailure.usage(
+            "--store-password-file and --registration-token-file go with --store");
+      }
+      Path folder = registryFolder(env, registry);
+      try {
+        return FolderRegistry.open(folder);
+      } catch (IOException e) {
+        throw StartupFailure.environment(
+            "cannot use the gateway registry " + folder + ": " + e.getMessage(), e);
+      }
+    }
+    if (registry != null) {
+      throw StartupFailure.usage("give --registry (a folder) or --store (PostgreSQL), not both");
+    }
+    StoreUrl url =
+        StoreUrl.parse(store, storePasswordFile, env.variables(), env.workingDirectory());
+    if (!(url instanceof StoreUrl.Postgres pg)) {
+      throw StartupFailure.usage("--store takes a postgresql:// URL for the gateway registry");
+    }
+    try {
+      return PostgresRegistry.open(
+          pg.location(),
+          env.variables(),
+          registrationTokenFile == null
+              ? null
+              : env.workingDirectory().resolve(registrationTokenFile));
+    } catch (IOException e) {
+      throw StartupFailure.usage(e.getMessage());
+    } catch (RuntimeException e) {
+      throw StartupFailure.environment(
+          "cannot use the gateway registry " + pg.location() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String ownToken(CliEnvironment env) {
+    String token = env.variables().get(TOKEN_VARIABLE);
+    return token == null || token.isBlank() ? null : token.strip();
   }
 
   private StartupFailure bindFailure(IOException e) {

@@ -530,6 +530,23 @@ final class ServeCommand implements Callable<Integer> {
   private Path gatewayRegistry;
 
   @Option(
+      names = "--gateway-store",
+      paramLabel = "URL",
+      description =
+          "With --gateway URL: register in the gateway registry in this PostgreSQL store"
+              + " (postgresql://host:port/database?user=NAME; its password as for --store)"
+              + " instead of a registry folder.")
+  private String gatewayStore;
+
+  @Option(
+      names = "--gateway-registration-token-file",
+      paramLabel = "FILE",
+      description =
+          "With --gateway-store: prove this registration token (the file's first line) so that"
+              + " gateways that require it route to this instance.")
+  private Path gatewayTokenFile;
+
+  @Option(
       names = "--gateway-probe-interval",
       paramLabel = "SECONDS",
       description =
@@ -734,6 +751,10 @@ final class ServeCommand implements Callable<Integer> {
       return;
     }
     CliEnvironment env = parent.environment();
+    if (gatewayStore != null) {
+      joinGatewayStore(server, uri, resources, env);
+      return;
+    }
     Path folder = GatewayCommand.registryFolder(env, gatewayRegistry);
     GatewayMembership membership =
         InstanceGateway.membership(
@@ -748,6 +769,44 @@ final class ServeCommand implements Callable<Integer> {
       membership.start();
     } catch (IOException e) {
       LOG.warn("cannot register in the gateway registry {}: {}", folder, e.getMessage());
+    }
+  }
+
+  /** Registers in the PostgreSQL gateway registry of --gateway-store (decision 0063). */
+  private void joinGatewayStore(
+      SkillportServer server, URI uri, ServeResources resources, CliEnvironment env) {
+    StoreUrl url =
+        StoreUrl.parse(gatewayStore, storePasswordFile, env.variables(), env.workingDirectory());
+    if (!(url instanceof StoreUrl.Postgres pg)) {
+      throw StartupFailure.usage("--gateway-store takes a postgresql:// URL");
+    }
+    PostgresRegistry registry;
+    try {
+      registry =
+          PostgresRegistry.open(
+              pg.location(),
+              env.variables(),
+              gatewayTokenFile == null ? null : env.workingDirectory().resolve(gatewayTokenFile));
+    } catch (IOException e) {
+      throw StartupFailure.usage(e.getMessage());
+    } catch (RuntimeException e) {
+      throw StartupFailure.environment(
+          "cannot use the gateway registry " + pg.location() + ": " + e.getMessage(), e);
+    }
+    resources.add("gateway registry", registry);
+    GatewayMembership membership =
+        new GatewayMembership(
+            registry,
+            InstanceGateway.entry(instance, uri, server, SkillportCommand.Version.number()),
+            new CatalogDigest(server.service()::catalog),
+            java.util.Optional.empty(),
+            new dev.skillport.gateway.InstanceClient(SkillportCommand.Version.number()),
+            java.time.Clock.systemUTC());
+    resources.add("gateway membership", membership);
+    try {
+      membership.start();
+    } catch (IOException e) {
+      LOG.warn("cannot register in the gateway registry {}: {}", registry, e.getMessage());
     }
   }
 
@@ -816,6 +875,14 @@ final class ServeCommand implements Callable<Integer> {
       InstanceGateway.choice(noGateway ? "off" : gateway);
     } catch (IllegalArgumentException e) {
       throw StartupFailure.usage("--gateway " + e.getMessage());
+    }
+    if (gatewayStore != null
+        && InstanceGateway.choice(noGateway ? "off" : gateway) != InstanceGateway.Choice.URL) {
+      throw StartupFailure.usage(
+          "--gateway-store registers with gateways run elsewhere: give --gateway URL with it");
+    }
+    if (gatewayTokenFile != null && gatewayStore == null) {
+      throw StartupFailure.usage("--gateway-registration-token-file goes with --gateway-store");
     }
     if (gatewayPort < 1 || gatewayPort > 65535 || gatewayProbeSecs < 1) {
       throw StartupFailure.usage(

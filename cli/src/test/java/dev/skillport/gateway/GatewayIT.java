@@ -233,6 +233,335 @@ class GatewayIT {
     assertThat(found).contains("one/file-stats", "two/file-stats", "three/file-stats");
   }
 
+  private static final String ALICE = "alice-gateway-token-0123456789";
+  private static final String BOB = "bob-gateway-token-9876543210";
+  private static final String GATEWAY_TOKEN = "the-gateway-own-token-0123456789";
+
+  /**
+   * Everything a client of the instance gets flows back through the gateway: an async tool's task
+   * polled to completion and another cancelled (its script and helper gone), an {@code
+   * input_required} round completed, a resource read and a prompt got, each by the ids and names
+   * the gateway hands out; the callers' tokens pass through, so Bob can neither read nor cancel
+   * Alice's task through the gateway.
+   */
+  @Test
+  void tasksCancellationInputRoundsResourcesAndPrompts_flowBackThroughTheGateway()
+      throws Exception {
+    Path registry = work.resolve("registry");
+    int port = freePort();
+    URI gateway = URI.create("http://127.0.0.1:" + port + "/mcp");
+    Path skills = Files.createDirectories(work.resolve("skills"));
+    dev.skillport.server.serve.FlowKit.writeTo(skills);
+    Path sdk = InteropTools.dir("client@2");
+    Files.createDirectories(work.resolve("home-flow"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--no-watch",
+                "--no-bundled",
+                "--gateway",
+                "auto",
+                "--gateway-port",
+                Integer.toString(port),
+                "--gateway-registry",
+                registry.toString(),
+                "--gateway-probe-interval",
+                "3",
+                "--instance",
+                "flow",
+                "--skills",
+                skills.toString(),
+                "--skills",
+                samples().toString(),
+                "--plugins",
+                dev.skillport.server.serve.FlowKit.plugins().toString(),
+                "--auth-token",
+                ALICE,
+                "--auth-token",
+                BOB,
+                "--auth-token",
+                GATEWAY_TOKEN));
+    // The gateway this instance starts inherits its environment: the token it reads catalogs with.
+    LaunchedServer flow =
+        LaunchedServer.start(
+            work.resolve("home-flow"),
+            java.util.Map.of("SKILLPORT_GATEWAY_TOKEN", GATEWAY_TOKEN),
+            args.toArray(String[]::new));
+    instances.add(flow);
+    awaitIndexed(gateway, "flow");
+    leftovers.addAll(ProcessHandle.of(flow.pid()).orElseThrow().descendants().toList());
+
+    // Two tasks of Alice's polled to completion through the gateway.
+    JsonNode load =
+        fleetClient(
+            sdk,
+            "load",
+            "--url",
+            gateway.toString(),
+            "--token",
+            ALICE,
+            "--tool",
+            "call",
+            "--args",
+            "{\"name\":\"flow/flow-kit__long_job\",\"arguments\":{\"seconds\":1}}",
+            "--count",
+            "2",
+            "--concurrency",
+            "2",
+            "--label",
+            "alice");
+    assertThat(load.path("tasks")).as(load.toString()).hasSize(2);
+    for (JsonNode task : load.path("tasks")) {
+      assertThat(task.path("taskId").asText()).startsWith("flow/");
+      assertThat(task.path("status").asText()).as(task.toString()).isEqualTo("completed");
+    }
+    String alices = load.at("/tasks/0/taskId").asText();
+
+    // Caller isolation: Bob cannot read or cancel Alice's task through the gateway.
+    JsonNode bobReads = taskRequest(gateway, BOB, "tasks/get", alices);
+    assertThat(bobReads.has("error")).as("Bob reads Alice's task: %s", bobReads).isTrue();
+    JsonNode bobCancels = taskRequest(gateway, BOB, "tasks/cancel", alices);
+    assertThat(bobCancels.has("error")).as("Bob cancels Alice's task: %s", bobCancels).isTrue();
+    JsonNode aliceReads = taskRequest(gateway, ALICE, "tasks/get", alices);
+    assertThat(aliceReads.at("/result/status").asText())
+        .as(aliceReads.toString())
+        .isEqualTo("completed");
+    assertThat(aliceReads.at("/result/taskId").asText()).isEqualTo(alices);
+
+    // A task cancelled through the gateway: its script and the script's helper are gone.
+    Path pids = work.resolve("cancelled.pids");
+    JsonNode cancel =
+        fleetClient(
+            sdk,
+            "cancel",
+            "--url",
+            gateway.toString(),
+            "--cancel-url",
+            gateway.toString(),
+            "--token",
+            BOB,
+            "--tool",
+            "call",
+            "--args",
+            "{\"name\":\"flow/flow-kit__long_job\",\"arguments\":{\"seconds\":60,"
+                + "\"pid_file\":\""
+                + pids
+                + "\"}}",
+            "--pid-file",
+            pids.toString());
+    assertThat(cancel.path("taskId").asText()).startsWith("flow/");
+    assertThat(cancel.path("statusBefore").asText()).isEqualTo("working");
+    assertThat(cancel.path("runningBefore").asInt()).as(cancel.toString()).isEqualTo(2);
+    assertThat(cancel.path("runningAfter").asInt()).as(cancel.toString()).isZero();
+    assertThat(cancel.path("status").asText()).isEqualTo("cancelled");
+
+    // An input_required round minted by the instance, answered through the gateway.
+    JsonNode ask =
+        fleetClient(
+            sdk,
+            "ask",
+            "--url",
+            gateway.toString(),
+            "--answer-url",
+            gateway.toString(),
+            "--token",
+            ALICE,
+            "--tool",
+            "call",
+            "--args",
+            "{\"name\":\"flow/flow-kit__ask_name\"}");
+    assertThat(ask.path("calls").toString()).isEqualTo("[\"call\",\"answer\"]");
+    assertThat(ask.path("elicitations").asInt()).isEqualTo(1);
+    assertThat(ask.path("isError").asBoolean()).as(ask.toString()).isFalse();
+    assertThat(ask.path("text").asText()).contains("Hello, Ada!");
+
+    // A resource and a prompt of the instance, named for it.
+    JsonNode read =
+        smoke(
+            gateway,
+            "--negotiate",
+            "2026-07-28",
+            "--header",
+            "Authorization: Bearer " + ALICE,
+            "--read",
+            "gateway://flow/skill://flow-kit/SKILL.md",
+            "--prompt",
+            "flow/describe_image",
+            "--prompt-args",
+            "{\"path\":\"/tmp/x.png\",\"audience\":\"a web designer\"}");
+    assertThat(read.path("resources").toString())
+        .contains("gateway://flow/skill://flow-kit/SKILL.md");
+    assertThat(read.path("prompts").toString()).contains("flow/describe_image");
+    assertThat(read.at("/reads/0/contents/0/text").asText()).contains("name: flow-kit");
+    assertThat(read.at("/prompt/messages/0/content/text").asText())
+        .contains("/tmp/x.png", "a web designer");
+
+    // The page and the metrics count what went to the instance.
+    String page = httpGet(gateway.resolve("/"));
+    assertThat(page).contains("data-instance=\"flow\"", ">up<");
+    String metrics = httpGet(gateway.resolve("/metrics"));
+    assertThat(metrics)
+        .contains("skillport_gateway_routed_requests_total{instance=\"flow\",outcome=\"ok\"}")
+        .contains("skillport_gateway_routed_requests_total{instance=\"flow\",outcome=\"error\"}")
+        .contains("skillport_gateway_instances{state=\"up\"} 1");
+    System.out.printf(
+        "GatewayIT: 2 tasks through the gateway in %d ms; a cancel through it ended the script tree"
+            + " in %d ms (status read cancelled after %d ms)%n",
+        load.path("ms").asLong(),
+        cancel.path("treeGoneMs").asLong(),
+        cancel.path("statusMs").asLong());
+  }
+
+  /**
+   * Instances on many machines: two standalone gateways share the registry in a PostgreSQL store
+   * (as behind a load balancer) and require a registration token; an instance registered with the
+   * token is routed to through either, one registered without it through neither.
+   */
+  @Test
+  void twoGatewaysOnOnePostgresRegistry_routeOnlyToInstancesWithTheToken() throws Exception {
+    dev.skillport.testsupport.PostgresCluster cluster =
+        dev.skillport.testsupport.PostgresCluster.start(
+            Path.of(System.getProperty("java.io.tmpdir")));
+    List<Process> gatewayProcesses = new ArrayList<>();
+    try {
+      cluster.createDatabase("gateway");
+      String store =
+          cluster.url("gateway") + "?user=" + dev.skillport.testsupport.PostgresCluster.USER;
+      java.util.Map<String, String> pg = java.util.Map.of("PGPASSWORD", cluster.password());
+      Path token = work.resolve("registration.token");
+      Files.writeString(token, "a-registration-token-0123456789\n");
+      Path text = work.resolve("poem.txt");
+      Files.writeString(text, "one two three\nfour five\n");
+      List<URI> gateways = new ArrayList<>();
+      for (String name : List.of("g1", "g2")) {
+        int port = freePort();
+        Path home = Files.createDirectories(work.resolve("home-" + name));
+        List<String> command =
+            new ArrayList<>(
+                List.of(
+                    LaunchedServer.launcher().toString(),
+                    "gateway",
+                    "--port",
+                    Integer.toString(port),
+                    "--store",
+                    store,
+                    "--registration-token-file",
+                    token.toString(),
+                    "--probe-interval",
+                    "2"));
+        ProcessBuilder builder =
+            new ProcessBuilder(command)
+                .redirectOutput(work.resolve(name + ".log").toFile())
+                .redirectErrorStream(true);
+        builder.environment().putAll(LaunchedServer.environment(home));
+        builder.environment().putAll(pg);
+        gatewayProcesses.add(builder.start());
+        gateways.add(URI.create("http://127.0.0.1:" + port + "/mcp"));
+      }
+      for (URI g : gateways) {
+        awaitTrue(Duration.ofSeconds(90), () -> healthy(g), "gateway " + g + " serving");
+      }
+      for (String name : List.of("member", "stranger")) {
+        List<String> args =
+            new ArrayList<>(
+                List.of(
+                    "--no-watch",
+                    "--no-bundled",
+                    "--skills",
+                    samples().toString(),
+                    "--instance",
+                    name,
+                    "--gateway",
+                    gateways.get(0).toString(),
+                    "--gateway-store",
+                    store));
+        if (name.equals("member")) {
+          args.addAll(List.of("--gateway-registration-token-file", token.toString()));
+        }
+        instances.add(
+            LaunchedServer.start(
+                Files.createDirectories(work.resolve("home-" + name)),
+                pg,
+                args.toArray(String[]::new)));
+      }
+      for (URI g : gateways) {
+        awaitIndexed(g, "member");
+      }
+      // The stranger has had time to be indexed too (several probe rounds): it never is.
+      Thread.sleep(5000);
+      for (URI g : gateways) {
+        JsonNode listed =
+            gatewayCall(g, "list_instances", JSON.createObjectNode()).path("structuredContent");
+        List<String> ids = new ArrayList<>();
+        listed.path("instances").forEach(i -> ids.add(i.path("instance_id").asText()));
+        assertThat(ids).as("instances through %s", g).containsExactly("member");
+        JsonNode flow =
+            smoke(
+                g,
+                "--call",
+                "call",
+                "--args",
+                "{\"name\":\"file-stats__count_lines\",\"arguments\":{\"path\":\"" + text + "\"}}");
+        assertThat(flow.at("/calls/0/structuredContent").toString()).contains("\"words\":5");
+      }
+    } finally {
+      gatewayProcesses.forEach(Process::destroy);
+      for (Process p : gatewayProcesses) {
+        if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+        }
+      }
+      instances.forEach(LaunchedServer::close);
+      instances.clear();
+      cluster.close();
+    }
+  }
+
+  /** {@code node interop/fleet-client.mjs MODE ...} on the TS SDK 2.x: its JSON summary. */
+  private static JsonNode fleetClient(Path sdk, String mode, String... args) throws Exception {
+    ExternalCommand.Outcome run =
+        ExternalCommand.of(InteropTools.fleetClient(sdk, mode, args))
+            .environment(InteropTools.environment())
+            .timeout(Duration.ofMinutes(3))
+            .run();
+    assertThat(run.exit()).as(run.toString()).isZero();
+    JsonNode summary = JSON.readTree(run.stdout());
+    assertThat(summary.path("sdk").asText()).startsWith("@modelcontextprotocol/client@2.");
+    return summary;
+  }
+
+  /** One 2026-07-28 request naming a task, as the token's caller: the JSON-RPC answer. */
+  private static JsonNode taskRequest(URI gateway, String token, String method, String taskId)
+      throws Exception {
+    ObjectNode caps = JSON.createObjectNode();
+    caps.putObject("extensions").putObject("io.modelcontextprotocol/tasks");
+    ObjectNode answer = JSON.createObjectNode();
+    try {
+      answer.set(
+          "result",
+          new InstanceClient("it")
+              .request(
+                  gateway,
+                  method,
+                  JSON.createObjectNode().put("taskId", taskId),
+                  Duration.ofSeconds(20),
+                  new InstanceClient.Relay("Bearer " + token, caps, null, null, null, null)));
+    } catch (InstanceClient.RpcError e) {
+      answer.putObject("error").put("code", e.code()).put("message", e.getMessage());
+    }
+    return answer;
+  }
+
+  private static String httpGet(URI uri) throws Exception {
+    java.net.http.HttpResponse<String> r =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(uri).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(uri.toString()).isEqualTo(200);
+    return r.body();
+  }
+
   private LaunchedServer start(Path home, Path registry, int port, String... args) {
     List<String> all =
         new ArrayList<>(

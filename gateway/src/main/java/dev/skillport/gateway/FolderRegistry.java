@@ -159,4 +159,9 @@ public final class FolderRegistry implements InstanceRegistry {
   private Path file(String id) {
     return instances.resolve(id + SUFFIX);
   }
+
+  @Override
+  public String toString() {
+    return root().toString();
+  }
 }

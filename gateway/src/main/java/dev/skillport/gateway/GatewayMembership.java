@@ -57,7 +57,7 @@ public final class GatewayMembership implements AutoCloseable {
   /** The name of the gateway's log in the registry folder. */
   public static final String LOG_FILE = "gateway.log";
 
-  private final FolderRegistry registry;
+  private final InstanceRegistry registry;
   private final Supplier<String> digest;
   private final Clock clock;
   private final InstanceClient client;
@@ -79,15 +79,21 @@ public final class GatewayMembership implements AutoCloseable {
   }
 
   /**
+   * @param registry where the instance registers; a {@link FolderRegistry} when it also ensures the
+   *     gateway runs (the election's lock file lives in its folder)
    * @param starter present when this instance ensures the gateway runs
    */
   public GatewayMembership(
-      FolderRegistry registry,
+      InstanceRegistry registry,
       InstanceEntry entry,
       Supplier<String> digest,
       Optional<Starter> starter,
       InstanceClient client,
       Clock clock) {
+    if (starter.isPresent() && !(registry instanceof FolderRegistry)) {
+      throw new IllegalArgumentException(
+          "only an instance registered in a registry folder starts the gateway");
+    }
     this.registry = registry;
     this.entry = entry;
     this.digest = digest;
@@ -115,7 +121,7 @@ public final class GatewayMembership implements AutoCloseable {
     try {
       beat();
     } catch (IOException | RuntimeException e) {
-      LOG.warn("cannot heartbeat to the gateway registry {}: {}", registry.root(), e.toString());
+      LOG.warn("cannot heartbeat to the gateway registry {}: {}", registry, e.toString());
     }
     starter.ifPresent(s -> ensure(s, false));
   }
@@ -171,7 +177,8 @@ public final class GatewayMembership implements AutoCloseable {
 
   /** Starts the gateway when this instance gets the lock and it still does not answer. */
   void startUnderLock(Starter s) throws IOException, InterruptedException {
-    Path lock = registry.root().resolve(LOCK);
+    Path folder = ((FolderRegistry) registry).root();
+    Path lock = folder.resolve(LOCK);
     if (!acquire(lock)) {
       LOG.info("another instance is starting the gateway (lock {})", lock);
       return;
@@ -183,7 +190,7 @@ public final class GatewayMembership implements AutoCloseable {
         return;
       }
       List<String> command = new ArrayList<>(s.command());
-      Path log = registry.root().resolve(LOG_FILE);
+      Path log = folder.resolve(LOG_FILE);
       ProcessBuilder pb =
           new ProcessBuilder(command)
               .redirectInput(ProcessBuilder.Redirect.from(nullDevice()))

@@ -47,10 +47,26 @@ final class GatewayTools {
   /** A tool of the gateway: its name, description and input schema. */
   record Definition(String name, String description, ObjectNode inputSchema) {}
 
+  /** Separates the instance's part of a routed id from the instance's own id. */
+  static final char SEP = '/';
+
   private final Gateway gateway;
+  private final GatewayPolicy policy;
+  // The caller of the request being answered (one request per thread).
+  private final ThreadLocal<InstanceClient.Relay> relay = new ThreadLocal<>();
 
   GatewayTools(Gateway gateway) {
     this.gateway = gateway;
+    this.policy = gateway.settings().policy();
+  }
+
+  /**
+   * The caller's relay: its own token only, never the gateway's, so that an instance sees the
+   * caller it would see without the gateway.
+   */
+  private InstanceClient.Relay relay() {
+    InstanceClient.Relay r = relay.get();
+    return r == null ? InstanceClient.Relay.NONE : r;
   }
 
   static List<Definition> definitions() {
@@ -131,14 +147,27 @@ final class GatewayTools {
     return schema;
   }
 
-  /** Runs the gateway tool {@code name}; empty when there is no such tool. */
-  Answer call(String name, JsonNode args, InstanceClient.ProgressSink progress)
+  /**
+   * Runs the gateway tool {@code name} for the caller {@code relay} names; null when there is no
+   * such tool. {@code params} is the whole request (an {@code input_required} round's {@code
+   * requestState} and {@code inputResponses} travel there).
+   */
+  Answer call(String name, JsonNode args, JsonNode params, InstanceClient.Relay relay)
       throws InterruptedException {
+    this.relay.set(relay == null ? InstanceClient.Relay.NONE : relay);
+    try {
+      return dispatch(name, args, params == null ? JSON.createObjectNode() : params);
+    } finally {
+      this.relay.remove();
+    }
+  }
+
+  private Answer dispatch(String name, JsonNode args, JsonNode params) throws InterruptedException {
     return switch (name) {
       case "search" -> search(args);
       case "describe" -> describe(args);
       case "load_skill" -> loadSkill(args);
-      case "call" -> route(args, progress);
+      case "call" -> route(args, params);
       case "list_instances" -> listInstances();
       default -> null;
     };
@@ -150,7 +179,8 @@ final class GatewayTools {
       return Answer.failure("INVALID_ARGUMENTS", "limit must be 1-100", null);
     }
     String query = args.path("query").asText("");
-    Predicate<OwnedSkill> accepts = where(args);
+    Predicate<OwnedSkill> accepts =
+        where(args).and(o -> policy.admitsSkill(o.instance(), o.skill().name()));
     CapabilityIndex.Ranked ranked = gateway.index().search(query, accepts, limit);
     ObjectNode out = JSON.createObjectNode();
     out.put("total", ranked.total());
@@ -222,7 +252,7 @@ final class GatewayTools {
     ObjectNode args = JSON.createObjectNode().put("skill_name", s.skill().name());
     JsonNode result;
     try {
-      result = routed(s.instance(), "get_skill_info", args, null);
+      result = routed(s.instance(), "get_skill_info", args);
     } catch (RouteFailure e) {
       return e.answer;
     }
@@ -270,8 +300,7 @@ final class GatewayTools {
           routed(
               s.instance(),
               "load_skill",
-              JSON.createObjectNode().put("skill_name", s.skill().name()),
-              null);
+              JSON.createObjectNode().put("skill_name", s.skill().name()));
     } catch (RouteFailure e) {
       return e.answer;
     }
@@ -291,8 +320,7 @@ final class GatewayTools {
     return Answer.ok(out);
   }
 
-  private Answer route(JsonNode args, InstanceClient.ProgressSink progress)
-      throws InterruptedException {
+  private Answer route(JsonNode args, JsonNode params) throws InterruptedException {
     String name = text(args, "name");
     if (name == null) {
       return Answer.failure("INVALID_ARGUMENTS", "name is required", null);
@@ -301,18 +329,135 @@ final class GatewayTools {
     if (arguments != null && !arguments.isNull() && !arguments.isObject()) {
       return Answer.failure("INVALID_ARGUMENTS", "arguments must be a JSON object", null);
     }
+    ObjectNode given =
+        arguments == null || arguments.isNull()
+            ? JSON.createObjectNode()
+            : ((ObjectNode) arguments).deepCopy();
+    if (JOB_TOOLS.contains(name)) {
+      return job(name, given);
+    }
     Target target = toolTarget(name, args);
     if (target.tool == null) {
       return target.failure;
     }
     OwnedTool t = target.tool;
-    ObjectNode through = JSON.createObjectNode().put("name", t.skill() + "__" + t.tool());
-    through.set(
-        "arguments", arguments == null || arguments.isNull() ? JSON.createObjectNode() : arguments);
+    if (!policy.admitsTool(t.instance(), t.skill(), t.tool())) {
+      return Answer.failure(
+          "POLICY_REFUSED",
+          t.qualifiedName() + " is not among the tools this gateway allows",
+          "ask the gateway's operator (--allow-tool)");
+    }
+    ObjectNode through = JSON.createObjectNode();
+    through.put("name", "call_tool");
+    ObjectNode callArgs = through.putObject("arguments").put("name", t.skill() + "__" + t.tool());
+    callArgs.set("arguments", given);
+    JsonNode state = params.get("requestState");
+    if (state != null && state.isTextual()) {
+      Routed r = Routed.parse(state.asText());
+      if (r == null || !r.instance.equals(t.instance().id())) {
+        return Answer.failure(
+            "INVALID_ARGUMENTS",
+            "requestState belongs to another instance's round: call the tool again without it",
+            null);
+      }
+      through.put("requestState", r.id);
+    }
+    if (params.get("inputResponses") instanceof ObjectNode responses) {
+      through.set("inputResponses", responses);
+    }
     try {
-      return Answer.routed(routed(t.instance(), "call_tool", through, progress));
+      if (policy.readOnly() && !readOnly(t)) {
+        return Answer.failure(
+            "POLICY_REFUSED",
+            t.qualifiedName() + " is not read-only and this gateway only routes read-only tools",
+            "ask the gateway's operator, or use a tool annotated readOnlyHint");
+      }
+      return Answer.routed(named(t.instance(), routedRequest(t.instance(), through)));
     } catch (RouteFailure e) {
       return e.answer;
+    }
+  }
+
+  /** The instance's built-in tools that name a job (a 2025-era caller's async call). */
+  private static final java.util.Set<String> JOB_TOOLS =
+      java.util.Set.of("jobs_get_status", "jobs_cancel");
+
+  /** {@code jobs_get_status} or {@code jobs_cancel} of a job id the gateway handed out. */
+  private Answer job(String tool, ObjectNode given) throws InterruptedException {
+    Routed r = Routed.parse(given.path("job_id").asText(""));
+    InstanceEntry instance = r == null ? null : gateway.registered().get(r.instance);
+    if (instance == null) {
+      if (r != null && gateway.wasEvicted(r.instance)) {
+        return gone(r.instance);
+      }
+      return Answer.failure(
+          "NOT_FOUND",
+          "no job " + given.path("job_id").asText("") + " is known to the gateway",
+          "give the job_id the gateway's call answered (instance/job)");
+    }
+    given.put("job_id", r.id);
+    try {
+      return Answer.routed(named(instance, routed(instance, tool, given)));
+    } catch (RouteFailure e) {
+      return e.answer;
+    }
+  }
+
+  /** Whether {@code t} declares itself read-only (asked of its instance as the caller). */
+  private boolean readOnly(OwnedTool t) throws RouteFailure, InterruptedException {
+    JsonNode info =
+        routed(t.instance(), "get_skill_info", JSON.createObjectNode().put("skill_name", t.skill()))
+            .path("structuredContent");
+    for (JsonNode tool : info.path("tools")) {
+      if (t.tool().equals(tool.path("name").asText())) {
+        JsonNode annotations = tool.path("annotations");
+        return annotations.path("readOnlyHint").asBoolean(false)
+            || annotations.path("read_only_hint").asBoolean(false)
+            || tool.path("read_only").asBoolean(false);
+      }
+    }
+    return false;
+  }
+
+  /**
+   * An instance's answer with the ids it minted made the gateway's: a task id, an {@code
+   * input_required} round's state and a job id each get the instance's id in front, so that the
+   * request that names them later reaches the same instance.
+   */
+  static JsonNode named(InstanceEntry instance, JsonNode result) {
+    if (!(result instanceof ObjectNode)) {
+      return result;
+    }
+    ObjectNode out = ((ObjectNode) result).deepCopy();
+    if (out.path("taskId").isTextual()) {
+      out.put("taskId", Routed.of(instance.id(), out.get("taskId").asText()));
+    }
+    if (out.path("requestState").isTextual()) {
+      out.put("requestState", Routed.of(instance.id(), out.get("requestState").asText()));
+    }
+    if (out.path("structuredContent") instanceof ObjectNode structured
+        && structured.path("job_id").isTextual()) {
+      structured.put("job_id", Routed.of(instance.id(), structured.get("job_id").asText()));
+    }
+    return out;
+  }
+
+  /** An id an instance minted, as the gateway hands it out: {@code instance/id}. */
+  record Routed(String instance, String id) {
+    static String of(String instance, String id) {
+      return instance + SEP + id;
+    }
+
+    /** The instance and its own id; null when {@code routed} names no instance. */
+    static Routed parse(String routed) {
+      int at = routed.indexOf(SEP);
+      if (at <= 0 || at == routed.length() - 1) {
+        return null;
+      }
+      String instance = routed.substring(0, at);
+      return InstanceEntry.validId(instance)
+          ? new Routed(instance, routed.substring(at + 1))
+          : null;
     }
   }
 
@@ -321,6 +466,7 @@ final class GatewayTools {
     ArrayNode list = out.putArray("instances");
     CapabilityIndex index = gateway.index();
     gateway.registered().values().stream()
+        .filter(policy::admitsInstance)
         .sorted((a, b) -> a.id().compareTo(b.id()))
         .forEach(
             e -> {
@@ -329,7 +475,9 @@ final class GatewayTools {
               item.put("indexed", c != null);
               item.put("skills", c == null ? 0 : c.skills().size());
               item.put("missed_probes", gateway.misses(e.id()));
-              item.put("health", gateway.misses(e.id()) == 0 ? "up" : "missing");
+              item.put("health", gateway.state(e.id()));
+              item.put("routed_requests", gateway.metrics().routedTo(e.id()));
+              item.put("in_flight", gateway.inFlight(e.id()));
               list.add(item);
             });
     out.put("total", list.size());
@@ -372,6 +520,7 @@ final class GatewayTools {
         gateway.index().skills(q.rest).stream()
             .filter(s -> q.instance == null || s.instance().id().equals(q.instance))
             .filter(where)
+            .filter(s -> policy.admitsSkill(s.instance(), s.skill().name()))
             .toList();
     if (candidates.size() == 1) {
       return Target.of(candidates.get(0));
@@ -400,6 +549,7 @@ final class GatewayTools {
             .filter(t -> q.instance == null || t.instance().id().equals(q.instance))
             .filter(t -> instance == null || t.instance().id().equals(instance))
             .filter(t -> dcc == null || t.instance().dcc().equalsIgnoreCase(dcc))
+            .filter(t -> policy.admitsSkill(t.instance(), t.skill()))
             .toList();
     if (candidates.size() == 1) {
       return Target.of(candidates.get(0));
@@ -462,21 +612,40 @@ final class GatewayTools {
     }
   }
 
-  /** Sends a tool call to {@code instance}; its death evicts it at once. */
-  private JsonNode routed(
-      InstanceEntry instance, String tool, JsonNode arguments, InstanceClient.ProgressSink progress)
+  /** Sends a tool call to {@code instance} as the caller; its death evicts it at once. */
+  private JsonNode routed(InstanceEntry instance, String tool, JsonNode arguments)
+      throws RouteFailure, InterruptedException {
+    ObjectNode params = JSON.createObjectNode().put("name", tool);
+    params.set("arguments", arguments == null ? JSON.createObjectNode() : arguments);
+    return routedRequest(instance, params);
+  }
+
+  private JsonNode routedRequest(InstanceEntry instance, ObjectNode params)
       throws RouteFailure, InterruptedException {
     try {
-      return gateway.client().callTool(instance.url(), tool, arguments, CALL_TIMEOUT, progress);
-    } catch (InstanceClient.InstanceGoneException e) {
-      gateway.evict(instance.id(), "a routed call found it gone (" + e.getMessage() + ")");
-      throw new RouteFailure(gone(instance.id()));
+      return gateway.send(instance, "tools/call", params, relay());
     } catch (IOException e) {
-      throw new RouteFailure(
-          Answer.failure(
-              "INSTANCE_FAILED",
-              "instance " + instance.id() + " could not answer: " + e.getMessage(),
-              null));
+      throw new RouteFailure(failure(instance, e));
     }
+  }
+
+  /** The answer a routed request that got no result of the instance's gives. */
+  static Answer failure(InstanceEntry instance, IOException e) {
+    if (e instanceof InstanceClient.InstanceGoneException) {
+      return gone(instance.id());
+    }
+    if (e instanceof InstanceClient.InstanceTimeoutException) {
+      return Answer.failure(
+          "INSTANCE_TIMEOUT",
+          "instance " + instance.id() + " did not answer in time: " + e.getMessage(),
+          "the call may still be running there; an async tool returns a task to poll instead");
+    }
+    if (e instanceof Gateway.BusyException) {
+      return Answer.failure("INSTANCE_BUSY", e.getMessage(), "try again in a moment");
+    }
+    return Answer.failure(
+        "INSTANCE_FAILED",
+        "instance " + instance.id() + " could not answer: " + e.getMessage(),
+        null);
   }
 }

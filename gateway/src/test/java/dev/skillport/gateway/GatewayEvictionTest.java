@@ -63,19 +63,19 @@ class GatewayEvictionTest {
           new com.fasterxml.jackson.databind.ObjectMapper();
 
       GatewayTools.Answer unknown =
-          tools.call("call", json.createObjectNode().put("name", "nobody/s__t"), null);
+          tools.call("call", json.createObjectNode().put("name", "nobody/s__t"), null, null);
       assertThat(unknown.isError()).isTrue();
       assertThat(unknown.structured().path("code").asText()).isEqualTo("INSTANCE_NOT_FOUND");
 
       gateway.evict("gone-one", "test");
       GatewayTools.Answer gone =
-          tools.call("call", json.createObjectNode().put("name", "gone-one/s__t"), null);
+          tools.call("call", json.createObjectNode().put("name", "gone-one/s__t"), null, null);
       assertThat(gone.structured().path("code").asText()).isEqualTo("INSTANCE_GONE");
 
       GatewayTools.Answer missing =
-          tools.call("call", json.createObjectNode().put("name", "s__t"), null);
+          tools.call("call", json.createObjectNode().put("name", "s__t"), null, null);
       assertThat(missing.structured().path("code").asText()).isEqualTo("NOT_FOUND");
-      assertThat(tools.call("no_such_tool", json.createObjectNode(), null)).isNull();
+      assertThat(tools.call("no_such_tool", json.createObjectNode(), null, null)).isNull();
     }
   }
 }

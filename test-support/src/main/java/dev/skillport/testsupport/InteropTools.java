@@ -142,6 +142,23 @@ public final class InteropTools {
     return command;
   }
 
+  /**
+   * {@code node interop/fleet-client.mjs MODE --sdk-dir SDK ARGS...}: the TypeScript SDK 2.x client
+   * of a fleet (tasks, cancels, input rounds as a token's caller), installed in {@code sdk}.
+   */
+  public static List<String> fleetClient(Path sdk, String mode, String... args) {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                node().toString(),
+                repository().resolve("interop/fleet-client.mjs").toString(),
+                mode,
+                "--sdk-dir",
+                sdk.toString()));
+    command.addAll(List.of(args));
+    return command;
+  }
+
   private static Path ask(String what, String tool) {
     ExternalCommand.Outcome outcome =
         ExternalCommand.of(

@@ -594,15 +594,7 @@ class FleetIT {
    * is remembered, so that the test stops it if it ends first.
    */
   private CompletableFuture<JsonNode> client(Path sdk, String mode, String... args) {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                InteropTools.node().toString(),
-                InteropTools.repository().resolve("interop/fleet-client.mjs").toString(),
-                mode,
-                "--sdk-dir",
-                sdk.toString()));
-    command.addAll(List.of(args));
+    List<String> command = InteropTools.fleetClient(sdk, mode, args);
     Path out = work.resolve("client-" + IDS.incrementAndGet() + ".out");
     ProcessBuilder builder =
         new ProcessBuilder(command)

@@ -14,13 +14,13 @@ import java.util.List;
  * that starts a helper process and writes both pids to a file ({@code long_job}), so a test can
  * check that cancelling it leaves no process behind.
  */
-final class FlowKit {
-  static final String SKILL = "flow-kit";
+public final class FlowKit {
+  public static final String SKILL = "flow-kit";
 
   private FlowKit() {}
 
   /** Writes the skill into {@code root}/flow-kit. */
-  static void writeTo(Path root) throws IOException {
+  public static void writeTo(Path root) throws IOException {
     Path dir = root.resolve(SKILL);
     Files.createDirectories(dir.resolve("scripts"));
     Files.writeString(
@@ -96,7 +96,7 @@ final class FlowKit {
   }
 
   /** The conformance fixture's plugin folder, which holds the Java tool's handler. */
-  static Path plugins() {
+  public static Path plugins() {
     return Path.of(System.getProperty("skillport.conformancePlugins", "../samples/target/plugins"))
         .toAbsolutePath();
   }
