@@ -100,6 +100,67 @@ class RestApiIT {
     return body.toString();
   }
 
+  /** One request made by curl, the client pipelines and farm scripts use: status and body. */
+  private static Reply curl(String token, String method, String path, String body)
+      throws Exception {
+    List<String> command = new ArrayList<>();
+    command.addAll(List.of("curl", "-s", "-X", method, "-w", "\n%{http_code}"));
+    command.addAll(List.of("-H", "Authorization: Bearer " + token));
+    if (body != null) {
+      command.addAll(List.of("-H", "Content-Type: application/json", "--data-binary", body));
+    }
+    command.add(server.uri().resolve(path).toString());
+    Process curl = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(curl.waitFor()).as(out).isZero();
+    int newline = out.lastIndexOf('\n');
+    return new Reply(
+        Integer.parseInt(out.substring(newline + 1).trim()),
+        JSON.readTree(out.substring(0, newline)));
+  }
+
+  @Test
+  void curlPerOperation_callsAScriptAJavaAndAnAsyncTool() throws Exception {
+    Path text = home.resolve("two-lines.txt");
+    Files.writeString(text, "one\ntwo\n");
+    Reply script =
+        curl(
+            A,
+            "POST",
+            "/v1/tools/file-stats__count_lines/call",
+            JSON.createObjectNode().put("path", text.toString()).toString());
+    assertThat(script.status()).as(script.body().toString()).isEqualTo(200);
+    assertThat(script.body().path("structuredContent").path("lines").asInt()).isEqualTo(2);
+
+    Reply java =
+        curl(
+            A,
+            "POST",
+            "/v1/call",
+            call("mcp-conformance__test_simple_text", JSON.createObjectNode()));
+    assertThat(java.status()).as(java.body().toString()).isEqualTo(200);
+    assertThat(java.body().path("content").get(0).path("type").asText()).isEqualTo("text");
+
+    Reply queued =
+        curl(
+            B,
+            "POST",
+            "/v1/tools/mcp-conformance__slow_compute/call?async=true",
+            JSON.createObjectNode().put("seconds", 0.2).toString());
+    assertThat(queued.status()).as(queued.body().toString()).isEqualTo(202);
+    String job = queued.body().path("structuredContent").path("job_id").asText();
+    assertThat(curl(A, "GET", "/v1/jobs/" + job, null).status()).isEqualTo(404);
+    Reply status = curl(B, "GET", "/v1/jobs/" + job, null);
+    for (int i = 0; i < 100 && !status.body().path("status").asText().equals("completed"); i++) {
+      Thread.sleep(100);
+      status = curl(B, "GET", "/v1/jobs/" + job, null);
+    }
+    assertThat(status.status()).isEqualTo(200);
+    assertThat(status.body().path("status").asText())
+        .as(status.body().toString())
+        .isEqualTo("completed");
+  }
+
   @Test
   void scriptJavaAndAsyncTools_overRest_ownedByTheirCaller_auditedAndCountedBesideMcp()
       throws Exception {

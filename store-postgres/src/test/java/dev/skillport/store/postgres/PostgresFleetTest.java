@@ -234,7 +234,20 @@ class PostgresFleetTest {
     assertThatThrownBy(() -> open(at, "a"))
         .isInstanceOf(StoreOpenException.class)
         .hasMessageContaining("schema version 99")
-        .hasMessageContaining("newer than this Skillport knows (4)");
+        .hasMessageContaining("newer than this Skillport knows (" + latestMigration() + ")");
+  }
+
+  /** The highest version among this build's migrations (V<n>__*.sql). */
+  private static int latestMigration() throws Exception {
+    try (var files =
+        java.nio.file.Files.list(java.nio.file.Path.of("src/main/resources/db/skillport"))) {
+      return files
+          .map(f -> f.getFileName().toString())
+          .filter(n -> n.matches("V\\d+__.*\\.sql"))
+          .mapToInt(n -> Integer.parseInt(n.substring(1, n.indexOf("__"))))
+          .max()
+          .orElseThrow();
+    }
   }
 
   @Test
