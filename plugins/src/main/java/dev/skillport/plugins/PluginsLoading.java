@@ -1,7 +1,6 @@
 package dev.skillport.plugins;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -42,20 +41,15 @@ public final class PluginsLoading implements AutoCloseable {
     try {
       return host.join();
     } catch (CompletionException e) {
+      // Thrown as loading on this thread would have thrown it: an IOException, or unchecked.
       Throwable cause = e.getCause();
       if (cause instanceof IOException io) {
         throw io;
       }
-      if (cause instanceof UncheckedIOException unchecked) {
-        throw unchecked.getCause();
-      }
-      if (cause instanceof RuntimeException runtime) {
-        throw runtime;
-      }
       if (cause instanceof Error error) {
         throw error;
       }
-      throw e;
+      throw (RuntimeException) cause;
     }
   }
 

@@ -23,7 +23,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -42,7 +41,7 @@ class PostgresFleetTest {
   private static final Duration LEASE = Duration.ofSeconds(1);
   private static PostgresCluster cluster;
 
-  private final List<AutoCloseable> opened = new ArrayList<>();
+  private final TestDatabase.Fleet fleet = new TestDatabase.Fleet(LEASE);
 
   @BeforeAll
   static void startCluster() {
@@ -56,21 +55,7 @@ class PostgresFleetTest {
 
   @AfterEach
   void closeAll() throws Exception {
-    for (int i = opened.size() - 1; i >= 0; i--) {
-      opened.get(i).close();
-    }
-  }
-
-  private PostgresStore open(PostgresLocation at, String instance) {
-    PostgresStore s = TestDatabase.open(at, instance, LEASE);
-    opened.add(s);
-    return s;
-  }
-
-  private JobScheduler scheduler(PostgresStore store) {
-    JobScheduler s = new JobScheduler(store.jobs(), 2);
-    opened.add(s);
-    return s;
+    fleet.close();
   }
 
   /** A job that runs until cancelled, counting its runs. */
@@ -98,8 +83,8 @@ class PostgresFleetTest {
   @Test
   void cancel_throughAnotherInstance_reachesTheRunnerWithinASecond() {
     PostgresLocation at = TestDatabase.fresh(cluster);
-    JobScheduler a = scheduler(open(at, "a"));
-    JobScheduler b = scheduler(open(at, "b"));
+    JobScheduler a = fleet.scheduler(fleet.open(at, "a"));
+    JobScheduler b = fleet.scheduler(fleet.open(at, "b"));
     AtomicInteger runs = new AtomicInteger();
     JobRecord job = submitWaiting(a, runs);
     await().atMost(Duration.ofSeconds(5)).until(() -> runs.get() == 1);
@@ -118,8 +103,8 @@ class PostgresFleetTest {
   @Test
   void answer_throughAnotherInstance_completesTheWaitingJob() {
     PostgresLocation at = TestDatabase.fresh(cluster);
-    JobScheduler a = scheduler(open(at, "a"));
-    JobScheduler b = scheduler(open(at, "b"));
+    JobScheduler a = fleet.scheduler(fleet.open(at, "a"));
+    JobScheduler b = fleet.scheduler(fleet.open(at, "b"));
     JobRecord job =
         a.submit(
             "ask",
@@ -156,7 +141,7 @@ class PostgresFleetTest {
   void instanceGone_itsJobsBecomeInterruptedOnceTheLeaseExpires_andItCannotOverwrite() {
     PostgresLocation at = TestDatabase.fresh(cluster);
     PostgresStore a = TestDatabase.open(at, "a", LEASE);
-    JobScheduler b = scheduler(open(at, "b"));
+    JobScheduler b = fleet.scheduler(fleet.open(at, "b"));
     JobRecord running =
         new JobRecord(
             "j1",
@@ -184,7 +169,7 @@ class PostgresFleetTest {
     assertThat(b.status("j1").orElseThrow().error()).contains("instance a").contains("lease");
     assertThat(b.cancel("j1")).isFalse();
 
-    PostgresStore late = open(at, "a");
+    PostgresStore late = fleet.open(at, "a");
     late.jobs()
         .save(
             new JobRecord(
@@ -208,9 +193,9 @@ class PostgresFleetTest {
   @Test
   void stateKey_secondInstanceWithAnotherKey_isRefusedNamingBothIds() {
     PostgresLocation at = TestDatabase.fresh(cluster);
-    open(at, "a").agreeOnStateKey("key-1111");
-    open(at, "b").agreeOnStateKey("key-1111");
-    assertThatThrownBy(() -> open(at, "c").agreeOnStateKey("key-2222"))
+    fleet.open(at, "a").agreeOnStateKey("key-1111");
+    fleet.open(at, "b").agreeOnStateKey("key-1111");
+    assertThatThrownBy(() -> fleet.open(at, "c").agreeOnStateKey("key-2222"))
         .isInstanceOf(StateKeyMismatchException.class)
         .hasMessageContaining("key-2222")
         .hasMessageContaining("key-1111")
@@ -220,7 +205,7 @@ class PostgresFleetTest {
   @Test
   void open_schemaNewerThanThisBuild_isRefusedWithTheVersions() throws Exception {
     PostgresLocation at = TestDatabase.fresh(cluster);
-    open(at, "a").close();
+    fleet.open(at, "a").close();
     Properties login = new Properties();
     login.setProperty("user", PostgresCluster.USER);
     login.setProperty("password", cluster.password());
@@ -231,7 +216,7 @@ class PostgresFleetTest {
               + " script, checksum, installed_by, execution_time, success) VALUES (99, '99',"
               + " 'from the future', 'SQL', 'V99__from_the_future.sql', 0, 'x', 0, true)");
     }
-    assertThatThrownBy(() -> open(at, "a"))
+    assertThatThrownBy(() -> fleet.open(at, "a"))
         .isInstanceOf(StoreOpenException.class)
         .hasMessageContaining("schema version 99")
         .hasMessageContaining("newer than this Skillport knows (" + latestMigration() + ")");
@@ -266,14 +251,14 @@ class PostgresFleetTest {
     PostgresLocation at =
         PostgresLocation.parse(cluster.url("postgres") + "?user=" + PostgresCluster.USER, Map.of());
     PostgresStore s = PostgresStore.open(at, "a", LEASE, Map.of("PGPASSWORD", cluster.password()));
-    opened.add(s);
+    fleet.add(s);
     assertThat(s.fault()).isEmpty();
   }
 
   @Test
   void databaseStopped_faultReportedAndHeldSaveWrittenOnceItIsBack() {
     PostgresLocation at = TestDatabase.fresh(cluster);
-    PostgresStore a = open(at, "a");
+    PostgresStore a = fleet.open(at, "a");
     JobRecord done =
         new JobRecord(
             "held",
@@ -307,7 +292,7 @@ class PostgresFleetTest {
         .atMost(Duration.ofSeconds(10))
         .pollInterval(Duration.ofMillis(50))
         .until(() -> a.fault().isEmpty());
-    PostgresStore b = open(at, "b");
+    PostgresStore b = fleet.open(at, "b");
     await().atMost(Duration.ofSeconds(5)).until(() -> b.jobs().find("held").isPresent());
     assertThat(b.jobs().find("held")).contains(done);
   }
@@ -315,10 +300,10 @@ class PostgresFleetTest {
   @Test
   void databaseDownLongerThanTheLease_liveInstancesKeepTheirJobs() {
     PostgresLocation at = TestDatabase.fresh(cluster);
-    PostgresStore storeA = open(at, "a");
-    PostgresStore storeB = open(at, "b");
-    JobScheduler a = scheduler(storeA);
-    JobScheduler b = scheduler(storeB);
+    PostgresStore storeA = fleet.open(at, "a");
+    PostgresStore storeB = fleet.open(at, "b");
+    JobScheduler a = fleet.scheduler(storeA);
+    JobScheduler b = fleet.scheduler(storeB);
     AtomicInteger runs = new AtomicInteger();
     JobRecord job = submitWaiting(a, runs);
     await().atMost(Duration.ofSeconds(5)).until(() -> runs.get() == 1);
@@ -432,8 +417,8 @@ class PostgresFleetTest {
   @Test
   void queuedJob_anotherInstanceRunsItFromItsStoredCall_asItsOwner() throws Exception {
     PostgresLocation at = TestDatabase.fresh(cluster);
-    JobScheduler a = scheduler(open(at, "a"));
-    JobScheduler b = scheduler(open(at, "b"));
+    JobScheduler a = fleet.scheduler(fleet.open(at, "a"));
+    JobScheduler b = fleet.scheduler(fleet.open(at, "b"));
     Map<String, String> ranBy = new ConcurrentHashMap<>();
     AtomicInteger runs = new AtomicInteger();
     // A queues in the store but serves no skill a call could name; B serves demo.
@@ -466,8 +451,8 @@ class PostgresFleetTest {
   @Test
   void queuedJobs_twoInstancesClaimThem_eachRunsOnceAndBothWork() throws Exception {
     PostgresLocation at = TestDatabase.fresh(cluster);
-    JobScheduler a = scheduler(open(at, "a"));
-    JobScheduler b = scheduler(open(at, "b"));
+    JobScheduler a = fleet.scheduler(fleet.open(at, "a"));
+    JobScheduler b = fleet.scheduler(fleet.open(at, "b"));
     Map<String, String> ranBy = new ConcurrentHashMap<>();
     AtomicInteger runs = new AtomicInteger();
     StoredCallRunner onA = runner("a", Set.of(), ranBy, runs);
@@ -495,8 +480,8 @@ class PostgresFleetTest {
     // A long lease: the instance that queued it runs a job no other could claim only after one.
     Duration lease = Duration.ofSeconds(60);
     PostgresStore plainStore = TestDatabase.open(at, "plain", lease);
-    opened.add(plainStore);
-    JobScheduler plain = scheduler(plainStore);
+    fleet.add(plainStore);
+    JobScheduler plain = fleet.scheduler(plainStore);
     Map<String, String> ranBy = new ConcurrentHashMap<>();
     AtomicInteger runs = new AtomicInteger();
     StoredCallRunner onPlain = runner("plain", Set.of(), ranBy, runs);
@@ -507,8 +492,8 @@ class PostgresFleetTest {
     assertThat(plain.status(job.id()).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
 
     PostgresStore blenderStore = TestDatabase.open(at, "blender", lease);
-    opened.add(blenderStore);
-    JobScheduler blender = scheduler(blenderStore);
+    fleet.add(blenderStore);
+    JobScheduler blender = fleet.scheduler(blenderStore);
     blender.runStoredCalls(runner("blender", Set.of("blender"), ranBy, runs));
     await()
         .atMost(Duration.ofSeconds(5))
@@ -519,8 +504,8 @@ class PostgresFleetTest {
   @Test
   void queuedJob_cancelledThroughAnotherInstanceBeforeAnyClaim_neverRuns() {
     PostgresLocation at = TestDatabase.fresh(cluster);
-    JobScheduler a = scheduler(open(at, "a"));
-    JobScheduler b = scheduler(open(at, "b"));
+    JobScheduler a = fleet.scheduler(fleet.open(at, "a"));
+    JobScheduler b = fleet.scheduler(fleet.open(at, "b"));
     Map<String, String> ranBy = new ConcurrentHashMap<>();
     AtomicInteger runs = new AtomicInteger();
     StoredCallRunner onA = runner("a", Set.of(), ranBy, runs);
@@ -572,7 +557,7 @@ class PostgresFleetTest {
     // A claimed it and stops renewing, as a killed process would.
     a.close();
 
-    JobScheduler b = scheduler(open(at, "b"));
+    JobScheduler b = fleet.scheduler(fleet.open(at, "b"));
     Map<String, String> ranBy = new ConcurrentHashMap<>();
     AtomicInteger runs = new AtomicInteger();
     b.runStoredCalls(runner("b", Set.of(), ranBy, runs));

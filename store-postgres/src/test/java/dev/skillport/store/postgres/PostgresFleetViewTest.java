@@ -26,7 +26,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -46,7 +45,7 @@ class PostgresFleetViewTest {
   private static final Duration LEASE = Duration.ofSeconds(3);
   private static PostgresCluster cluster;
 
-  private final List<AutoCloseable> opened = new ArrayList<>();
+  private final TestDatabase.Fleet fleet = new TestDatabase.Fleet(LEASE);
 
   @BeforeAll
   static void startCluster() {
@@ -60,28 +59,14 @@ class PostgresFleetViewTest {
 
   @AfterEach
   void closeAll() throws Exception {
-    for (int i = opened.size() - 1; i >= 0; i--) {
-      opened.get(i).close();
-    }
-  }
-
-  private PostgresStore open(PostgresLocation at, String instance) {
-    PostgresStore s = TestDatabase.open(at, instance, LEASE);
-    opened.add(s);
-    return s;
-  }
-
-  private JobScheduler scheduler(PostgresStore store) {
-    JobScheduler s = new JobScheduler(store.jobs(), 2);
-    opened.add(s);
-    return s;
+    fleet.close();
   }
 
   @Test
   void progressAndStatus_ofAJobRunElsewhere_reachAnotherInstanceWithinASecond() throws Exception {
     PostgresLocation at = TestDatabase.fresh(cluster);
-    JobScheduler a = scheduler(open(at, "a"));
-    JobScheduler b = scheduler(open(at, "b"));
+    JobScheduler a = fleet.scheduler(fleet.open(at, "a"));
+    JobScheduler b = fleet.scheduler(fleet.open(at, "b"));
     record Seen(JobRecord job, long nanos) {}
     List<Seen> seenOnB = new CopyOnWriteArrayList<>();
     b.addObserver(job -> seenOnB.add(new Seen(job, System.nanoTime())));
@@ -141,8 +126,8 @@ class PostgresFleetViewTest {
   @Test
   void jobUpdated_ofAJobQueuedOnAAndRunOnB_reachesTheSessionOnA_untilItEnds() throws Exception {
     PostgresLocation at = TestDatabase.fresh(cluster);
-    JobScheduler a = scheduler(open(at, "a"));
-    JobScheduler b = scheduler(open(at, "b"));
+    JobScheduler a = fleet.scheduler(fleet.open(at, "a"));
+    JobScheduler b = fleet.scheduler(fleet.open(at, "b"));
     // A serves no skill the call needs; B does, and runs it.
     a.runStoredCalls(runner(java.util.Set.of(), (call, ctx) -> JobResult.of(ToolResult.text("a"))));
     CountDownLatch reported = new CountDownLatch(1);
@@ -237,8 +222,8 @@ class PostgresFleetViewTest {
   @Test
   void leaseRenewals_areNoChanges() throws Exception {
     PostgresLocation at = TestDatabase.fresh(cluster);
-    JobScheduler a = scheduler(open(at, "a"));
-    JobScheduler b = scheduler(open(at, "b"));
+    JobScheduler a = fleet.scheduler(fleet.open(at, "a"));
+    JobScheduler b = fleet.scheduler(fleet.open(at, "b"));
     List<JobRecord> seenOnB = new CopyOnWriteArrayList<>();
     CountDownLatch finish = new CountDownLatch(1);
     JobRecord job =
@@ -276,8 +261,8 @@ class PostgresFleetViewTest {
   @Test
   void auditTrail_ofEveryInstance_isReadFromAny_eachCallerSeesItsOwn() throws Exception {
     PostgresLocation at = TestDatabase.fresh(cluster);
-    PostgresStore a = open(at, "a");
-    PostgresStore b = open(at, "b");
+    PostgresStore a = fleet.open(at, "a");
+    PostgresStore b = fleet.open(at, "b");
     try (CallGuard onA =
             CallGuard.of(SkillAccess.OPEN, PathRules.NONE, null, a.audit(), new Redactor());
         CallGuard onB =

@@ -1,8 +1,11 @@
 package dev.skillport.store.postgres;
 
+import dev.skillport.runtime.jobs.JobScheduler;
 import dev.skillport.testsupport.PostgresCluster;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -55,6 +58,43 @@ final class TestDatabase {
       if (open != null) {
         open.close();
       }
+    }
+  }
+
+  /**
+   * The instances and schedulers a fleet test opens on one or more databases, with one lease,
+   * closed newest first after the test.
+   */
+  static final class Fleet {
+    private final Duration lease;
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    Fleet(Duration lease) {
+      this.lease = lease;
+    }
+
+    /** Instance {@code instance} on {@code at}. */
+    PostgresStore open(PostgresLocation at, String instance) {
+      return add(TestDatabase.open(at, instance, lease));
+    }
+
+    /** A scheduler of two workers on {@code store}'s jobs. */
+    JobScheduler scheduler(PostgresStore store) {
+      return add(new JobScheduler(store.jobs(), 2));
+    }
+
+    /** {@code resource}, closed with the rest. */
+    <T extends AutoCloseable> T add(T resource) {
+      opened.add(resource);
+      return resource;
+    }
+
+    /** Closes what was opened, newest first. */
+    void close() throws Exception {
+      for (int i = opened.size() - 1; i >= 0; i--) {
+        opened.get(i).close();
+      }
+      opened.clear();
     }
   }
 }
