@@ -120,6 +120,27 @@ class CallerIsolationIT {
           "server_status",
           "skill_diagnostics");
 
+  /**
+   * The REST API's operations (method and path, as its OpenAPI document lists them; one operation
+   * per tool stands as {@code /v1/tools/{name}/call}) that name state a caller owns: the row of
+   * each.
+   */
+  private static final Map<String, String> REST_NAMING_OWNED_STATE =
+      Map.of(
+          "GET /v1/jobs/{id}", "rest_anotherCallersJob_answersAsAnUnknownJob",
+          "DELETE /v1/jobs/{id}", "rest_anotherCallersJob_answersAsAnUnknownJob");
+
+  /** REST operations that name no state of a caller's own (a call starts its own work). */
+  private static final Set<String> REST_NAMING_NONE =
+      Set.of(
+          "GET /v1/skills",
+          "GET /v1/skills/{name}",
+          "GET /v1/tools/{name}",
+          "POST /v1/call",
+          "POST /v1/call_batch",
+          "POST /v1/tools/{name}/call",
+          "GET /v1/openapi.json");
+
   @TempDir static Path home;
   @TempDir static Path skills;
   private static LaunchedServer server;
@@ -288,6 +309,55 @@ class CallerIsolationIT {
           .as("row %s is a test", row)
           .isTrue();
     }
+  }
+
+  @Test
+  void registry_everyRestOperation_hasARow() throws Exception {
+    Set<String> operations = new TreeSet<>();
+    JsonNode paths = rest(A, "GET", "/v1/openapi.json").body().path("paths");
+    for (Map.Entry<String, JsonNode> path : paths.properties()) {
+      String at = path.getKey().replaceAll("^/v1/tools/[^/{]+/call$", "/v1/tools/{name}/call");
+      for (Map.Entry<String, JsonNode> operation : path.getValue().properties()) {
+        if (!operation.getKey().equals("parameters")) {
+          operations.add(operation.getKey().toUpperCase(java.util.Locale.ROOT) + " " + at);
+        }
+      }
+    }
+
+    assertThat(operations).contains("GET /v1/jobs/{id}", "POST /v1/tools/{name}/call");
+    Set<String> withoutRow = new TreeSet<>(operations);
+    withoutRow.removeAll(REST_NAMING_OWNED_STATE.keySet());
+    withoutRow.removeAll(REST_NAMING_NONE);
+    assertThat(withoutRow)
+        .as("REST operations need a row here: do they name a caller's state?")
+        .isEmpty();
+    for (String row : new TreeSet<>(REST_NAMING_OWNED_STATE.values())) {
+      assertThat(CallerIsolationIT.class.getDeclaredMethod(row).isAnnotationPresent(Test.class))
+          .as("row %s is a test", row)
+          .isTrue();
+    }
+  }
+
+  @Test
+  void rest_anotherCallersJob_answersAsAnUnknownJob() throws Exception {
+    String job =
+        legacyTool(A, sessionA, "ownedwork__slow", "{\"seconds\": 30}")
+            .at("/result/structuredContent/job_id")
+            .asText();
+    String unknown = UUID.randomUUID().toString();
+    for (String method : List.of("GET", "DELETE")) {
+      Reply theirs = rest(B, method, "/v1/jobs/" + job);
+      Reply none = rest(B, method, "/v1/jobs/" + unknown);
+
+      assertThat(theirs.status()).as(method).isEqualTo(404);
+      assertThat(theirs.body().path("code").asText()).as(method).isEqualTo("JOB_NOT_FOUND");
+      assertThat(none.status()).as(method).isEqualTo(theirs.status());
+      assertThat(sameAnswer(theirs.body(), job, none.body(), unknown)).as(method).isTrue();
+    }
+    Reply mine = rest(A, "GET", "/v1/jobs/" + job);
+    assertThat(mine.status()).isEqualTo(200);
+    assertThat(mine.body().path("status").asText()).isIn("pending", "running");
+    assertThat(rest(A, "DELETE", "/v1/jobs/" + job).status()).isEqualTo(200);
   }
 
   // ---- Sessions (2025 era) ----
@@ -727,6 +797,18 @@ class CallerIsolationIT {
       b.header("Mcp-Session-Id", session);
     }
     HttpResponse<String> response = send(b.build());
+    return new Reply(response.statusCode(), parse(response.body()));
+  }
+
+  /** A request to the REST API at {@code path} as {@code token}'s caller, without a body. */
+  private static Reply rest(String token, String method, String path) throws Exception {
+    HttpResponse<String> response =
+        send(
+            HttpRequest.newBuilder(server.uri().resolve(path))
+                .timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + token)
+                .method(method, HttpRequest.BodyPublishers.noBody())
+                .build());
     return new Reply(response.statusCode(), parse(response.body()));
   }
 
