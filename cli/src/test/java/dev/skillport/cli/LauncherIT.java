@@ -292,6 +292,25 @@ class LauncherIT {
   }
 
   @Test
+  void launcher_cliCommandOrStdioSession_takesHugePagesWhereLinuxLeavesThemToTheProgram()
+      throws Exception {
+    Path setting = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+    boolean madvise = Files.isReadable(setting) && Files.readString(setting).contains("[madvise]");
+
+    Result r = run(Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal"), "--version");
+    Result http =
+        run(Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal"), "serve", "--http", "--port", "nope");
+    Result refused =
+        run(Map.of("JAVA_OPTS", "-XX:-UseTransparentHugePages -XX:+PrintFlagsFinal"), "--version");
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).containsPattern("UseTransparentHugePages\\s+=\\s+" + madvise + "\\s");
+    // The long-running HTTP server keeps the JVM's default; JAVA_OPTS may refuse them.
+    assertThat(http.out()).containsPattern("UseTransparentHugePages\\s+=\\s+false\\s");
+    assertThat(refused.out()).containsPattern("UseTransparentHugePages\\s+=\\s+false\\s");
+  }
+
+  @Test
   void launcher_collectorNamedInJavaOpts_winsOverTheSerialOne() throws Exception {
     Result r = run(Map.of("JAVA_OPTS", "-XX:+UseG1GC -XX:+PrintFlagsFinal"), "--version");
 

@@ -395,6 +395,7 @@ public final class PeerBench {
   private void cold(int run, String peer) throws Exception {
     long[] millis = new long[o.coldRuns];
     long[] cpuMillis = new long[o.coldRuns];
+    long[] rssKiB = new long[o.coldRuns];
     String load0 = loadAverage();
     Listing listing = null;
     for (int i = 0; i < o.coldRuns; i++) {
@@ -406,6 +407,7 @@ public final class PeerBench {
         listing = stdioList(p);
         millis[i] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         cpuMillis[i] = TimeUnit.NANOSECONDS.toMillis(ServerProcess.cpuNanos(p.pid()));
+        rssKiB[i] = ServerProcess.peakRssKiB(p.pid());
       } finally {
         p.getOutputStream().close();
         p.destroy();
@@ -418,10 +420,12 @@ public final class PeerBench {
     Arrays.sort(sorted);
     long[] cpu = cpuMillis.clone();
     Arrays.sort(cpu);
+    long[] rss = rssKiB.clone();
+    Arrays.sort(rss);
     out.printf(
         Locale.ROOT,
         "run %d cold  %-9s %d tools in %d pages: median %d ms best %d ms worst %d ms %s"
-            + " cpu median %d ms %s load %s -> %s%n",
+            + " cpu median %d ms %s peak rss median %d MiB load %s -> %s%n",
         run,
         peer,
         listing.tools,
@@ -432,12 +436,14 @@ public final class PeerBench {
         Arrays.toString(millis),
         cpu[cpu.length / 2],
         Arrays.toString(cpuMillis),
+        rss[rss.length / 2] / 1024,
         load0,
         loadAverage());
     record(
-        "cold " + peer + " [median ms, cpu median ms]",
+        "cold " + peer + " [median ms, cpu median ms, peak rss median MiB]",
         sorted[sorted.length / 2],
-        cpu[cpu.length / 2]);
+        cpu[cpu.length / 2],
+        rss[rss.length / 2] / 1024);
   }
 
   /**

@@ -86,7 +86,12 @@ final class ServerProcess implements AutoCloseable {
 
   /** The process's peak resident set so far ({@code VmHWM}), in KiB. */
   long peakRssKiB() throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid()), "status"))) {
+    return peakRssKiB(pid());
+  }
+
+  /** The peak resident set of the process {@code pid} so far, in KiB; -1 when not reported. */
+  static long peakRssKiB(long pid) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
       if (line.startsWith("VmHWM:")) {
         return Long.parseLong(line.replaceAll("[^0-9]", ""));
       }
