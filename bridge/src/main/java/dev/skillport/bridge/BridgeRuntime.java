@@ -34,6 +34,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,7 +102,9 @@ public final class BridgeRuntime implements AutoCloseable {
   private final Clock clock;
   private final Options options;
   private final McpClient.Options clientOptions;
-  private final String markerPrefix = "bridge-" + UUID.randomUUID() + "-";
+  // Named when the first bridged server starts (a random UUID seeds a SecureRandom, milliseconds of
+  // a stdio server's start); a runtime that started none looks for no leftovers when it closes.
+  private final AtomicReference<String> markerPrefix = new AtomicReference<>();
   private final Map<String, Bridge> bridges = new ConcurrentHashMap<>();
   private final ScheduledThreadPoolExecutor supervisor;
   private final Map<String, ScheduledFuture<?>> relists = new ConcurrentHashMap<>();
@@ -180,7 +183,12 @@ public final class BridgeRuntime implements AutoCloseable {
   }
 
   String markerPrefix() {
-    return markerPrefix;
+    String prefix = markerPrefix.get();
+    if (prefix == null) {
+      markerPrefix.compareAndSet(null, "bridge-" + UUID.randomUUID() + "-");
+      prefix = markerPrefix.get();
+    }
+    return prefix;
   }
 
   /** The operator's verdict on what {@code skill}'s bridge runs, read from disk now. */
@@ -666,7 +674,8 @@ public final class BridgeRuntime implements AutoCloseable {
     } catch (Exception e) {
       LOG.debug("stopping bridges", e);
     }
-    int left = ProcessTree.killMarked(markerPrefix);
+    String prefix = markerPrefix.get();
+    int left = prefix == null ? 0 : ProcessTree.killMarked(prefix);
     if (left > 0) {
       LOG.info("{} processes left by bridged servers were killed", left);
     }

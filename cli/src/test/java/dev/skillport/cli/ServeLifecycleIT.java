@@ -36,6 +36,7 @@ class ServeLifecycleIT {
   @TempDir Path tmp;
   @TempDir Path skills;
   @TempDir Path pids;
+  @TempDir Path shipping;
 
   @AfterEach
   void endStrayScripts() throws IOException {
@@ -54,6 +55,10 @@ class ServeLifecycleIT {
     writeSkill();
     Path plugins =
         Path.of(System.getProperty("skillport.conformancePlugins", "../samples/target/plugins"));
+    // A plugin that ships skills: they are unpacked into the temp folder while the server runs.
+    Files.copy(
+        Path.of(System.getProperty("skillport.pythonHostPlugin")),
+        shipping.resolve("adapter-python-host.jar"));
     try (LaunchedServer server =
         LaunchedServer.start(
             home,
@@ -63,6 +68,8 @@ class ServeLifecycleIT {
             skills.toString(),
             "--plugins",
             plugins.toAbsolutePath().toString(),
+            "--plugins",
+            shipping.toString(),
             "--preload",
             "work")) {
       assertThat(names(tmp))

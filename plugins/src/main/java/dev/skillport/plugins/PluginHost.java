@@ -113,8 +113,7 @@ public final class PluginHost implements AutoCloseable {
       return empty();
     }
     Pf4jRuntime pf4j = new Pf4jRuntime(existing, versionOf(systemVersion));
-    Path unpacked = Files.createTempDirectory("skillport-plugins");
-    Loading loading = new Loading(pf4j, unpacked, settings);
+    Loading loading = new Loading(pf4j, settings);
     for (Path jar : jars) {
       loading.load(jar);
     }
@@ -133,7 +132,7 @@ public final class PluginHost implements AutoCloseable {
         loading.resources,
         loading.roots,
         loading.diagnostics,
-        unpacked);
+        loading.unpacked);
   }
 
   private static void warnUnused(AdapterSettings settings, List<HostAdapter> started) {
@@ -233,7 +232,9 @@ public final class PluginHost implements AutoCloseable {
   /** The state of one {@link #load} pass. */
   private static final class Loading {
     final Pf4jRuntime pf4j;
-    final Path unpacked;
+    // Made when the first plugin ships skills (most ship none): naming a temporary folder seeds a
+    // SecureRandom, milliseconds of a stdio server's start.
+    Path unpacked;
     final AdapterSettings settings;
     final List<String> pluginIds = new ArrayList<>();
     final List<HostAdapter> adapters = new ArrayList<>();
@@ -242,10 +243,17 @@ public final class PluginHost implements AutoCloseable {
     final List<SkillRoot> roots = new ArrayList<>();
     final List<Diagnostic> diagnostics = new ArrayList<>();
 
-    Loading(Pf4jRuntime pf4j, Path unpacked, AdapterSettings settings) {
+    Loading(Pf4jRuntime pf4j, AdapterSettings settings) {
       this.pf4j = pf4j;
-      this.unpacked = unpacked;
       this.settings = settings;
+    }
+
+    /** The folder plugins' skills are unpacked into, made at the first call. */
+    Path unpacked() throws IOException {
+      if (unpacked == null) {
+        unpacked = Files.createTempDirectory("skillport-plugins");
+      }
+      return unpacked;
     }
 
     void load(Path jar) {
@@ -373,9 +381,10 @@ public final class PluginHost implements AutoCloseable {
     private void unpackRoots(String id, Path jar, HostAdapter adapter) {
       for (String root : adapter.skillRoots()) {
         String prefix = root.replace('\\', '/').replaceAll("^/+|/+$", "") + "/";
-        Path target = unpacked.resolve(id).resolve(prefix).normalize();
         try {
-          if (!target.startsWith(unpacked) || prefix.equals("/")) {
+          Path base = unpacked();
+          Path target = base.resolve(id).resolve(prefix).normalize();
+          if (!target.startsWith(base) || prefix.equals("/")) {
             throw new IOException("skill root '" + root + "' is not a folder inside the plugin");
           }
           extract(jar, prefix, target);
