@@ -204,6 +204,29 @@ class LauncherIT {
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.out()).startsWith("skillport ");
     assertThat(r.err()).contains("dev.skillport.cli.Main source: shared objects file");
+
+    // A short-lived command does not replay the cache's method profiles; the HTTP server does.
+    Result flags =
+        run(
+            launcher,
+            e -> {
+              e.put("JAVA_HOME", jdk.toString());
+              e.put("JAVA_OPTS", "-XX:+PrintFlagsFinal");
+            },
+            "--version");
+    Result http =
+        run(
+            launcher,
+            e -> {
+              e.put("JAVA_HOME", jdk.toString());
+              e.put("JAVA_OPTS", "-XX:+UnlockDiagnosticVMOptions -XX:+PrintFlagsFinal");
+            },
+            "serve",
+            "--http",
+            "--port",
+            "nope");
+    assertThat(flags.out()).containsPattern("AOTReplayTraining\\s+=\\s+false\\s");
+    assertThat(http.out()).containsPattern("AOTReplayTraining\\s+=\\s+true\\s");
   }
 
   @Test
