@@ -3,6 +3,8 @@ package dev.skillport.benchmarks.load;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.skillport.benchmarks.peer.BenchEchoHandlers;
+import dev.skillport.benchmarks.peer.BenchFixture;
 import dev.skillport.testsupport.LaunchedServer;
 import dev.skillport.testsupport.PostgresCluster;
 import java.io.IOException;
@@ -43,9 +45,17 @@ import java.util.stream.Stream;
  * PostgreSQL processes' (the postmaster and its children), over the measured tasks; it includes the
  * polls.
  *
+ * <p>With {@code --nap MS} a task is instead a tool of the benchmark plugin whose Java handler
+ * sleeps {@code MS} milliseconds (a job that waits on something other than the server's CPU: a DCC,
+ * a render, a network), and {@code --job-workers N} gives each instance N job workers. Then a
+ * task's time is mostly its nap, and the rate shows whether the instances' workers add up: one
+ * instance runs at most N / nap tasks a second, three at most three times that, whichever instance
+ * took the call. {@code --poll MS} spaces the clients' polls (5 ms by default), so that with many
+ * clients waiting on naps their polls do not take the cores the instances need.
+ *
  * <pre>
  * java -cp benchmarks/target-bench/benchmarks.jar dev.skillport.benchmarks.load.StoreBench \
- *     [--tasks 400] [--warmup 100] [--clients 16] \
+ *     [--tasks 400] [--warmup 100] [--clients 16] [--nap MS] [--job-workers N] [--poll 5] \
  *     [--configs mvstore-1,postgresql-1,postgresql-1-haproxy,postgresql-3-haproxy]
  * </pre>
  *
@@ -56,7 +66,8 @@ public final class StoreBench {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String TOKEN = "store-bench-token-0123456789";
   private static final String KEY = "the store benchmark's state key";
-  private static final String TOOL = "skillport-diagnostics__server_status";
+  private static final String STATUS = "skillport-diagnostics__server_status";
+  private static final String NAP = "bench-work__nap";
   private static final Path HAPROXY = Path.of("/usr/sbin/haproxy");
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -69,6 +80,11 @@ public final class StoreBench {
     int tasks = Integer.parseInt(o.getOrDefault("tasks", "400"));
     int warmup = Integer.parseInt(o.getOrDefault("warmup", "100"));
     int clients = Integer.parseInt(o.getOrDefault("clients", "16"));
+    Work w =
+        new Work(
+            Integer.parseInt(o.getOrDefault("nap", "0")),
+            o.containsKey("job-workers") ? Integer.parseInt(o.get("job-workers")) : null,
+            Integer.parseInt(o.getOrDefault("poll", "5")));
     List<String> configs =
         Arrays.asList(
             o.getOrDefault(
@@ -76,8 +92,8 @@ public final class StoreBench {
                 .split(","));
     Path work = Files.createTempDirectory("store-bench");
     System.out.printf(
-        "# StoreBench: %d tasks after %d warm-up, %d clients, %d cores, load average %s%n",
-        tasks, warmup, clients, Runtime.getRuntime().availableProcessors(), loadAverage());
+        "# StoreBench: %d tasks after %d warm-up, %d clients, %d cores, %s, load average %s%n",
+        tasks, warmup, clients, Runtime.getRuntime().availableProcessors(), w, loadAverage());
     System.out.println(
         "# config                 tasks/s   p50 ms   p99 ms  server cpu ms/task  postgres cpu"
             + " ms/task  load average");
@@ -88,7 +104,7 @@ public final class StoreBench {
       }
       int n = 0;
       for (String config : configs) {
-        Result r = run(config, ++n, cluster, work, tasks, warmup, clients);
+        Result r = run(config, ++n, cluster, work, w, tasks, warmup, clients);
         System.out.printf(
             "%-22s %9.1f %8.2f %8.2f %19.3f %21.3f  %s%n",
             config,
@@ -107,11 +123,40 @@ public final class StoreBench {
     }
   }
 
+  /**
+   * What a task runs.
+   *
+   * @param napMillis how long the script tool sleeps; 0 for the in-process {@code server_status}
+   * @param jobWorkers each instance's job workers, or null for the server's default
+   * @param pollMillis the wait between a client's {@code tasks/get} polls
+   */
+  private record Work(int napMillis, Integer jobWorkers, int pollMillis) {
+    String tool() {
+      return napMillis > 0 ? NAP : STATUS;
+    }
+
+    @Override
+    public String toString() {
+      return (napMillis > 0 ? "a handler napping " + napMillis + " ms" : "server_status")
+          + (jobWorkers == null ? "" : ", " + jobWorkers + " job workers an instance")
+          + ", polled every "
+          + pollMillis
+          + " ms";
+    }
+  }
+
   private record Result(
       double perSecond, double p50, double p99, double serverCpuMs, double postgresCpuMs) {}
 
   private static Result run(
-      String config, int n, PostgresCluster cluster, Path work, int tasks, int warmup, int clients)
+      String config,
+      int n,
+      PostgresCluster cluster,
+      Path work,
+      Work w,
+      int tasks,
+      int warmup,
+      int clients)
       throws Exception {
     String[] parts = config.split("-");
     boolean postgres = parts[0].equals("postgresql");
@@ -122,6 +167,14 @@ public final class StoreBench {
     List<String> serve = new ArrayList<>();
     serve.addAll(List.of("--no-watch", "--skills", skills.toString(), "--tool-listing", "all"));
     serve.addAll(List.of("--auth-token", TOKEN, "--trusted-proxy", "127.0.0.1/32"));
+    if (w.napMillis() > 0) {
+      writeNapSkill(skills);
+      BenchFixture plugin = BenchFixture.write(dir, 0);
+      serve.addAll(List.of("--plugins", plugin.plugins().toString()));
+    }
+    if (w.jobWorkers() != null) {
+      serve.addAll(List.of("--job-workers", w.jobWorkers().toString()));
+    }
     Map<String, String> env = new HashMap<>();
     env.put("SKILLPORT_STATE_KEY", KEY);
     String database = "bench" + n;
@@ -161,11 +214,11 @@ public final class StoreBench {
         awaitAllUp(target, instances);
       }
       // Warm-up: the JIT, the pools, the first claims.
-      measure(target, warmup, clients);
+      measure(target, w, warmup, clients);
       long serverBefore = cpu(fleet);
       long postgresBefore = postgres ? postgresCpu(cluster) : 0;
       long start = System.nanoTime();
-      long[] latencies = measure(target, tasks, clients);
+      long[] latencies = measure(target, w, tasks, clients);
       double seconds = (System.nanoTime() - start) / 1e9;
       long serverCpu = cpu(fleet) - serverBefore;
       long postgresCpu = postgres ? postgresCpu(cluster) - postgresBefore : 0;
@@ -187,7 +240,7 @@ public final class StoreBench {
   }
 
   /** Runs {@code tasks} tasks on {@code clients} clients, one after another each; latencies. */
-  private static long[] measure(URI target, int tasks, int clients) throws Exception {
+  private static long[] measure(URI target, Work w, int tasks, int clients) throws Exception {
     long[] latencies = new long[tasks];
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(clients);
@@ -198,7 +251,7 @@ public final class StoreBench {
             pool.submit(
                 () -> {
                   for (int i = next.getAndIncrement(); i < tasks; i = next.getAndIncrement()) {
-                    latencies[i] = oneTask(target);
+                    latencies[i] = oneTask(target, w);
                   }
                   return null;
                 }));
@@ -213,12 +266,16 @@ public final class StoreBench {
   }
 
   /** One task from its call to reading it completed; nanoseconds. */
-  private static long oneTask(URI target) throws Exception {
+  private static long oneTask(URI target, Work w) throws Exception {
     long start = System.nanoTime();
-    ObjectNode params = JSON.createObjectNode().put("name", TOOL);
-    params.putObject("arguments");
+    String tool = w.tool();
+    ObjectNode params = JSON.createObjectNode().put("name", tool);
+    ObjectNode arguments = params.putObject("arguments");
+    if (w.napMillis() > 0) {
+      arguments.put("millis", w.napMillis());
+    }
     params.putObject("_meta").putObject("dcc").put("async", true);
-    JsonNode created = request(target, "tools/call", params, TOOL);
+    JsonNode created = request(target, "tools/call", params, tool);
     String taskId = created.at("/result/taskId").asText(null);
     if (taskId == null) {
       throw new IllegalStateException("not a task: " + created);
@@ -233,7 +290,7 @@ public final class StoreBench {
       if (!status.equals("working")) {
         throw new IllegalStateException("task " + taskId + " ended " + got);
       }
-      Thread.sleep(5);
+      Thread.sleep(w.pollMillis());
     }
   }
 
@@ -377,6 +434,23 @@ public final class StoreBench {
     } catch (IOException e) {
       return "?";
     }
+  }
+
+  /**
+   * A skill {@code bench-work} whose tool {@code nap} is the benchmark plugin's {@code bench.nap}
+   * (a Java handler that sleeps: a job worker taken, no process started, no CPU spent).
+   */
+  private static void writeNapSkill(Path skills) throws IOException {
+    Path skill = Files.createDirectories(skills.resolve("bench-work"));
+    Files.writeString(
+        skill.resolve("SKILL.md"),
+        "---\nname: bench-work\ndescription: Work that waits\n"
+            + "metadata:\n  dcc-mcp:\n    tools: tools.yaml\n---\n");
+    Files.writeString(
+        skill.resolve("tools.yaml"),
+        "tools:\n  - name: nap\n    description: Sleeps millis milliseconds\n    handler: "
+            + BenchEchoHandlers.NAP
+            + "\n");
   }
 
   private static Map<String, String> options(String[] args) {
