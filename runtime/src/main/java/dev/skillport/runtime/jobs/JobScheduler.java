@@ -92,6 +92,11 @@ public final class JobScheduler implements AutoCloseable {
   private volatile Duration keyWindow = IdempotencyKey.DEFAULT_WINDOW;
   private boolean woken;
   private Instant lastSweep = Instant.EPOCH;
+  // Whether the shared store may hold a job for this instance to claim: set when one is announced
+  // (and at start), cleared as a claim begins, set again when it finds one. By claiming.
+  private volatile boolean announced = true;
+  // When the last claim began (System.nanoTime); by claiming.
+  private long lastClaim;
   // When each caller's last job queued here started (a count), for the round-robin; by the queue.
   private final Map<String, Long> served = new HashMap<>();
   private long starts;
@@ -165,7 +170,11 @@ public final class JobScheduler implements AutoCloseable {
             });
     recover();
     if (coordination != null) {
-      coordination.onQueued(this::wake);
+      coordination.onQueued(
+          () -> {
+            announced = true;
+            wake();
+          });
       coordination.serve(
           new JobCoordination.Requests() {
             @Override
@@ -496,11 +505,23 @@ public final class JobScheduler implements AutoCloseable {
       return null;
     }
     synchronized (claiming) {
+      // The store is asked when a job was announced since its last empty answer, or once a claim
+      // poll's time has passed (a notification missed, a job its instance could not run in time);
+      // not every time a worker comes free, which would be a claim transaction per job run.
+      long now = System.nanoTime();
+      if (!announced && now - lastClaim < TimeUnit.MILLISECONDS.toNanos(CLAIM_POLL_MS)) {
+        return null;
+      }
+      // Cleared before asking, so an announcement during the claim is not lost.
+      announced = false;
+      lastClaim = now;
       JobCoordination.Claimed claimed = coordination.claim(runner.claimant()).orElse(null);
       if (claimed == null) {
         sweepAccepted();
         return null;
       }
+      // There may be more.
+      announced = true;
       // The instance that claims a job runs it.
       JobRecord record = claimed.job().onInstance(instance);
       Accepted handed = accepted.remove(record.id());

@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -85,6 +86,8 @@ final class PostgresJobStore implements JobStore, JobCoordination {
   private volatile Requests handler;
   private volatile Runnable wake = () -> {};
   private volatile boolean listening;
+  // When the listener last took requests and changes (System.nanoTime); the listener's own.
+  private long lastTaken;
   private Thread listener;
   // The highest change number seen (-1: not read yet), and the last one delivered per job.
   private long changesSeen = -1;
@@ -609,8 +612,15 @@ final class PostgresJobStore implements JobStore, JobCoordination {
             }
           }
         }
-        takeRequests();
-        takeChanges();
+        // A batch that only tells of this instance's own changes holds nothing to take (this
+        // instance made them); the requests and other instances' changes are still read once a
+        // poll's time has passed, so a stream of its own changes cannot hold them back.
+        long now = System.nanoTime();
+        if (!ownChangesOnly(got) || now - lastTaken >= TimeUnit.MILLISECONDS.toNanos(POLL)) {
+          lastTaken = now;
+          takeRequests();
+          takeChanges();
+        }
       } catch (SQLException e) {
         store.recordFault(e);
         close(c);
@@ -622,6 +632,19 @@ final class PostgresJobStore implements JobStore, JobCoordination {
       }
     }
     close(c);
+  }
+
+  /** Whether {@code got} holds notifications, each of a change to a job of this instance. */
+  private boolean ownChangesOnly(PGNotification[] got) {
+    if (got == null || got.length == 0) {
+      return false;
+    }
+    for (PGNotification n : got) {
+      if (!CHANGES.equals(n.getName()) || !store.instance().equals(n.getParameter())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Hands every request addressed to this instance to the handler, oldest first. */
