@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.skillport.api.tool.ToolResult;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -66,37 +65,13 @@ class JobSchedulerClaimTest {
   }
 
   /** A memory store that says it is shared, through {@code coordination}. */
-  private static final class Shared implements JobStore {
-    final MemoryJobStore inner = new MemoryJobStore();
+  private static final class Shared extends MemoryBackedStore {
     final Coordination coordination = new Coordination();
-
-    @Override
-    public void save(JobRecord job) {
-      inner.save(job);
-    }
-
-    @Override
-    public Optional<JobRecord> find(String id) {
-      return inner.find(id);
-    }
-
-    @Override
-    public List<JobRecord> all() {
-      return inner.all();
-    }
-
-    @Override
-    public boolean delete(String id) {
-      return inner.delete(id);
-    }
 
     @Override
     public Optional<JobCoordination> coordination() {
       return Optional.of(coordination);
     }
-
-    @Override
-    public void close() {}
   }
 
   @Test

@@ -14,8 +14,7 @@ import org.junit.jupiter.api.Test;
 /** A running job's progress is written to its store (for other instances and the page), bounded. */
 class JobSchedulerProgressTest {
   /** Counts the progress reports the store was given. */
-  private static final class Counting implements JobStore {
-    final MemoryJobStore inner = new MemoryJobStore();
+  private static final class Counting extends MemoryBackedStore {
     final List<String> progressSaved = new CopyOnWriteArrayList<>();
 
     @Override
@@ -23,26 +22,8 @@ class JobSchedulerProgressTest {
       if (job.status() == JobStatus.RUNNING && job.progress() != null) {
         progressSaved.add(job.progress().path("message").asText());
       }
-      inner.save(job);
+      super.save(job);
     }
-
-    @Override
-    public java.util.Optional<JobRecord> find(String id) {
-      return inner.find(id);
-    }
-
-    @Override
-    public List<JobRecord> all() {
-      return inner.all();
-    }
-
-    @Override
-    public boolean delete(String id) {
-      return inner.delete(id);
-    }
-
-    @Override
-    public void close() {}
   }
 
   @Test
