@@ -194,11 +194,7 @@ class LauncherIT {
 
     Result r =
         run(
-            launcher,
-            e -> {
-              e.put("JAVA_HOME", jdk.toString());
-              e.put("JAVA_OPTS", "-Xlog:class+load=info:stderr");
-            },
+            Map.of("JAVA_HOME", jdk.toString(), "JAVA_OPTS", "-Xlog:class+load=info:stderr"),
             "--version");
 
     assertThat(r.exitCode()).as(r.err()).isZero();
@@ -207,20 +203,14 @@ class LauncherIT {
 
     // A short-lived command does not replay the cache's method profiles; the HTTP server does.
     Result flags =
-        run(
-            launcher,
-            e -> {
-              e.put("JAVA_HOME", jdk.toString());
-              e.put("JAVA_OPTS", "-XX:+PrintFlagsFinal");
-            },
-            "--version");
+        run(Map.of("JAVA_HOME", jdk.toString(), "JAVA_OPTS", "-XX:+PrintFlagsFinal"), "--version");
     Result http =
         run(
-            launcher,
-            e -> {
-              e.put("JAVA_HOME", jdk.toString());
-              e.put("JAVA_OPTS", "-XX:+UnlockDiagnosticVMOptions -XX:+PrintFlagsFinal");
-            },
+            Map.of(
+                "JAVA_HOME",
+                jdk.toString(),
+                "JAVA_OPTS",
+                "-XX:+UnlockDiagnosticVMOptions -XX:+PrintFlagsFinal"),
             "serve",
             "--http",
             "--port",
